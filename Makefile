@@ -1,0 +1,36 @@
+# The two entry points: `make demo` and `make test` (see README.md).
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+.PHONY: install test lint unit e2e conformance demo clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check runner tests benchmarks lambda
+
+unit: $(STAMP)
+	$(PY) -m pytest -q tests/unit
+
+e2e: $(STAMP)
+	$(PY) -m pytest -q -m e2e tests/e2e
+
+conformance: $(STAMP)
+	$(PY) -m pytest -q tests/conformance
+
+test: $(STAMP) lint
+	$(PY) -m pytest -q tests
+
+demo: $(STAMP)
+	$(PY) -m runner.testbed demo
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache
