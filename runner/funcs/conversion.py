@@ -1,0 +1,1 @@
+"""Template functions: conversion family (filled in by its owner)."""

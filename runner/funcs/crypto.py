@@ -1,0 +1,1 @@
+"""Template functions: crypto family (filled in by its owner)."""

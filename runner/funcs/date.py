@@ -1,0 +1,1 @@
+"""Template functions: date family (filled in by its owner)."""

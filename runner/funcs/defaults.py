@@ -1,0 +1,1 @@
+"""Template functions: defaults family (filled in by its owner)."""

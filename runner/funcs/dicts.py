@@ -1,0 +1,1 @@
+"""Template functions: dicts family (filled in by its owner)."""

@@ -1,0 +1,1 @@
+"""Template functions: helm family (filled in by its owner)."""

@@ -1,0 +1,1 @@
+"""Template functions: lists family (filled in by its owner)."""

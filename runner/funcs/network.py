@@ -1,0 +1,1 @@
+"""Template functions: network family (filled in by its owner)."""

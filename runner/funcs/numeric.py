@@ -1,0 +1,1 @@
+"""Template functions: numeric family (filled in by its owner)."""

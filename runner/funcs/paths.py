@@ -1,0 +1,1 @@
+"""Template functions: paths family (filled in by its owner)."""

@@ -1,0 +1,1 @@
+"""Template functions: reflect family (filled in by its owner)."""

@@ -1,0 +1,1 @@
+"""Template functions: regex family (filled in by its owner)."""

@@ -1,0 +1,1 @@
+"""Template functions: semver family (filled in by its owner)."""

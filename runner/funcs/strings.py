@@ -1,0 +1,1 @@
+"""Template functions: strings family (filled in by its owner)."""

@@ -1,0 +1,1 @@
+"""Template functions: urls family (filled in by its owner)."""
