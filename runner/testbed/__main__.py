@@ -1,0 +1,97 @@
+"""`python -m runner.testbed demo|build`: run or build the local testbed.
+
+demo   builds the binaries if needed, starts the control plane, prints what
+       runs and how to use it, and keeps it up until Ctrl-C. With --once (the
+       default when stdin is not a terminal) it exits after printing.
+build  only builds (or finds cached) binaries and prints where they are.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import threading
+
+from runner.errors import RunnerError
+from runner.testbed.build import ensure_binaries
+from runner.testbed.cluster import NODE_NAMES, Testbed
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    try:
+        if args.command == "build":
+            binaries = ensure_binaries(_say)
+            _say(f"testbed binaries: {binaries.directory}")
+            return 0
+        once = args.once or not sys.stdin.isatty()
+        return _demo(once)
+    except RunnerError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return error.exit_code
+    except KeyboardInterrupt:
+        return 130
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m runner.testbed", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    commands = parser.add_subparsers(dest="command", required=True)
+    demo = commands.add_parser("demo", help="start the testbed and show how to use it")
+    demo.add_argument("--once", action="store_true",
+                      help="exit after printing (default when stdin is not a terminal)")
+    commands.add_parser("build", help="build or locate the cached testbed binaries")
+    return parser
+
+
+def _say(message: str) -> None:
+    print(message, flush=True)
+
+
+def _demo(once: bool) -> int:
+    _say("starting the testbed (etcd, kube-apiserver, kube-controller-manager, kube-scheduler, kwok)...")
+    with Testbed.start(log=_say, keep_workdir=False) as testbed:
+        _say(describe(testbed))
+        if once:
+            _say("--once: stopping the testbed again.")
+            return 0
+        _say("Press Ctrl-C to stop it.")
+        try:
+            threading.Event().wait()  # until a signal arrives
+        except KeyboardInterrupt:
+            _say("\nstopping the testbed...")
+    return 0
+
+
+def describe(testbed: Testbed) -> str:
+    """What is running, with versions, ports, memory, and how to use it."""
+    versions = testbed.binaries.versions
+    k8s, etcd, kwok = (versions[m] for m in ("k8s.io/kubernetes", "go.etcd.io/etcd/server/v3", "sigs.k8s.io/kwok"))
+    component_versions = {"etcd": etcd, "kube-apiserver": k8s, "kube-controller-manager": k8s,
+                          "kube-scheduler": k8s, "kwok": kwok}
+    rss = testbed.rss_bytes()
+    lines = [f"testbed is up in {testbed.startup_seconds:.1f}s (built with {versions['go']}):", ""]
+    lines.append(f"  {'component':<24} {'version':<9} {'port':>6}  {'pid':>7}  {'RSS':>8}")
+    for component in testbed.components:
+        mib = rss.get(component.name, 0) / 2**20
+        lines.append(
+            f"  {component.name:<24} {component_versions[component.name]:<9} "
+            f"{testbed.ports[component.name]:>6}  {component.process.pid:>7}  {mib:>6.0f}MiB"
+        )
+    lines += [
+        f"  {'total':<24} {'':<9} {'':>6}  {'':>7}  {sum(rss.values()) / 2**20:>6.0f}MiB",
+        "",
+        f"  nodes (simulated by kwok): {', '.join(NODE_NAMES)}",
+        f"  API server:  {testbed.server}",
+        f"  logs:        {testbed.workdir}/<component>.log",
+        f"  binaries:    {testbed.binaries.directory}",
+        "",
+        "Point kubectl (or helm) at it:",
+        f"  export KUBECONFIG={testbed.kubeconfig}",
+        "  kubectl get nodes",
+    ]
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

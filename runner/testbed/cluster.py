@@ -1,0 +1,268 @@
+"""A real Kubernetes control plane on loopback: etcd, apiserver, controller
+manager, scheduler, with kwok simulating the nodes and their pods.
+
+    with Testbed.start() as testbed:
+        print(testbed.kubeconfig)
+
+Everything lives in a fresh temp directory (certificates, etcd data, logs,
+kubeconfig) on free loopback ports, and is removed on stop.
+"""
+
+from __future__ import annotations
+
+import shutil
+import socket
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import TracebackType
+
+from runner.testbed import processes
+from runner.testbed.api import ApiClient, http_ok, wait_until
+from runner.testbed.build import Binaries, ensure_binaries
+from runner.testbed.errors import TestbedError
+from runner.testbed.kwok_config import write_kwok_config
+from runner.testbed.pki import Pki, create_pki, write_kubeconfig
+
+LOOPBACK = "127.0.0.1"
+SERVICE_CIDR = "10.96.0.0/16"
+POD_CIDR = "10.244.0.1/16"
+READY_TIMEOUT_SECONDS = 120.0
+NODE_NAMES = ("kwok-node-0", "kwok-node-1")
+
+
+@dataclass
+class Testbed:
+    """A running control plane; `stop()` (or leaving the `with`) ends it."""
+
+    __test__ = False  # not a pytest test class
+
+    binaries: Binaries
+    workdir: Path
+    pki: Pki
+    ports: dict[str, int]
+    kubeconfig: Path
+    components: list[processes.Component] = field(default_factory=list)
+    startup_seconds: float = 0.0
+    keep_workdir: bool = False
+
+    @property
+    def server(self) -> str:
+        return f"https://{LOOPBACK}:{self.ports['kube-apiserver']}"
+
+    @classmethod
+    def start(cls, log: Callable[[str], None] = print, keep_workdir: bool = False) -> Testbed:
+        binaries = ensure_binaries(log)
+        begun = time.monotonic()
+        workdir = Path(tempfile.mkdtemp(prefix="deploy-runner-testbed-"))
+        pki = create_pki(workdir / "pki")
+        ports = _free_ports(
+            "etcd", "etcd-peer", "kube-apiserver", "kube-controller-manager", "kube-scheduler", "kwok"
+        )
+        kubeconfig = write_kubeconfig(workdir / "kubeconfig", f"https://{LOOPBACK}:{ports['kube-apiserver']}", pki)
+        testbed = cls(binaries, workdir, pki, ports, kubeconfig, keep_workdir=keep_workdir)
+        processes.cleanup.register(testbed.stop)
+        try:
+            testbed._boot()
+        except BaseException:
+            testbed.stop()
+            raise
+        testbed.startup_seconds = time.monotonic() - begun
+        return testbed
+
+    def __enter__(self) -> Testbed:
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
+    ) -> None:
+        self.stop()
+
+    def stop(self) -> None:
+        processes.cleanup.unregister(self.stop)
+        processes.stop(self.components)
+        self.components = []
+        if not self.keep_workdir:
+            shutil.rmtree(self.workdir, ignore_errors=True)
+
+    def rss_bytes(self) -> dict[str, int]:
+        """Resident memory of each running component, from /proc."""
+        return {c.name: _rss_of(c.process.pid) for c in self.components if c.alive()}
+
+    # -- boot sequence -------------------------------------------------------
+
+    def _boot(self) -> None:
+        self._launch("etcd", self._etcd_args())
+        self._await(lambda: http_ok(f"http://{LOOPBACK}:{self.ports['etcd']}/health"), "etcd /health")
+        self._launch("kube-apiserver", self._apiserver_args())
+        api = ApiClient(self.server, self.pki)
+        self._await(lambda: api.request("GET", "/readyz")[0] == 200, "kube-apiserver /readyz")
+        self._launch("kube-controller-manager", self._controller_manager_args())
+        self._launch("kube-scheduler", self._scheduler_args())
+        self._launch("kwok", self._kwok_args())
+        for name in NODE_NAMES:
+            _register_node(api, name)
+        self._await(lambda: _nodes_ready(api), "kwok nodes to be Ready")
+        # The controller manager is working once it has made the default ServiceAccount.
+        self._await(
+            lambda: api.get_json("/api/v1/namespaces/default/serviceaccounts/default") is not None,
+            "the default ServiceAccount (kube-controller-manager)",
+        )
+
+    def _launch(self, name: str, args: list[str]) -> None:
+        command = [str(self.binaries.path(name)), *args]
+        self.components.append(processes.start(name, command, self.workdir))
+
+    def _await(self, condition: Callable[[], bool], what: str) -> None:
+        def healthy_and(condition_now: Callable[[], bool]) -> bool:
+            dead = [c for c in self.components if not c.alive()]
+            if dead:
+                raise TestbedError(dead[0].exit_message())
+            return condition_now()
+
+        wait_until(lambda: healthy_and(condition), READY_TIMEOUT_SECONDS, what, self._logs_summary)
+
+    def _logs_summary(self) -> str:
+        return "\n".join(f"--- {c.name} ({c.log_path}):\n{c.log_tail(8)}" for c in self.components)
+
+    # -- command lines -------------------------------------------------------
+
+    def _etcd_args(self) -> list[str]:
+        client = f"http://{LOOPBACK}:{self.ports['etcd']}"
+        peer = f"http://{LOOPBACK}:{self.ports['etcd-peer']}"
+        return [
+            "--name=testbed",
+            f"--data-dir={self.workdir / 'etcd'}",
+            f"--listen-client-urls={client}",
+            f"--advertise-client-urls={client}",
+            f"--listen-peer-urls={peer}",
+            f"--initial-advertise-peer-urls={peer}",
+            f"--initial-cluster=testbed={peer}",
+            "--unsafe-no-fsync",  # throwaway data: skip fsync, much faster on shared disks
+            "--quota-backend-bytes=2147483648",
+            "--log-level=warn",
+        ]
+
+    def _apiserver_args(self) -> list[str]:
+        pki = self.pki
+        return [
+            f"--etcd-servers=http://{LOOPBACK}:{self.ports['etcd']}",
+            f"--bind-address={LOOPBACK}",
+            f"--secure-port={self.ports['kube-apiserver']}",
+            f"--cert-dir={self.workdir / 'apiserver-certs'}",
+            f"--tls-cert-file={pki.apiserver.cert}",
+            f"--tls-private-key-file={pki.apiserver.key}",
+            f"--client-ca-file={pki.ca.cert}",
+            f"--service-account-key-file={pki.service_account_pub}",
+            f"--service-account-signing-key-file={pki.service_account_key}",
+            "--service-account-issuer=https://kubernetes.default.svc.cluster.local",
+            f"--service-cluster-ip-range={SERVICE_CIDR}",
+            "--authorization-mode=Node,RBAC",
+            "--allow-privileged=true",
+            # Pod logs/exec go to kwok, which serves the kubelet API for every node.
+            f"--kubelet-certificate-authority={pki.ca.cert}",
+            f"--kubelet-client-certificate={pki.admin.cert}",
+            f"--kubelet-client-key={pki.admin.key}",
+            "--kubelet-preferred-address-types=InternalIP",
+            "--profiling=false",
+            "--v=1",
+        ]
+
+    def _component_common(self, name: str) -> list[str]:
+        return [
+            f"--kubeconfig={self.kubeconfig}",
+            f"--bind-address={LOOPBACK}",
+            f"--secure-port={self.ports[name]}",
+            f"--cert-dir={self.workdir / (name + '-certs')}",
+            "--leader-elect=false",
+            "--profiling=false",
+            "--kube-api-qps=500",
+            "--kube-api-burst=1000",
+            "--v=1",
+        ]
+
+    def _controller_manager_args(self) -> list[str]:
+        return [
+            *self._component_common("kube-controller-manager"),
+            f"--service-account-private-key-file={self.pki.service_account_key}",
+            f"--root-ca-file={self.pki.ca.cert}",
+            "--use-service-account-credentials=false",
+            f"--service-cluster-ip-range={SERVICE_CIDR}",
+        ]
+
+    def _scheduler_args(self) -> list[str]:
+        return self._component_common("kube-scheduler")
+
+    def _kwok_args(self) -> list[str]:
+        port = self.ports["kwok"]
+        return [
+            f"--kubeconfig={self.kubeconfig}",
+            f"--config={write_kwok_config(self.workdir)}",
+            "--manage-all-nodes=true",
+            f"--node-ip={LOOPBACK}",
+            f"--node-port={port}",
+            f"--server-address={LOOPBACK}:{port}",
+            f"--tls-cert-file={self.pki.kwok.cert}",
+            f"--tls-private-key-file={self.pki.kwok.key}",
+            f"--cidr={POD_CIDR}",
+            "--node-lease-duration-seconds=40",
+        ]
+
+
+def _free_ports(*names: str) -> dict[str, int]:
+    # Hold every socket open until all are chosen, so no two names get one port.
+    sockets = []
+    try:
+        for _ in names:
+            sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+            sock.bind((LOOPBACK, 0))
+            sockets.append(sock)
+        return {name: sock.getsockname()[1] for name, sock in zip(names, sockets, strict=True)}
+    finally:
+        for sock in sockets:
+            sock.close()
+
+
+def _register_node(api: ApiClient, name: str) -> None:
+    node = {
+        "apiVersion": "v1",
+        "kind": "Node",
+        "metadata": {
+            "name": name,
+            "labels": {
+                "kubernetes.io/hostname": name,
+                "kubernetes.io/os": "linux",
+                "kubernetes.io/arch": "amd64",
+                "type": "kwok",
+            },
+            "annotations": {"kwok.x-k8s.io/node": "fake", "node.alpha.kubernetes.io/ttl": "0"},
+        },
+    }
+    status, text = api.request("POST", "/api/v1/nodes", node)
+    if status not in (201, 409):
+        raise TestbedError(f"registering node {name} failed: HTTP {status} {text[:300]}")
+
+
+def _nodes_ready(api: ApiClient) -> bool:
+    nodes = api.get_json("/api/v1/nodes")
+    if nodes is None:
+        return False
+    ready = {
+        item["metadata"]["name"]
+        for item in nodes.get("items", [])
+        for condition in item.get("status", {}).get("conditions", [])
+        if condition.get("type") == "Ready" and condition.get("status") == "True"
+    }
+    return ready >= set(NODE_NAMES)
+
+
+def _rss_of(pid: int) -> int:
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return 0

@@ -1,0 +1,129 @@
+"""Child processes that are always cleaned up.
+
+Each component runs in its own process group (its own session), with output
+to a log file. Teardown signals the whole group (SIGTERM, then SIGKILL), so
+nothing a component spawned survives. Teardown runs from the context manager,
+from atexit, and on SIGTERM/SIGINT/SIGHUP, so an interrupted test session
+leaves no control plane behind.
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import os
+import signal
+import subprocess
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from types import FrameType
+
+from runner.testbed.errors import TestbedError
+
+_STOP_GRACE_SECONDS = 5.0
+
+
+@dataclass
+class Component:
+    name: str
+    process: subprocess.Popen[bytes]
+    log_path: Path
+
+    def alive(self) -> bool:
+        return self.process.poll() is None
+
+    def log_tail(self, lines: int = 15) -> str:
+        try:
+            text = self.log_path.read_text(errors="replace")
+        except OSError:
+            return "(no log)"
+        return "\n".join(text.splitlines()[-lines:])
+
+    def exit_message(self) -> str:
+        return f"{self.name} exited with code {self.process.returncode}; last log lines:\n{self.log_tail()}"
+
+
+def start(name: str, command: list[str], log_dir: Path) -> Component:
+    log_path = log_dir / f"{name}.log"
+    with open(log_path, "wb") as log:
+        try:
+            process = subprocess.Popen(
+                command,
+                stdin=subprocess.DEVNULL,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,  # own process group: one signal stops it and its children
+            )
+        except OSError as error:
+            raise TestbedError(f"cannot start {name} ({command[0]}): {error}") from error
+    return Component(name, process, log_path)
+
+
+def stop(components: list[Component]) -> None:
+    """Stop components in reverse start order: TERM the groups, then KILL stragglers."""
+    for component in reversed(components):
+        _signal_group(component, signal.SIGTERM)
+    deadline = time.monotonic() + _STOP_GRACE_SECONDS
+    for component in reversed(components):
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            component.process.wait(timeout=max(0.0, deadline - time.monotonic()))
+        _signal_group(component, signal.SIGKILL)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            component.process.wait(timeout=_STOP_GRACE_SECONDS)
+
+
+def _signal_group(component: Component, signum: signal.Signals) -> None:
+    # The group id equals the child's pid (start_new_session); a group that is gone is fine.
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(component.process.pid, signum)
+
+
+class CleanupRegistry:
+    """Runs registered teardown callbacks once: at exit or on a terminating signal."""
+
+    def __init__(self) -> None:
+        self._callbacks: list[Callable[[], None]] = []
+        self._lock = threading.Lock()
+        self._installed = False
+
+    def register(self, callback: Callable[[], None]) -> None:
+        with self._lock:
+            self._callbacks.append(callback)
+            if not self._installed:
+                self._install()
+
+    def unregister(self, callback: Callable[[], None]) -> None:
+        with self._lock, contextlib.suppress(ValueError):
+            self._callbacks.remove(callback)
+
+    def run_all(self) -> None:
+        with self._lock:
+            callbacks, self._callbacks = self._callbacks, []
+        for callback in reversed(callbacks):
+            with contextlib.suppress(Exception):  # teardown must reach every callback
+                callback()
+
+    def _install(self) -> None:
+        self._installed = True
+        atexit.register(self.run_all)
+        if threading.current_thread() is not threading.main_thread():
+            return  # signal handlers can only be set from the main thread
+        for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+            previous = signal.getsignal(signum)
+            signal.signal(signum, self._handler(previous))
+
+    def _handler(self, previous: object) -> Callable[[int, FrameType | None], None]:
+        def handle(signum: int, frame: FrameType | None) -> None:
+            self.run_all()
+            if callable(previous):
+                previous(signum, frame)  # e.g. Python's default SIGINT -> KeyboardInterrupt
+            else:
+                raise SystemExit(128 + signum)
+
+        return handle
+
+
+cleanup = CleanupRegistry()

@@ -1,0 +1,190 @@
+"""The testbed is a real Kubernetes: the behaviours later features rely on."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from runner.testbed.kwok_config import FAIL_LABEL, POD_LOG_LINES
+from tests.conftest import Cluster
+
+pytestmark = pytest.mark.e2e
+
+WAIT_SECONDS = 90
+HELLO_WORLD_CHART = Path("/work/shared/charts/helm-examples-hello-world")
+APPLY_YAML = "application/apply-patch+yaml"
+
+
+def wait_for(what: str, probe: Callable[[], Any], timeout: float = WAIT_SECONDS) -> Any:
+    """Poll probe() until it returns something truthy; fail with what was awaited and the last value."""
+    deadline = time.monotonic() + timeout
+    last: Any = None
+    while time.monotonic() < deadline:
+        last = probe()
+        if last:
+            return last
+        time.sleep(0.5)
+    pytest.fail(f"timed out after {timeout}s waiting for {what}; last observed: {last!r}", pytrace=False)
+
+
+def core(cluster: Cluster) -> Any:
+    from kubernetes import client
+
+    return client.CoreV1Api(cluster.api_client)
+
+
+def config_map(name: str, namespace: str, value: str) -> dict[str, Any]:
+    return {
+        "apiVersion": "v1",
+        "kind": "ConfigMap",
+        "metadata": {"name": name, "namespace": namespace},
+        "data": {"greeting": value},
+    }
+
+
+def apply_config_map(cluster: Cluster, namespace: str, value: str, manager: str, force: bool) -> Any:
+    return core(cluster).patch_namespaced_config_map(
+        "shared", namespace, config_map("shared", namespace, value),
+        field_manager=manager, force=force, _content_type=APPLY_YAML,
+    )
+
+
+def test_server_side_apply_conflict_names_field_and_manager_and_force_wins(
+    cluster: Cluster, namespace: str
+) -> None:
+    from kubernetes.client.rest import ApiException
+
+    apply_config_map(cluster, namespace, "hello", manager="alice", force=False)
+
+    with pytest.raises(ApiException) as conflict:
+        apply_config_map(cluster, namespace, "bonjour", manager="bob", force=False)
+
+    assert conflict.value.status == 409
+    status = json.loads(conflict.value.body)
+    assert status["reason"] == "Conflict"
+    causes = status["details"]["causes"]
+    assert [cause["field"] for cause in causes] == [".data.greeting"]
+    assert '"alice"' in causes[0]["message"]
+
+    forced = apply_config_map(cluster, namespace, "bonjour", manager="bob", force=True)
+    assert forced.data == {"greeting": "bonjour"}
+    owners = {entry.manager for entry in forced.metadata.managed_fields if "f:greeting" in json.dumps(entry.fields_v1)}
+    assert owners == {"bob"}
+
+
+def test_deployment_pods_become_ready(cluster: Cluster, namespace: str) -> None:
+    from kubernetes import client
+
+    apps = client.AppsV1Api(cluster.api_client)
+    labels = {"app": "web"}
+    apps.create_namespaced_deployment(namespace, {
+        "apiVersion": "apps/v1",
+        "kind": "Deployment",
+        "metadata": {"name": "web"},
+        "spec": {
+            "replicas": 2,
+            "selector": {"matchLabels": labels},
+            "template": {
+                "metadata": {"labels": labels},
+                "spec": {"containers": [{"name": "web", "image": "nginx:1.27"}]},
+            },
+        },
+    })
+
+    def ready_replicas() -> int:
+        return apps.read_namespaced_deployment("web", namespace).status.ready_replicas or 0
+
+    wait_for("Deployment web to have 2 ready replicas", lambda: ready_replicas() == 2)
+    pods = core(cluster).list_namespaced_pod(namespace, label_selector="app=web").items
+    assert len(pods) == 2
+    for pod in pods:
+        assert pod.status.phase == "Running"
+        assert {c.type: c.status for c in pod.status.conditions}["Ready"] == "True"
+        assert pod.spec.node_name, "the scheduler bound the pod to a kwok node"
+
+
+def job(name: str, labels: dict[str, str]) -> dict[str, Any]:
+    return {
+        "apiVersion": "batch/v1",
+        "kind": "Job",
+        "metadata": {"name": name},
+        "spec": {
+            "backoffLimit": 0,
+            "template": {
+                "metadata": {"labels": labels},
+                "spec": {"restartPolicy": "Never", "containers": [{"name": "work", "image": "busybox:1.36"}]},
+            },
+        },
+    }
+
+
+def job_condition(cluster: Cluster, namespace: str, name: str) -> str | None:
+    """The type of the Job's terminal condition (Complete or Failed) once it is True."""
+    from kubernetes import client
+
+    status = client.BatchV1Api(cluster.api_client).read_namespaced_job(name, namespace).status
+    for condition in status.conditions or []:
+        if condition.type in ("Complete", "Failed") and condition.status == "True":
+            return condition.type
+    return None
+
+
+def test_job_completes(cluster: Cluster, namespace: str) -> None:
+    from kubernetes import client
+
+    client.BatchV1Api(cluster.api_client).create_namespaced_job(namespace, job("ok", {}))
+
+    outcome = wait_for("Job ok to finish", lambda: job_condition(cluster, namespace, "ok"))
+    assert outcome == "Complete"
+
+
+def test_job_whose_pod_is_labelled_to_fail_fails(cluster: Cluster, namespace: str) -> None:
+    from kubernetes import client
+
+    client.BatchV1Api(cluster.api_client).create_namespaced_job(namespace, job("broken", {FAIL_LABEL: "true"}))
+
+    outcome = wait_for("Job broken to finish", lambda: job_condition(cluster, namespace, "broken"))
+    assert outcome == "Failed"
+    pods = core(cluster).list_namespaced_pod(namespace, label_selector="job-name=broken").items
+    assert [pod.status.phase for pod in pods] == ["Failed"]
+
+
+def test_pod_log_api_returns_configured_lines(cluster: Cluster, namespace: str) -> None:
+    api = core(cluster)
+    api.create_namespaced_pod(namespace, {
+        "apiVersion": "v1",
+        "kind": "Pod",
+        "metadata": {"name": "talker"},
+        "spec": {"containers": [{"name": "main", "image": "busybox:1.36"}]},
+    })
+    wait_for("pod talker to run", lambda: api.read_namespaced_pod("talker", namespace).status.phase == "Running")
+
+    log = api.read_namespaced_pod_log("talker", namespace, container="main")
+
+    assert log.splitlines() == list(POD_LOG_LINES)
+
+
+def test_helm_install_status_uninstall(
+    cluster: Cluster, namespace: str, helm: Callable[..., Any]
+) -> None:
+    assert HELLO_WORLD_CHART.is_dir(), f"chart missing: {HELLO_WORLD_CHART}"
+
+    installed = helm("install", "hello", str(HELLO_WORLD_CHART), "-n", namespace, "--wait", "--timeout", "90s")
+    assert installed.returncode == 0, installed.stderr
+
+    status = helm("status", "hello", "-n", namespace, "-o", "json")
+    assert status.returncode == 0, status.stderr
+    assert json.loads(status.stdout)["info"]["status"] == "deployed"
+
+    uninstalled = helm("uninstall", "hello", "-n", namespace, "--wait")
+    assert uninstalled.returncode == 0, uninstalled.stderr
+    gone = helm("status", "hello", "-n", namespace)
+    assert gone.returncode != 0
+    assert "not found" in gone.stderr
+    releases = core(cluster).list_namespaced_secret(namespace, label_selector="owner=helm").items
+    assert releases == []
