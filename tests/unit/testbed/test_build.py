@@ -1,0 +1,50 @@
+"""Pinned versions and the binary cache key."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from runner.testbed import build
+
+
+def test_every_staging_module_is_pinned_to_the_kubernetes_release() -> None:
+    k8s = build.pinned_versions()["k8s.io/kubernetes"]
+    expected = "v0." + k8s.removeprefix("v1.")  # v1.35.4 <-> v0.35.4
+    gomod = (build.GO_MODULES_DIR / "k8s" / "go.mod").read_text()
+    replaced = dict(re.findall(r"^\s*(k8s\.io/\S+) => \1 (v\S+)$", gomod, re.M))
+
+    assert "k8s.io/api" in replaced and "k8s.io/apiserver" in replaced
+    assert set(replaced.values()) == {expected}
+
+
+def test_cache_key_changes_with_every_version_and_the_go_toolchain() -> None:
+    versions = build.pinned_versions()
+    key = build.cache_key(versions, "go1.26.8")
+
+    for module, version in versions.items():
+        bumped = {**versions, module: version + "-next"}
+        assert build.cache_key(bumped, "go1.26.8") != key
+    assert build.cache_key(versions, "go1.27.0") != key
+    assert "go1.26.8" in key and versions["k8s.io/kubernetes"] in key
+
+
+def test_cache_is_used_without_building(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setattr(build, "go_version", lambda: "go1.26.8")
+    target = build.cache_root() / build.cache_key(build.pinned_versions(), "go1.26.8")
+    target.mkdir(parents=True)
+    for name in build.BINARY_NAMES:
+        (target / name).write_text("#!/bin/sh\n")
+
+    def no_build(*args: object) -> None:
+        raise AssertionError("a complete cache entry must not be rebuilt")
+
+    monkeypatch.setattr(build, "_build_into", no_build)
+    binaries = build.ensure_binaries(log=lambda message: None)
+
+    assert binaries.directory == target
+    assert binaries.path("kube-apiserver") == target / "kube-apiserver"
+    assert binaries.versions["go"] == "go1.26.8"
