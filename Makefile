@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: install test lint unit e2e conformance demo clean
+.PHONY: install test lint unit e2e conformance demo clean testbed
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -20,14 +20,18 @@ lint: $(STAMP)
 unit: $(STAMP)
 	$(PY) -m pytest -q tests/unit
 
-e2e: $(STAMP)
+e2e: $(STAMP) testbed
 	$(PY) -m pytest -q -m e2e tests/e2e
 
 conformance: $(STAMP)
 	$(PY) -m pytest -q tests/conformance
 
-test: $(STAMP) lint
+test: $(STAMP) lint testbed
 	$(PY) -m pytest -q tests
+
+# Builds (first time only) the testbed binaries, outside pytest's per-test timeout.
+testbed: $(STAMP)
+	$(PY) -m runner.testbed build
 
 demo: $(STAMP)
 	$(PY) -m runner.testbed demo
