@@ -1,0 +1,230 @@
+"""Loading charts from directories and .tgz archives (Helm's pkg/chart/loader and v2/loader).
+
+`load_chart(path)` is the entry point. A directory is walked in lexical order
+(following symlinks, as Helm's sympath does) minus what .helmignore and
+Helm's default rule (`templates/.?*`) exclude; an archive is read in memory by
+`archive.read_archive`. Both end in `load_files`, which sorts files into the
+Chart the way LoadFiles does and loads charts/ recursively.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+from typing import Any
+
+from runner.chart import archive
+from runner.chart.chartfile import (
+    decode_lock,
+    decode_metadata,
+    load_yaml_document,
+    validate_metadata,
+)
+from runner.chart.errors import ChartError
+from runner.chart.ignore import HELM_IGNORE, Rules
+from runner.chart.model import API_VERSION_V1, Chart, ChartFile, Metadata
+
+_DOC_SEPARATOR = re.compile(rb"^---[ \t]*(#.*)?\r?$")
+
+
+def load_chart(path: str | os.PathLike[str]) -> Chart:
+    """Load a chart directory or a chart archive (.tgz) with its subcharts."""
+    target = Path(path)
+    if not target.exists():
+        raise ChartError(f"stat {path}: no such file or directory")
+    if target.is_dir():
+        return load_directory(target)
+    return load_archive_file(target)
+
+
+def load_directory(directory: Path) -> Chart:
+    top = directory.resolve()
+    chart_yaml = top / "Chart.yaml"
+    if not chart_yaml.is_file():
+        raise ChartError(
+            f"unable to detect chart at {chart_yaml}: open {chart_yaml}: no such file or directory"
+        )
+    _check_api_version(chart_yaml.read_bytes())
+    rules = Rules()
+    ignore_file = top / HELM_IGNORE
+    if ignore_file.is_file():
+        rules = Rules.parse(ignore_file.read_text(errors="replace"), str(ignore_file))
+    rules.add_defaults()
+    files: list[tuple[str, bytes]] = []
+    _walk(top, "", rules, files, {str(top)})
+    return load_files(files)
+
+
+def _walk(directory: Path, prefix: str, rules: Rules, out: list[tuple[str, bytes]], seen: set[str]) -> None:
+    for entry in sorted(os.listdir(directory)):
+        full = directory / entry
+        name = prefix + entry
+        if full.is_dir():  # follows symlinks, like sympath.Walk
+            real = os.path.realpath(full)
+            if rules.ignore(name, True) or real in seen:
+                continue
+            _walk(full, name + "/", rules, out, seen | {real})
+            continue
+        if rules.ignore(name, False):
+            continue
+        if not full.is_file():
+            raise ChartError(f"cannot load irregular file {full} as it has file mode type bits set")
+        size = full.stat().st_size
+        if size > archive.MAX_FILE_SIZE:
+            raise ChartError(
+                f'chart file "{entry}" is larger than the maximum file size {archive.MAX_FILE_SIZE}'
+            )
+        out.append((name, full.read_bytes().removeprefix(archive.UTF8_BOM)))
+
+
+def load_archive_file(path: Path) -> Chart:
+    data = path.read_bytes()
+    if not archive.is_gzip(data):
+        if path.name.endswith((".yml", ".yaml")):
+            raise ChartError(f"file '{path}' seems to be a YAML file, but expected a gzipped archive")
+        raise ChartError(f"file '{path}' does not appear to be a gzipped archive")
+    return load_archive_bytes(data, str(path))
+
+
+def load_archive_bytes(data: bytes, source: str = "chart archive") -> Chart:
+    files = archive.read_archive(data, source)
+    chart_yaml = next((d for n, d in files if n == "Chart.yaml"), None)
+    if chart_yaml is not None:
+        _check_api_version(chart_yaml)
+    return load_files(files)
+
+
+def _check_api_version(chart_yaml: bytes) -> None:
+    """Helm 4 picks a loader by apiVersion: v1/v2 (or none) here, v3 is refused."""
+    doc = load_yaml_document(chart_yaml, "Chart.yaml")
+    if doc is not None and not isinstance(doc, dict):
+        kind = "array" if isinstance(doc, list) else "string" if isinstance(doc, str) else "number"
+        raise ChartError(
+            "cannot load Chart.yaml: error unmarshaling JSON: while decoding JSON: "
+            f"json: cannot unmarshal {kind} into Go value of type loader.chartBase"
+        )
+    version = (doc or {}).get("apiVersion") or ""
+    if version in ("", "v1", "v2"):
+        return
+    if version == "v3":
+        raise ChartError("invalid chart apiVersion")
+    raise ChartError("unsupported chart version")
+
+
+def load_files(files: list[tuple[str, bytes]]) -> Chart:
+    """Sort named files into a Chart (Helm's LoadFiles) and load its charts/ recursively."""
+    metadata: Metadata | None = None
+    for name, data in files:
+        if name == "Chart.yaml":
+            metadata = decode_metadata(load_yaml_document(data, "Chart.yaml"))
+            metadata.api_version = metadata.api_version or API_VERSION_V1
+    chart = Chart(metadata=metadata or Metadata())
+    chart.raw = [ChartFile(n, d) for n, d in files]
+    subcharts: dict[str, list[tuple[str, bytes]]] = {}
+    for name, data in files:
+        if name == "Chart.yaml":
+            continue
+        if name.startswith("charts/") and not name.endswith(".prov"):
+            rest = name[len("charts/") :]
+            subcharts.setdefault(rest.split("/", 1)[0], []).append((rest, data))
+            continue
+        metadata = _place_file(chart, metadata, name, data)
+    if metadata is None:
+        raise ChartError("Chart.yaml file is missing")
+    chart.metadata = metadata
+    validate_metadata(metadata)
+    for sub_name in sorted(subcharts):
+        sub = _load_subchart(chart, sub_name, subcharts[sub_name])
+        if sub is not None:
+            chart.add_dependency(sub)
+    return chart
+
+
+def _place_file(chart: Chart, metadata: Metadata | None, name: str, data: bytes) -> Metadata | None:
+    if name == "Chart.lock":
+        chart.lock = decode_lock(load_yaml_document(data, "Chart.lock"), "Chart.lock")
+    elif name == "values.yaml":
+        chart.values = load_values(data, "values.yaml")
+        chart.raw_values = data
+    elif name == "values.schema.json":
+        chart.schema = data
+    elif name == "requirements.yaml":
+        metadata = metadata or Metadata()
+        decode_metadata(load_yaml_document(data, name), metadata, "requirements.yaml")
+        if metadata.api_version == API_VERSION_V1:
+            chart.files.append(ChartFile(name, data))
+    elif name == "requirements.lock":
+        chart.lock = decode_lock(load_yaml_document(data, name), "requirements.lock")
+        if metadata is not None and metadata.api_version == API_VERSION_V1:
+            chart.files.append(ChartFile(name, data))
+    elif name.startswith("templates/"):
+        chart.templates.append(ChartFile(name, data))
+    else:
+        chart.files.append(ChartFile(name, data))
+    return metadata
+
+
+def _load_subchart(parent: Chart, name: str, files: list[tuple[str, bytes]]) -> Chart | None:
+    if name[:1] in ("_", "."):
+        return None
+    try:
+        if name.endswith(".tgz"):
+            first_name, first_data = files[0]
+            if first_name != name:
+                raise ChartError(
+                    f"error unpacking subchart tar in {parent.name()}: expected {name}, got {first_name}"
+                )
+            return load_archive_bytes(first_data, f"charts/{name}")
+        inner = [(n.split("/", 1)[1], d) for n, d in files if "/" in n]
+        return load_files(inner)
+    except ChartError as exc:
+        if str(exc).startswith("error unpacking subchart tar"):
+            raise
+        raise ChartError(f"error unpacking subchart {name} in {parent.name()}: {exc}") from exc
+
+
+def load_values(data: bytes, what: str = "values.yaml") -> dict[str, Any]:
+    """Helm's LoadValues: every YAML document must be a map; documents merge, later wins."""
+    values: dict[str, Any] = {}
+    for document in _split_documents(data):
+        try:
+            doc = load_yaml_document(document, what)
+        except ChartError as exc:
+            detail = str(exc).split(": ", 1)[1]
+            raise ChartError(f"cannot load {what}: cannot unmarshal yaml document: {detail}") from exc
+        if doc is None:
+            continue
+        if not isinstance(doc, dict):
+            kind = "array" if isinstance(doc, list) else "string" if isinstance(doc, str) else "number"
+            raise ChartError(
+                f"cannot load {what}: cannot unmarshal yaml document: error unmarshaling JSON: "
+                f"while decoding JSON: json: cannot unmarshal {kind} into Go value of type "
+                "map[string]interface {}"
+            )
+        values = merge_maps(values, doc)
+    return values
+
+
+def _split_documents(data: bytes) -> list[bytes]:
+    documents: list[bytes] = []
+    current: list[bytes] = []
+    for line in data.splitlines(keepends=True):
+        if _DOC_SEPARATOR.match(line.rstrip(b"\n")):
+            documents.append(b"".join(current))
+            current = []
+            continue
+        current.append(line)
+    documents.append(b"".join(current))
+    return [d for d in documents if d.strip()]
+
+
+def merge_maps(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
+    """Helm's MergeMaps: b wins, nested maps merge recursively."""
+    out = dict(a)
+    for key, value in b.items():
+        if isinstance(value, dict) and isinstance(out.get(key), dict):
+            out[key] = merge_maps(out[key], value)
+        else:
+            out[key] = value
+    return out

@@ -1,0 +1,194 @@
+"""Helm's chart model (pkg/chart/v2): Chart, Metadata, Dependency, Lock, ChartFile.
+
+Attribute names are Python's; `to_go_map()` gives the shape templates see.
+Helm 4 exposes `.Chart` as a map keyed by the Go field names of its Metadata
+struct (plus `IsRoot`), nil slices shown as empty lists and a nil
+Annotations map as null, which is what `Metadata.to_go_map` returns.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import PurePosixPath
+from typing import Any
+
+API_VERSION_V1 = "v1"
+API_VERSION_V2 = "v2"
+CHART_TYPES = ("", "application", "library")
+
+
+@dataclass
+class ChartFile:
+    """One file of a chart: its slash-separated path from the chart root and its bytes."""
+
+    name: str
+    data: bytes
+
+
+@dataclass
+class Maintainer:
+    name: str = ""
+    email: str = ""
+    url: str = ""
+
+    def to_go_map(self) -> dict[str, Any]:
+        return {"Email": self.email, "Name": self.name, "URL": self.url}
+
+
+@dataclass
+class Dependency:
+    """An entry of Chart.yaml `dependencies` (or requirements.yaml for v1 charts)."""
+
+    name: str = ""
+    version: str = ""
+    repository: str = ""
+    condition: str = ""
+    tags: list[str] = field(default_factory=list)
+    enabled: bool = False
+    import_values: list[Any] = field(default_factory=list)
+    alias: str = ""
+
+    def to_go_map(self) -> dict[str, Any]:
+        return {
+            "Alias": self.alias,
+            "Condition": self.condition,
+            "Enabled": self.enabled,
+            "ImportValues": list(self.import_values),
+            "Name": self.name,
+            "Repository": self.repository,
+            "Tags": list(self.tags),
+            "Version": self.version,
+        }
+
+
+@dataclass
+class Lock:
+    """Chart.lock (or requirements.lock): what `helm dependency update` resolved."""
+
+    generated: str = ""
+    digest: str = ""
+    dependencies: list[Dependency] = field(default_factory=list)
+
+
+@dataclass
+class Metadata:
+    """Chart.yaml, field for field (Helm's chart.Metadata)."""
+
+    name: str = ""
+    home: str = ""
+    sources: list[str] = field(default_factory=list)
+    version: str = ""
+    description: str = ""
+    keywords: list[str] = field(default_factory=list)
+    maintainers: list[Maintainer] = field(default_factory=list)
+    icon: str = ""
+    api_version: str = ""
+    condition: str = ""
+    tags: str = ""
+    app_version: str = ""
+    deprecated: bool = False
+    annotations: dict[str, str] | None = None
+    kube_version: str = ""
+    dependencies: list[Dependency] = field(default_factory=list)
+    type: str = ""
+
+    def to_go_map(self, is_root: bool = True) -> dict[str, Any]:
+        """The map Helm 4 puts in `.Chart`: Go field names, zero values kept."""
+        return {
+            "APIVersion": self.api_version,
+            "Annotations": dict(self.annotations) if self.annotations is not None else None,
+            "AppVersion": self.app_version,
+            "Condition": self.condition,
+            "Dependencies": [d.to_go_map() for d in self.dependencies],
+            "Deprecated": self.deprecated,
+            "Description": self.description,
+            "Home": self.home,
+            "Icon": self.icon,
+            "IsRoot": is_root,
+            "Keywords": list(self.keywords),
+            "KubeVersion": self.kube_version,
+            "Maintainers": [m.to_go_map() for m in self.maintainers],
+            "Name": self.name,
+            "Sources": list(self.sources),
+            "Tags": self.tags,
+            "Type": self.type,
+            "Version": self.version,
+        }
+
+
+@dataclass(eq=False)
+class Chart:
+    """A loaded chart and, recursively, its subcharts (Helm's chart.Chart)."""
+
+    metadata: Metadata
+    lock: Lock | None = None
+    templates: list[ChartFile] = field(default_factory=list)
+    files: list[ChartFile] = field(default_factory=list)
+    values: dict[str, Any] = field(default_factory=dict)
+    raw_values: bytes | None = None
+    schema: bytes | None = None
+    dependencies: list[Chart] = field(default_factory=list)
+    parent: Chart | None = field(default=None, repr=False)
+    raw: list[ChartFile] = field(default_factory=list, repr=False)
+
+    def name(self) -> str:
+        return self.metadata.name
+
+    def is_root(self) -> bool:
+        return self.parent is None
+
+    def is_library(self) -> bool:
+        return self.metadata.type == "library"
+
+    def root(self) -> Chart:
+        chart = self
+        while chart.parent is not None:
+            chart = chart.parent
+        return chart
+
+    def chart_path(self) -> str:
+        """Dotted path from the root, e.g. `top.sub` (Helm's ChartPath)."""
+        if self.parent is None:
+            return self.name()
+        return f"{self.parent.chart_path()}.{self.name()}"
+
+    def chart_full_path(self) -> str:
+        """`top/charts/sub`: the prefix of template names (Helm's ChartFullPath)."""
+        if self.parent is None:
+            return self.name()
+        return f"{self.parent.chart_full_path()}/charts/{self.name()}"
+
+    def add_dependency(self, *charts: Chart) -> None:
+        for chart in charts:
+            chart.parent = self
+            self.dependencies.append(chart)
+
+    def set_dependencies(self, charts: list[Chart]) -> None:
+        self.dependencies = []
+        self.add_dependency(*charts)
+
+    def crds(self) -> list[ChartFile]:
+        """Files under crds/ with a manifest extension, this chart's then its subcharts'."""
+        found = [f for f in self.files if f.name.startswith("crds/") and _is_manifest(f.name)]
+        for dep in self.dependencies:
+            found.extend(dep.crds())
+        return found
+
+    def crd_objects(self) -> list[tuple[str, ChartFile]]:
+        """(file name as Helm prints it, file) for every CRD of this chart tree."""
+        found = [
+            (f"{self.chart_full_path()}/{f.name}", f)
+            for f in self.files
+            if f.name.startswith("crds/") and _is_manifest(f.name)
+        ]
+        for dep in self.dependencies:
+            found.extend(dep.crd_objects())
+        return found
+
+    def chart_map(self) -> dict[str, Any]:
+        """What templates of this chart see as `.Chart`."""
+        return self.metadata.to_go_map(is_root=self.is_root())
+
+
+def _is_manifest(name: str) -> bool:
+    return PurePosixPath(name).suffix.lower() in (".yaml", ".yml", ".json")
