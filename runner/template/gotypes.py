@@ -30,6 +30,14 @@ class Int64(int):
     go_type = "int64"
 
 
+class Uint8(int):
+    """Go uint8: an element of a []byte seen on its own (reflection, fmt)."""
+
+    __slots__ = ()
+    go_type = "uint8"
+    go_kind = "uint8"
+
+
 class Duration(Int64):
     """Go time.Duration: nanoseconds, printed as `1h0m0s` by `%v`."""
 
@@ -504,7 +512,7 @@ def time_string(t: datetime) -> str:
 # --------------------------------------------------------------- %v printing
 
 
-def _sort_keys(keys: list[Any]) -> list[Any]:
+def sort_map_keys(keys: list[Any]) -> list[Any]:
     """fmt's map key order (internal/fmtsort): strings and numbers ascending."""
     try:
         return sorted(keys)
@@ -517,7 +525,7 @@ def _format_list(v: Any) -> str:
 
 
 def _format_map(v: dict[Any, Any]) -> str:
-    parts = [f"{format_value(k)}:{format_value(v[k])}" for k in _sort_keys(list(v))]
+    parts = [f"{format_value(k)}:{format_value(v[k])}" for k in sort_map_keys(list(v))]
     return "map[" + " ".join(parts) + "]"
 
 
@@ -547,6 +555,7 @@ _FORMATTERS: dict[type, Callable[[Any], str]] = {
     bool: lambda v: "true" if v else "false",
     int: int.__repr__,
     Int64: int.__repr__,
+    Uint8: int.__repr__,
     Duration: duration_string,
     float: lambda v: format_float(v, "g", -1, 64),
     _NIL_TYPE: lambda v: "<nil>",
