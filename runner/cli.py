@@ -11,6 +11,7 @@ import sys
 from collections.abc import Callable, Sequence
 
 from runner import __version__
+from runner.actions import template_cli
 from runner.errors import RunnerError
 
 Command = Callable[[argparse.Namespace], int]
@@ -23,7 +24,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--debug", action="store_true", help="show tracebacks on errors")
     parser.add_argument("--version", action="version", version=f"deploy-runner {__version__}")
-    parser.add_subparsers(dest="command", metavar="COMMAND")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    template_cli.register(subparsers)
     return parser
 
 

@@ -1,0 +1,201 @@
+"""`deploy-runner template`: Helm 4.1.4's `helm template`, byte for byte.
+
+The flow is Install.Run in client-only mode (pkg/action/install.go and
+renderResources in action.go) followed by pkg/cmd/template.go's printing:
+manifests in install order with `---\\n# Source: PATH\\n` headers, CRDs first
+with --include-crds, NOTES.txt never printed, hooks after the manifests
+(kind order; --skip-tests drops test hooks, --no-hooks all of them), then
+--show-only filtering or --output-dir files.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+import posixpath
+import re
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TextIO
+
+from runner import engine
+from runner.engine_objects import default_capabilities
+from runner.errors import RunnerError
+from runner.manifest import (
+    Hook,
+    Manifest,
+    go_trim_space,
+    is_test_hook,
+    sort_manifests,
+    split_manifests,
+    split_manifests_order_key,
+)
+
+NOTES_SUFFIX = "NOTES.txt"
+DEBUG_HINT = "\n\nUse --debug flag to render out invalid YAML"
+_SOURCE_NAME = re.compile(r"# Source: [^/]+/(.+)")
+
+
+@dataclass
+class TemplateOptions:
+    release_name: str = "release-name"
+    chart: str = ""
+    namespace: str = "default"
+    values_files: list[str] = field(default_factory=list)
+    set_values: list[str] = field(default_factory=list)
+    set_string: list[str] = field(default_factory=list)
+    set_file: list[str] = field(default_factory=list)
+    set_json: list[str] = field(default_factory=list)
+    set_literal: list[str] = field(default_factory=list)
+    show_only: list[str] = field(default_factory=list)
+    output_dir: str = ""
+    use_release_name: bool = False
+    include_crds: bool = False
+    skip_crds: bool = False
+    skip_tests: bool = False
+    is_upgrade: bool = False
+    no_hooks: bool = False
+    kube_version: str | None = None
+    api_versions: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Rendered:
+    """What renderResources hands back: the manifest text, hooks, notes."""
+
+    manifest: str
+    hooks: list[Hook]
+    manifests: list[Manifest]
+    notes: str
+
+
+class RenderFailed(RunnerError):
+    """A render error after the release existed: Helm adds the --debug hint."""
+
+
+def run(opts: TemplateOptions, out: TextIO | None = None) -> int:
+    """Render and print as `helm template` does; errors raise RunnerError."""
+    out = out or sys.stdout
+    chart = engine.chart_api("load_chart")(opts.chart)
+    user_values = engine.chart_api("merge_user_values")(
+        opts.values_files, opts.set_values, opts.set_string,
+        opts.set_file, opts.set_json, opts.set_literal,
+    )
+    caps = default_capabilities(opts.kube_version, opts.api_versions)
+    _check_kube_version(chart, caps.KubeVersion.Version)
+    values = engine.chart_api("prepare_values")(chart, user_values)
+    release = engine.ReleaseOptions(opts.release_name, opts.namespace, 1,
+                                    not opts.is_upgrade, opts.is_upgrade)
+    top = engine.to_render_values(chart, values, release, caps)
+    try:
+        rendered = render_resources(chart, top, opts)
+    except RunnerError as err:
+        raise RenderFailed(f"{err}{DEBUG_HINT}") from err
+    text = assemble(rendered, opts)
+    out.write(select_shown(text, opts.show_only) if opts.show_only else text)
+    return 0
+
+
+def _check_kube_version(chart: Any, kube_version: str) -> None:
+    constraint = chart.metadata.kube_version
+    if not constraint:
+        return
+    compatible = engine.chart_api("is_compatible_range")(constraint, kube_version)
+    if not compatible:
+        raise RunnerError(f"chart requires kubeVersion: {constraint} which is incompatible "
+                          f"with Kubernetes {kube_version}")
+
+
+def render_resources(chart: Any, top: dict[str, Any], opts: TemplateOptions) -> Rendered:
+    """renderResources: render, pull out NOTES, sort, write CRDs and manifests."""
+    files = engine.render(chart, top).texts()
+    notes = _take_notes(files, chart.name())
+    sorted_docs = sort_manifests(files)
+    parts: list[str] = []
+    written: set[str] = set()
+    if opts.include_crds:
+        for name, crd in chart.crd_objects():
+            data = crd.data.decode("utf-8", "surrogateescape")
+            _emit(parts, written, opts, name, data)
+    for manifest in sorted_docs.manifests:
+        _emit(parts, written, opts, manifest.name, manifest.content,
+              release_dir=opts.use_release_name and opts.release_name)
+    return Rendered("".join(parts), sorted_docs.hooks, sorted_docs.manifests, notes)
+
+
+def _take_notes(files: dict[str, str], chart_name: str) -> str:
+    """Remove every NOTES.txt; keep the top chart's text (Helm's notes)."""
+    notes: list[str] = []
+    for name in [n for n in files if n.endswith(NOTES_SUFFIX)]:
+        text = files.pop(name)
+        if name == posixpath.join(chart_name, "templates", NOTES_SUFFIX):
+            notes.append(text)
+    return "\n".join(notes)
+
+
+def _emit(parts: list[str], written: set[str], opts: TemplateOptions, name: str, data: str,
+          release_dir: str | bool = False) -> None:
+    if not opts.output_dir:
+        parts.append(f"---\n# Source: {name}\n{data}\n")
+        return
+    directory = os.path.join(opts.output_dir, release_dir) if release_dir else opts.output_dir
+    write_to_file(directory, name, data, name in written)
+    written.add(name)
+
+
+def write_to_file(directory: str, name: str, data: str, append: bool) -> None:
+    """writeToFile: the same `---\\n# Source:` block in DIR/NAME, then `wrote PATH`."""
+    target = directory + os.sep + name
+    Path(target).parent.mkdir(parents=True, exist_ok=True)
+    with open(target, "a" if append else "w", encoding="utf-8", errors="surrogateescape") as handle:
+        handle.write(f"---\n# Source: {name}\n{data}\n")
+    sys.stdout.write(f"wrote {target}\n")
+
+
+def assemble(rendered: Rendered, opts: TemplateOptions) -> str:
+    """template.go: the trimmed manifest, then hooks (unless --no-hooks)."""
+    parts = [go_trim_space(rendered.manifest) + "\n"]
+    if opts.no_hooks:
+        return "".join(parts)
+    written: set[str] = set()
+    for hook in rendered.hooks:
+        if opts.skip_tests and is_test_hook(hook):
+            continue
+        if not opts.output_dir:
+            parts.append(f"---\n# Source: {hook.path}\n{hook.manifest}\n")
+            continue
+        directory = opts.output_dir
+        if opts.use_release_name:
+            directory = os.path.join(directory, opts.release_name)
+        if os.path.exists(os.path.join(directory, hook.path)):
+            written.add(hook.path)
+        write_to_file(directory, hook.path, hook.manifest, hook.path in written)
+    return "".join(parts)
+
+
+def select_shown(text: str, show_only: list[str]) -> str:
+    """--show-only: documents whose template path matches each pattern, in order."""
+    docs = split_manifests(text)
+    ordered = [docs[k] for k in sorted(docs, key=split_manifests_order_key)]
+    chosen: list[str] = []
+    for pattern in show_only:
+        pattern = pattern.replace(os.sep, "/")
+        missing = True
+        for doc in ordered:
+            match = _SOURCE_NAME.search(doc)
+            if match is None or not _filepath_match(pattern, match.group(1)):
+                continue
+            chosen.append(doc)
+            missing = False
+        if missing:
+            raise RunnerError(f"could not find template {pattern} in chart")
+    return "".join(f"---\n{doc}\n" for doc in chosen)
+
+
+def _filepath_match(pattern: str, name: str) -> bool:
+    """filepath.Match: `*` and `?` stop at '/', classes as in Go."""
+    parts_p, parts_n = pattern.split("/"), name.split("/")
+    if len(parts_p) != len(parts_n):
+        return False
+    return all(fnmatch.fnmatchcase(n, p.replace("[^", "[!")) for p, n in zip(parts_p, parts_n, strict=True))

@@ -1,0 +1,467 @@
+"""Renders a chart as Helm 4.1.4's pkg/engine does.
+
+Every template of the chart and its subcharts is parsed into one template set
+(named "gotpl", missingkey=zero) in Helm's order (deepest paths first, then
+reverse lexical), so a later `define` of the same name wins as it does in Go.
+Each non-partial template is executed with its own chart's scope (.Values,
+.Chart, .Files, .Subcharts, plus the shared .Release and .Capabilities), and
+`<no value>` is removed from the output. The engine-bound functions include,
+tpl, required, fail, lookup and getHostByName close over the set, and errors
+are rewritten the way Helm 4.1.4 rewrites text/template's.
+
+The one-call entry point is `render_chart(chart, values, release_name=...,
+namespace=...)`; `render(chart, top)` renders prepared top-level values.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+import threading
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from runner.engine_objects import (
+    Capabilities,
+    Files,
+    default_capabilities,
+    release_map,
+)
+from runner.errors import RunnerError
+from runner.funcs.registry import ANY, FuncError, GoFunc
+
+TEMPLATE_SET_NAME = "gotpl"
+RECURSION_MAX = 1000
+_WARN_RE = re.compile(r"HELM_ERR_START((?s:.*))HELM_ERR_END")
+_NO_VALUE = "<no value>"
+
+
+class RenderError(RunnerError):
+    """A template failed to parse or execute; the message is Helm's."""
+
+
+@dataclass(frozen=True, slots=True)
+class RenderedFile:
+    """The output of one template file, keyed by its path in the chart tree."""
+
+    path: str  # e.g. mychart/charts/sub/templates/deploy.yaml
+    text: str
+
+
+@dataclass(slots=True)
+class RenderResult:
+    files: dict[str, RenderedFile] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
+
+    def texts(self) -> dict[str, str]:
+        """path -> rendered text, the map Helm's engine.Render returns."""
+        return {path: f.text for path, f in self.files.items()}
+
+
+@dataclass(frozen=True, slots=True)
+class ReleaseOptions:
+    name: str = "release-name"
+    namespace: str = "default"
+    revision: int = 1
+    is_install: bool = True
+    is_upgrade: bool = False
+
+
+@dataclass(slots=True)
+class _Renderable:
+    text: str
+    scope: dict[str, Any]  # the chart's top-level map, shared by its templates
+    base_path: str
+
+
+# ------------------------------------------------------------ top-level values
+
+
+def to_render_values(
+    chart: Any,
+    values: Mapping[str, Any],
+    options: ReleaseOptions,
+    caps: Capabilities | None = None,
+) -> dict[str, Any]:
+    """ToRenderValues: the root map (.Chart, .Capabilities, .Release, .Values)."""
+    return {
+        "Chart": chart.chart_map(),
+        "Capabilities": caps or default_capabilities(),
+        "Release": release_map(options.name, options.namespace, options.revision,
+                               options.is_install, options.is_upgrade),
+        "Values": values,
+    }
+
+
+def _chart_scopes(chart: Any, top: Mapping[str, Any], out: dict[str, _Renderable]) -> dict[str, Any]:
+    """recAllTpls: each chart's scope, templates keyed by full path."""
+    subcharts: dict[str, Any] = {}
+    scope: dict[str, Any] = {
+        "Chart": chart.chart_map(),
+        "Files": Files({f.name: f.data for f in chart.files}),
+        "Release": top["Release"],
+        "Capabilities": top["Capabilities"],
+        "Values": {},
+        "Subcharts": subcharts,
+        # HIP-0027 offline: nothing deployed yet.
+        "DeployedChart": None,
+        "DeployedCharts": [],
+    }
+    if chart.is_root():
+        scope["Values"] = top["Values"]
+    else:
+        table = top["Values"].get(chart.name()) if isinstance(top["Values"], dict) else None
+        if isinstance(table, dict):
+            scope["Values"] = table
+    for child in chart.dependencies:
+        subcharts[child.name()] = _chart_scopes(child, scope, out)
+    prefix = chart.chart_full_path()
+    library = chart.is_library()
+    for tpl in chart.templates:
+        if library and not tpl.name.rsplit("/", 1)[-1].startswith("_"):
+            continue
+        out[f"{prefix}/{tpl.name}"] = _Renderable(
+            tpl.data.decode("utf-8", "replace") if isinstance(tpl.data, bytes) else tpl.data,
+            scope,
+            f"{prefix}/templates",
+        )
+    return scope
+
+
+def sort_templates(names: Sequence[str]) -> list[str]:
+    """sort.Reverse(byPathLen): most slashes first, then reverse lexical."""
+    return sorted(names, key=lambda n: (n.count("/"), n), reverse=True)
+
+
+# ------------------------------------------------------------ the template set
+# All calls into runner.template go through these four functions.
+
+
+def _new_set(funcs: Mapping[str, GoFunc]) -> Any:
+    from runner.template import Template
+
+    root = Template(TEMPLATE_SET_NAME)
+    root.option("missingkey=zero")
+    root.funcs(dict(funcs))
+    return root
+
+
+def _parse(tset: Any, name: str, text: str) -> None:
+    tset.new(name).parse(text)
+
+
+def _has(tset: Any, name: str) -> bool:
+    return tset.lookup(name) is not None
+
+
+def _execute(tset: Any, name: str, data: Any) -> str:
+    return tset.execute_template(name, data)
+
+
+# ------------------------------------------------------------ the engine
+
+
+class Engine:
+    """One render: a template set plus the engine-bound functions."""
+
+    def __init__(self, *, strict: bool = False, lint_mode: bool = False,
+                 lookup: Callable[[str, str, str, str], dict[str, Any]] | None = None) -> None:
+        self.strict = strict
+        self.lint_mode = lint_mode
+        self._lookup = lookup
+        self._included: dict[str, int] = {}
+        self.warnings: list[str] = []
+
+    def render(self, chart: Any, top: Mapping[str, Any]) -> RenderResult:
+        """Render every non-partial template of `chart` and its subcharts."""
+        renderables: dict[str, _Renderable] = {}
+        _chart_scopes(chart, top, renderables)
+        return _run_deep(lambda: self._render_all(renderables))
+
+    def _render_all(self, renderables: dict[str, _Renderable]) -> RenderResult:
+        tset = _new_set(self._function_map(None))
+        self._bind(tset)
+        order = sort_templates(list(renderables))
+        for name in order:
+            try:
+                _parse(tset, name, renderables[name].text)
+            except RunnerError as err:
+                raise RenderError(cleanup_parse_error(name, str(err))) from err
+        result = RenderResult(warnings=self.warnings)
+        for name in order:
+            if name.rsplit("/", 1)[-1].startswith("_"):
+                continue
+            result.files[name] = RenderedFile(name, self._render_one(tset, name, renderables[name]))
+        return result
+
+    def _render_one(self, tset: Any, name: str, item: _Renderable) -> str:
+        # Helm mutates the chart's shared scope: .Template is the last one set.
+        item.scope["Template"] = {"Name": name, "BasePath": item.base_path}
+        try:
+            text = _execute(tset, name, item.scope)
+        except RecursionError as err:
+            raise RenderError(f"rendering template failed: {err}") from err
+        except RunnerError as err:
+            raise RenderError(reformat_exec_error(name, str(err), _is_exec_error(err))) from err
+        return text.replace(_NO_VALUE, "")
+
+    # -- functions bound to a template set
+
+    def _function_map(self, tset: Any) -> dict[str, GoFunc]:
+        from runner.funcs import function_map
+
+        funcs = function_map()
+        funcs.update({
+            "required": GoFunc("required", self._required, ("string", ANY), returns=ANY, fallible=True),
+            "fail": GoFunc("fail", self._fail, ("string",), returns="string", fallible=True),
+            "lookup": GoFunc("lookup", self._lookup_fn, ("string",) * 4,
+                             returns="map[string]interface {}", fallible=True),
+            "getHostByName": GoFunc("getHostByName", lambda _name: "", ("string",), returns="string"),
+        })
+        return funcs
+
+    def _bind(self, tset: Any) -> None:
+        """Add include and tpl closing over `tset` (Helm re-binds them per tpl clone)."""
+        tset.funcs({
+            "include": GoFunc("include", self._include_fn(tset), ("string", ANY),
+                              returns="string", fallible=True),
+            "tpl": GoFunc("tpl", self._tpl_fn(tset), ("string", ANY),
+                          returns="string", fallible=True),
+        })
+
+    def _include_fn(self, tset: Any) -> Callable[[str, Any], str]:
+        included = self._included
+
+        def include(name: str, data: Any) -> str:
+            count = included.get(name)
+            if count is not None and count > RECURSION_MAX:
+                raise FuncError(f"rendering template has a nested reference name: {name}: "
+                                "unable to execute template")
+            included[name] = 1 if count is None else count + 1
+            try:
+                if not _has(tset, name):
+                    raise FuncError(f"template: no template {_go_quote(name)} associated "
+                                    f"with template {_go_quote(TEMPLATE_SET_NAME)}")
+                return _execute(tset, name, data)
+            except RunnerError as err:
+                raise FuncError(str(err)) from err
+            finally:
+                included[name] -= 1
+
+        return include
+
+    def _tpl_fn(self, parent: Any) -> Callable[[str, Any], str]:
+        def tpl(text: str, data: Any) -> str:
+            if "{{" not in text:  # plain text parses and prints as itself
+                return text.replace(_NO_VALUE, "")
+            tset = parent.clone()
+            tset.option("missingkey=error" if self.strict else "missingkey=zero")
+            self._bind(tset)
+            try:
+                _parse(tset, TEMPLATE_SET_NAME, text)
+            except RunnerError as err:
+                raise FuncError(f"cannot parse template {_go_quote(text)}: {err}") from err
+            try:
+                out = _execute(tset, TEMPLATE_SET_NAME, data)
+            except RunnerError as err:
+                raise FuncError(f"error during tpl function execution for {_go_quote(text)}: {err}") from err
+            return out.replace(_NO_VALUE, "")
+
+        return tpl
+
+    def _required(self, warn: str, value: Any) -> Any:
+        if value is None or (isinstance(value, str) and value == ""):
+            if self.lint_mode:
+                self.warnings.append(f"[INFO] Missing required value: {warn}")
+                return ""
+            raise FuncError(f"HELM_ERR_START{warn}HELM_ERR_END")
+        return value
+
+    def _fail(self, msg: str) -> str:
+        if self.lint_mode:
+            self.warnings.append(f"[INFO] Fail: {msg}")
+            return ""
+        raise FuncError(f"HELM_ERR_START{msg}HELM_ERR_END")
+
+    def _lookup_fn(self, api_version: str, kind: str, namespace: str, name: str) -> dict[str, Any]:
+        if self._lookup is None or self.lint_mode:
+            return {}  # no cluster: Helm's template/dry-run lookup is an empty map
+        return self._lookup(api_version, kind, namespace, name)
+
+
+def _is_exec_error(err: BaseException) -> bool:
+    try:
+        from runner.template.errors import ExecError
+    except ImportError:  # pragma: no cover - the template package is always there
+        return True
+    return isinstance(err, ExecError)
+
+
+def _go_quote(text: str) -> str:
+    """strconv.Quote, via our Go fmt."""
+    from runner.template.gofmt import sprintf
+
+    return sprintf("%q", [text])
+
+
+def _run_deep(work: Callable[[], RenderResult]) -> RenderResult:
+    """Run `work` on a thread with a large stack: include may nest 1000 deep."""
+    box: dict[str, Any] = {}
+
+    def target() -> None:
+        old = sys.getrecursionlimit()
+        sys.setrecursionlimit(max(old, 200_000))
+        try:
+            box["result"] = work()
+        except BaseException as err:  # re-raised on the caller's thread
+            box["error"] = err
+        finally:
+            sys.setrecursionlimit(old)
+
+    previous = threading.stack_size(512 * 1024 * 1024)
+    try:
+        worker = threading.Thread(target=target, name="render")
+        worker.start()
+    finally:
+        threading.stack_size(previous)
+    worker.join()
+    if "error" in box:
+        raise box["error"]
+    return box["result"]
+
+
+# ------------------------------------------------------------ error rewriting
+
+
+def cleanup_parse_error(filename: str, message: str) -> str:
+    """cleanupParseError: `parse error at (FILE:LINE): REASON`."""
+    tokens = message.split(": ")
+    if len(tokens) == 1:
+        return f"parse error in ({filename}): {message}"
+    return f"parse error at ({tokens[1]}): {tokens[-1]}"
+
+
+@dataclass(frozen=True, slots=True)
+class _Trace:
+    location: str = ""
+    message: str = ""
+    executed: str = ""
+
+    def text(self) -> str:
+        out = ""
+        if self.location:
+            out += f"{self.location}\n  "
+        if self.executed:
+            out += f"{self.executed}\n    "
+        if self.message:
+            out += f"{self.message}\n"
+        return out
+
+
+def reformat_exec_error(filename: str, message: str, is_exec_error: bool = True) -> str:
+    """Helm 4.1.4's reformatExecErrorMsg, on the error text.
+
+    Go walks the errors.Unwrap chain; text/template wraps a function's error
+    as `error calling NAME: %w`, so the chain is recovered from the text: an
+    entry's inner error is what follows `error calling NAME: `.
+    """
+    if not is_exec_error:
+        return message
+    tokens = message.split(": ", 2)
+    if len(tokens) != 3:
+        return f"execution error in ({filename}): {message}"
+    warn = _WARN_RE.search(tokens[2])
+    if warn:
+        return f"execution error at ({tokens[1]}): {warn.group(1)}"
+    traces: list[_Trace] = []
+    current: str | None = message
+    while current is not None:
+        parsed = _parse_exec_text(current)
+        if parsed is None:
+            return message
+        trace, current = parsed
+        if not traces or traces[-1] != trace:
+            traces.append(trace)
+    return "".join(t.text() for t in traces).strip()
+
+
+_CALLING = re.compile(r"error calling [^:]+: ")
+
+
+def _parse_exec_text(text: str) -> tuple[_Trace, str | None] | None:
+    """One link of the chain: its trace entry and the wrapped error's text."""
+    prefix = "template: "
+    if not text.startswith(prefix):
+        return None
+    rest = text[len(prefix):]
+    if rest.startswith("no template "):
+        return _Trace(message=text), None
+    head, sep, after = rest.partition(': executing "')
+    if sep:
+        func, quote, after_func = after.partition('"')
+        if not quote or not after_func.startswith(" at <"):
+            return None
+        context, found, err_msg = after_func[len(" at <"):].partition(">: ")
+        if not found:
+            return None
+        inner = None
+        calling = _CALLING.match(err_msg)
+        if calling:
+            inner = err_msg[calling.end():]
+        cut = err_msg.find(" template:")
+        shown = err_msg[:cut] if cut != -1 else err_msg
+        return _Trace(head, shown, f'executing "{func}" at <{context}>:'), inner
+    index = rest.rfind(": ")
+    if index == -1:
+        return None
+    err_msg = rest[index + 2:]
+    cut = err_msg.find(" template:")
+    return _Trace(rest[:index], err_msg[:cut] if cut != -1 else err_msg), None
+
+
+# ------------------------------------------------------------ one-call API
+
+
+def render(chart: Any, top: Mapping[str, Any], **engine_options: Any) -> RenderResult:
+    """Render a loaded chart with prepared top-level values (to_render_values)."""
+    return Engine(**engine_options).render(chart, top)
+
+
+def render_chart(
+    chart: Any,
+    values: Mapping[str, Any] | None = None,
+    *,
+    release_name: str = "release-name",
+    namespace: str = "default",
+    is_upgrade: bool = False,
+    kube_version: str | None = None,
+    api_versions: Sequence[str] = (),
+) -> RenderResult:
+    """Load (if a path), coalesce values, and render: what `helm template` renders.
+
+    `values` are user-supplied values (as from -f/--set), coalesced with the
+    chart's defaults by runner.chart before rendering.
+    """
+    if isinstance(chart, (str, Path)):
+        chart = chart_api("load_chart")(str(chart))
+    caps = default_capabilities(kube_version, api_versions)
+    coalesced = chart_api("prepare_values")(chart, dict(values or {}))
+    options = ReleaseOptions(release_name, namespace, 1, not is_upgrade, is_upgrade)
+    return render(chart, to_render_values(chart, coalesced, options, caps))
+
+
+def chart_api(name: str) -> Callable[..., Any]:
+    """A function of runner.chart (owned elsewhere): load_chart, prepare_values, merge_user_values.
+
+    Assumed signatures: load_chart(path) -> Chart; prepare_values(chart, user_values) ->
+    coalesced values (dependencies processed, schema checked); merge_user_values(files,
+    set, set_string, set_file, set_json, set_literal) -> dict.
+    """
+    import runner.chart as chart_pkg
+
+    func = getattr(chart_pkg, name, None)
+    if func is None:
+        raise RunnerError(f"internal: runner.chart.{name} is not available yet")
+    return func

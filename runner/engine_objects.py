@@ -1,0 +1,340 @@
+"""The Go objects Helm 4.1.4 hands templates: .Files, .Capabilities, .Release.
+
+They keep Go's shapes: exported fields and methods under their Go names,
+`go_type` for `%T`/typeOf, `__go_str__` for `%v`, `go_json()` for toJson.
+Defaults are what `helm template` (no cluster) shows: Kubernetes v1.35.0,
+Helm's built-in API version list, Helm v4.1.4's build info.
+"""
+
+from __future__ import annotations
+
+import base64
+import posixpath
+import re
+from collections.abc import Iterable, Sequence
+from functools import lru_cache
+from typing import Any
+
+from runner.errors import RunnerError
+from runner.template.gotypes import StringSlice
+
+DEFAULT_KUBE_VERSION = "v1.35.0"
+
+# chartutil.DefaultVersionSet of Helm 4.1.4 (client-go v1.35 scheme), in its order.
+DEFAULT_API_VERSIONS: tuple[str, ...] = (
+    "v1",
+    "admissionregistration.k8s.io/v1",
+    "admissionregistration.k8s.io/v1alpha1",
+    "admissionregistration.k8s.io/v1beta1",
+    "internal.apiserver.k8s.io/v1alpha1",
+    "apps/v1",
+    "apps/v1beta1",
+    "apps/v1beta2",
+    "authentication.k8s.io/v1",
+    "authentication.k8s.io/v1alpha1",
+    "authentication.k8s.io/v1beta1",
+    "authorization.k8s.io/v1",
+    "authorization.k8s.io/v1beta1",
+    "autoscaling/v1",
+    "autoscaling/v2",
+    "autoscaling/v2beta1",
+    "autoscaling/v2beta2",
+    "batch/v1",
+    "batch/v1beta1",
+    "certificates.k8s.io/v1",
+    "certificates.k8s.io/v1beta1",
+    "certificates.k8s.io/v1alpha1",
+    "coordination.k8s.io/v1alpha2",
+    "coordination.k8s.io/v1beta1",
+    "coordination.k8s.io/v1",
+    "discovery.k8s.io/v1",
+    "discovery.k8s.io/v1beta1",
+    "events.k8s.io/v1",
+    "events.k8s.io/v1beta1",
+    "extensions/v1beta1",
+    "flowcontrol.apiserver.k8s.io/v1",
+    "flowcontrol.apiserver.k8s.io/v1beta1",
+    "flowcontrol.apiserver.k8s.io/v1beta2",
+    "flowcontrol.apiserver.k8s.io/v1beta3",
+    "networking.k8s.io/v1",
+    "networking.k8s.io/v1beta1",
+    "node.k8s.io/v1",
+    "node.k8s.io/v1alpha1",
+    "node.k8s.io/v1beta1",
+    "policy/v1",
+    "policy/v1beta1",
+    "rbac.authorization.k8s.io/v1",
+    "rbac.authorization.k8s.io/v1beta1",
+    "rbac.authorization.k8s.io/v1alpha1",
+    "resource.k8s.io/v1",
+    "resource.k8s.io/v1beta2",
+    "resource.k8s.io/v1beta1",
+    "resource.k8s.io/v1alpha3",
+    "scheduling.k8s.io/v1alpha1",
+    "scheduling.k8s.io/v1beta1",
+    "scheduling.k8s.io/v1",
+    "storage.k8s.io/v1beta1",
+    "storage.k8s.io/v1",
+    "storage.k8s.io/v1alpha1",
+    "storagemigration.k8s.io/v1beta1",
+    "apiextensions.k8s.io/v1beta1",
+    "apiextensions.k8s.io/v1",
+)
+
+
+class KubeVersion:
+    """common.KubeVersion: Version, Major, Minor (+ GitVersion/String methods)."""
+
+    go_type = "common.KubeVersion"
+
+    def __init__(self, version: str, major: str, minor: str) -> None:
+        self.Version = version
+        self.Major = major
+        self.Minor = minor
+
+    def String(self) -> str:  # noqa: N802 - Go's method name
+        return self.Version
+
+    def GitVersion(self) -> str:  # noqa: N802
+        return self.Version
+
+    def __go_str__(self) -> str:
+        return f"{{{self.Version} {self.Version} {self.Major} {self.Minor}}}"
+
+    def go_json(self) -> dict[str, Any]:
+        return {"Version": self.Version, "Major": self.Major, "Minor": self.Minor}
+
+
+class VersionSet(StringSlice):
+    """common.VersionSet: a []string with Has."""
+
+    __slots__ = ()
+    go_type = "common.VersionSet"
+
+    def Has(self, api_version: str) -> bool:  # noqa: N802
+        return api_version in self
+
+
+class HelmVersion:
+    """version.BuildInfo of the Helm we stand in for."""
+
+    go_type = "version.BuildInfo"
+    Version = "v4.1.4"
+    GitCommit = "05fa37973dc9e42b76e1d2883494c87174b6074f"
+    GitTreeState = "clean"
+    GoVersion = "go1.25.9"
+    KubeClientVersion = "v1.35"
+
+    def __go_str__(self) -> str:
+        return (f"{{{self.Version} {self.GitCommit} {self.GitTreeState} "
+                f"{self.GoVersion} {self.KubeClientVersion}}}")
+
+    def go_json(self) -> dict[str, Any]:
+        return {
+            "version": self.Version,
+            "git_commit": self.GitCommit,
+            "git_tree_state": self.GitTreeState,
+            "go_version": self.GoVersion,
+            "kube_client_version": self.KubeClientVersion,
+        }
+
+
+class Capabilities:
+    """*common.Capabilities."""
+
+    go_type = "*common.Capabilities"
+
+    def __init__(self, kube: KubeVersion, api_versions: VersionSet) -> None:
+        self.KubeVersion = kube
+        self.APIVersions = api_versions
+        self.HelmVersion = HelmVersion()
+
+    def __go_str__(self) -> str:
+        apis = "[" + " ".join(self.APIVersions) + "]"
+        return f"&{{{self.KubeVersion.__go_str__()} {apis} {self.HelmVersion.__go_str__()}}}"
+
+    def go_json(self) -> dict[str, Any]:
+        return {
+            "KubeVersion": self.KubeVersion.go_json(),
+            "APIVersions": list(self.APIVersions),
+            "HelmVersion": self.HelmVersion.go_json(),
+        }
+
+
+_SEMVER = re.compile(
+    r"^v?(0|[1-9]\d*)(?:\.(0|[1-9]\d*))?(?:\.(0|[1-9]\d*))?"
+    r"(?:-([0-9A-Za-z.-]+))?(?:\+([0-9A-Za-z.-]+))?$"
+)
+
+
+def parse_kube_version(text: str) -> KubeVersion:
+    """common.ParseKubeVersion: a lenient semver, printed as vMAJOR.MINOR.PATCH[-pre][+meta]."""
+    match = _SEMVER.match(text)
+    if match is None:
+        raise RunnerError(f'invalid kube version {_squote(text)}: could not parse "{text}" as version')
+    major, minor, patch, pre, meta = match.groups()
+    version = f"v{major}.{minor or 0}.{patch or 0}"
+    if pre:
+        version += f"-{pre}"
+    if meta:
+        version += f"+{meta}"
+    return KubeVersion(version, major, minor or "0")
+
+
+def _squote(text: str) -> str:
+    return "'" + text + "'"
+
+
+def default_capabilities(kube_version: str | None = None, extra_apis: Sequence[str] = ()) -> Capabilities:
+    """What `helm template` uses offline: defaults plus --kube-version/--api-versions."""
+    kube = parse_kube_version(kube_version) if kube_version else _default_kube()
+    return Capabilities(kube, VersionSet([*DEFAULT_API_VERSIONS, *extra_apis]))
+
+
+@lru_cache(maxsize=1)
+def _default_kube() -> KubeVersion:
+    return parse_kube_version(DEFAULT_KUBE_VERSION)
+
+
+def release_map(name: str, namespace: str, revision: int, is_install: bool, is_upgrade: bool) -> dict[str, Any]:
+    """.Release as Helm builds it, plus HIP-0029's History (empty offline)."""
+    return {
+        "Name": name,
+        "Namespace": namespace,
+        "IsUpgrade": is_upgrade,
+        "IsInstall": is_install,
+        "Revision": revision,
+        "Service": "Helm",
+        "History": [],
+    }
+
+
+# ------------------------------------------------------------ .Files
+
+
+class Files(dict):
+    """engine.files: a map[string][]byte of the chart's non-template files."""
+
+    __slots__ = ()
+    go_type = "engine.files"
+
+    def GetBytes(self, name: str) -> bytes:  # noqa: N802
+        return self.get(name, b"")
+
+    def Get(self, name: str) -> str:  # noqa: N802
+        return _go_string(self.get(name, b""))
+
+    def Glob(self, pattern: str) -> Files:  # noqa: N802
+        matcher = compile_glob(pattern)
+        return Files({k: v for k, v in self.items() if matcher(k)})
+
+    def Lines(self, path: str) -> StringSlice:  # noqa: N802
+        data = self.get(path)
+        if not data:
+            return StringSlice()
+        text = _go_string(data)
+        if text.endswith("\n"):
+            text = text[:-1]
+        return StringSlice(text.split("\n"))
+
+    def AsConfig(self) -> str:  # noqa: N802
+        if not self:
+            return ""
+        return _to_yaml({posixpath.basename(k): _go_string(v) for k, v in self.items()})
+
+    def AsSecrets(self) -> str:  # noqa: N802
+        if not self:
+            return ""
+        return _to_yaml({posixpath.basename(k): base64.b64encode(v).decode("ascii")
+                         for k, v in self.items()})
+
+
+def _go_string(data: bytes) -> str:
+    # Go strings hold any bytes; invalid UTF-8 survives as surrogates.
+    return data.decode("utf-8", "surrogateescape")
+
+
+def _to_yaml(value: dict[str, str]) -> str:
+    """Helm's toYAML (the same function templates call as toYaml)."""
+    from runner.funcs import function_map
+
+    return function_map()["toYaml"].impl(value)
+
+
+def compile_glob(pattern: str) -> Any:
+    """gobwas/glob with '/' as separator; an invalid pattern matches everything ("**")."""
+    try:
+        regex = re.compile(_glob_regex(pattern), re.DOTALL)
+    except (ValueError, re.error):
+        return lambda _name: True
+    return lambda name: regex.fullmatch(name) is not None
+
+
+def _glob_regex(pattern: str) -> str:
+    out: list[str] = []
+    i, depth = 0, 0
+    while i < len(pattern):
+        ch = pattern[i]
+        if ch == "\\":
+            if i + 1 >= len(pattern):
+                raise ValueError("unexpected end after escape")
+            out.append(re.escape(pattern[i + 1]))
+            i += 2
+            continue
+        if ch == "*":
+            if pattern.startswith("**", i):
+                out.append(".*")
+                i += 2
+                continue
+            out.append("[^/]*")
+        elif ch == "?":
+            out.append("[^/]")
+        elif ch == "[":
+            end, text = _glob_class(pattern, i)
+            out.append(text)
+            i = end
+            continue
+        elif ch == "{":
+            depth += 1
+            out.append("(?:")
+        elif ch == "}" and depth:
+            depth -= 1
+            out.append(")")
+        elif ch == "," and depth:
+            out.append("|")
+        else:
+            out.append(re.escape(ch))
+        i += 1
+    if depth:
+        raise ValueError("unclosed alternatives")
+    return "".join(out)
+
+
+def _glob_class(pattern: str, start: int) -> tuple[int, str]:
+    end = pattern.find("]", start + 1)
+    if end == -1:
+        raise ValueError("unclosed class")
+    body = pattern[start + 1:end]
+    negate = body.startswith("!")
+    if negate:
+        body = body[1:]
+    if not body:
+        raise ValueError("empty class")
+    escaped = "".join("\\" + c if c in "\\^[]" else c for c in body)
+    return end + 1, f"[{'^' if negate else ''}{escaped}]"
+
+
+def files_from(entries: Iterable[tuple[str, bytes]]) -> Files:
+    return Files(dict(entries))
+
+
+__all__ = [
+    "Capabilities",
+    "Files",
+    "HelmVersion",
+    "KubeVersion",
+    "VersionSet",
+    "default_capabilities",
+    "parse_kube_version",
+    "release_map",
+]

@@ -1,0 +1,374 @@
+"""Rendered files into Kubernetes documents, as Helm's pkg/release/v1/util does.
+
+`split_manifests` is SplitManifests (same separator regex, same trimming),
+`sort_manifests` is SortManifests: files in sorted path order, partials and
+blank files skipped, each document's head (apiVersion, kind, metadata.name,
+metadata.annotations) read, documents with a `helm.sh/hook` annotation turned
+into hooks, then both lists stably sorted by kind in install order. Every
+document keeps the template path it came from and its first line there, so
+later stages (diff, check-run annotations) can point back at the source.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from runner.errors import RunnerError
+
+HOOK_ANNOTATION = "helm.sh/hook"
+HOOK_WEIGHT_ANNOTATION = "helm.sh/hook-weight"
+HOOK_DELETE_ANNOTATION = "helm.sh/hook-delete-policy"
+HOOK_OUTPUT_LOG_ANNOTATION = "helm.sh/hook-output-log-policy"
+
+# Helm's hook events; "test-success" is the old name of "test".
+HOOK_EVENTS = {
+    "pre-install": "pre-install",
+    "post-install": "post-install",
+    "pre-delete": "pre-delete",
+    "post-delete": "post-delete",
+    "pre-upgrade": "pre-upgrade",
+    "post-upgrade": "post-upgrade",
+    "pre-rollback": "pre-rollback",
+    "post-rollback": "post-rollback",
+    "test": "test",
+    "test-success": "test",
+}
+
+INSTALL_ORDER: tuple[str, ...] = (
+    "PriorityClass",
+    "Namespace",
+    "NetworkPolicy",
+    "ResourceQuota",
+    "LimitRange",
+    "PodSecurityPolicy",
+    "PodDisruptionBudget",
+    "ServiceAccount",
+    "Secret",
+    "SecretList",
+    "ConfigMap",
+    "StorageClass",
+    "PersistentVolume",
+    "PersistentVolumeClaim",
+    "CustomResourceDefinition",
+    "ClusterRole",
+    "ClusterRoleList",
+    "ClusterRoleBinding",
+    "ClusterRoleBindingList",
+    "Role",
+    "RoleList",
+    "RoleBinding",
+    "RoleBindingList",
+    "Service",
+    "DaemonSet",
+    "Pod",
+    "ReplicationController",
+    "ReplicaSet",
+    "Deployment",
+    "HorizontalPodAutoscaler",
+    "StatefulSet",
+    "Job",
+    "CronJob",
+    "IngressClass",
+    "Ingress",
+    "APIService",
+    "MutatingWebhookConfiguration",
+    "ValidatingWebhookConfiguration",
+)
+
+UNINSTALL_ORDER: tuple[str, ...] = (
+    "MutatingWebhookConfiguration",
+    "ValidatingWebhookConfiguration",
+    "APIService",
+    "Ingress",
+    "IngressClass",
+    "Service",
+    "CronJob",
+    "Job",
+    "StatefulSet",
+    "HorizontalPodAutoscaler",
+    "Deployment",
+    "ReplicaSet",
+    "ReplicationController",
+    "Pod",
+    "DaemonSet",
+    "RoleBindingList",
+    "RoleBinding",
+    "RoleList",
+    "Role",
+    "ClusterRoleBindingList",
+    "ClusterRoleBinding",
+    "ClusterRoleList",
+    "ClusterRole",
+    "CustomResourceDefinition",
+    "PersistentVolumeClaim",
+    "PersistentVolume",
+    "StorageClass",
+    "ConfigMap",
+    "SecretList",
+    "Secret",
+    "ServiceAccount",
+    "PodDisruptionBudget",
+    "PodSecurityPolicy",
+    "LimitRange",
+    "ResourceQuota",
+    "NetworkPolicy",
+    "Namespace",
+    "PriorityClass",
+)
+
+# Go's regexp `\s` is ASCII only: [\t\n\f\r ].
+_SEP = re.compile(r"(?:^|[\t\n\f\r ]*\n)---[\t\n\f\r ]*")
+# Go's strings.TrimSpace trims unicode.IsSpace runes.
+_GO_SPACE = "\t\n\v\f\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
+
+YamlLoader = Callable[[str], Any]
+
+
+class ManifestError(RunnerError):
+    """A rendered document is not valid YAML (Helm: `YAML parse error on ...`)."""
+
+
+def go_trim_space(text: str) -> str:
+    """strings.TrimSpace: Go's notion of white space, not Python's."""
+    return text.strip(_GO_SPACE)
+
+
+@dataclass(frozen=True, slots=True)
+class Chunk:
+    """One document of a file after SplitManifests, with its first line (1-based)."""
+
+    content: str
+    line: int
+
+
+def split_with_lines(big_file: str) -> list[Chunk]:
+    """SplitManifests keeping where each document starts in `big_file`."""
+    lead = len(big_file) - len(big_file.lstrip(_GO_SPACE))
+    trimmed = go_trim_space(big_file)
+    chunks: list[Chunk] = []
+    start = 0
+    for match in [*_SEP.finditer(trimmed), None]:
+        end = match.start() if match else len(trimmed)
+        piece = trimmed[start:end]
+        if piece:
+            inner_lead = len(piece) - len(piece.lstrip(_GO_SPACE))
+            offset = lead + start + inner_lead
+            chunks.append(Chunk(go_trim_space(piece), big_file.count("\n", 0, offset) + 1))
+        if match:
+            start = match.end()
+    return chunks
+
+
+def split_manifests(big_file: str) -> dict[str, str]:
+    """SplitManifests: `manifest-N` -> document, N in order of appearance."""
+    return {f"manifest-{i}": c.content for i, c in enumerate(split_with_lines(big_file))}
+
+
+def split_manifests_order_key(key: str) -> int:
+    """BySplitManifestsOrder: the number after `manifest-`."""
+    return int(key.rsplit("-", 1)[-1])
+
+
+@dataclass(frozen=True, slots=True)
+class Head:
+    """SimpleHead: what Helm reads of every document."""
+
+    version: str = ""
+    kind: str = ""
+    name: str = ""
+    annotations: Mapping[str, str] | None = None
+
+
+@dataclass(slots=True)
+class Manifest:
+    """A non-hook document (Helm's releaseutil.Manifest) and where it came from."""
+
+    name: str  # the template path, e.g. mychart/templates/deploy.yaml
+    content: str
+    head: Head
+    line: int = 1  # first line of the document in the rendered template
+
+
+@dataclass(slots=True)
+class Hook:
+    """A hook document (Helm's release.Hook) and where it came from."""
+
+    name: str
+    kind: str
+    path: str
+    manifest: str
+    events: list[str] = field(default_factory=list)
+    weight: int = 0
+    delete_policies: list[str] = field(default_factory=list)
+    output_log_policies: list[str] = field(default_factory=list)
+    line: int = 1
+
+
+@dataclass(slots=True)
+class SortedManifests:
+    hooks: list[Hook]
+    manifests: list[Manifest]
+
+
+def sort_manifests(
+    files: Mapping[str, str],
+    ordering: Sequence[str] = INSTALL_ORDER,
+    load_yaml: YamlLoader | None = None,
+) -> SortedManifests:
+    """SortManifests: hooks and manifests from rendered files, sorted by kind."""
+    load = load_yaml or _default_yaml_loader()
+    hooks: list[Hook] = []
+    generic: list[Manifest] = []
+    for path in sorted(files):
+        content = files[path]
+        if posixpath.basename(path).startswith("_") or not go_trim_space(content):
+            continue
+        for chunk in split_with_lines(content):
+            head = parse_head(chunk.content, path, load)
+            hook = _as_hook(head, path, chunk)
+            if hook is None and not _hook_annotation(head):
+                generic.append(Manifest(path, chunk.content, head, chunk.line))
+            elif hook is not None:
+                hooks.append(hook)
+    return SortedManifests(
+        sort_by_kind(hooks, lambda h: h.kind, ordering),
+        sort_by_kind(generic, lambda m: m.head.kind, ordering),
+    )
+
+
+def _hook_annotation(head: Head) -> str | None:
+    if not head.annotations:
+        return None
+    return head.annotations.get(HOOK_ANNOTATION)
+
+
+def _as_hook(head: Head, path: str, chunk: Chunk) -> Hook | None:
+    """A Hook for a document with a known helm.sh/hook value; None otherwise."""
+    hook_types = _hook_annotation(head)
+    if hook_types is None:
+        return None
+    events = []
+    for raw in hook_types.split(","):
+        event = HOOK_EVENTS.get(raw.strip().lower())
+        if event is None:  # Helm skips documents with an unknown hook type
+            return None
+        events.append(event)
+    annotations = head.annotations or {}
+    return Hook(
+        name=head.name,
+        kind=head.kind,
+        path=path,
+        manifest=chunk.content,
+        events=events,
+        weight=_atoi(annotations.get(HOOK_WEIGHT_ANNOTATION, "")),
+        delete_policies=_annotation_list(annotations, HOOK_DELETE_ANNOTATION),
+        output_log_policies=_annotation_list(annotations, HOOK_OUTPUT_LOG_ANNOTATION),
+        line=chunk.line,
+    )
+
+
+def _annotation_list(annotations: Mapping[str, str], key: str) -> list[str]:
+    value = annotations.get(key)
+    if not value:
+        return []
+    return [v.strip() for v in value.split(",")]
+
+
+def _atoi(text: str) -> int:
+    """strconv.Atoi, 0 on any error (as calculateHookWeight)."""
+    if re.fullmatch(r"[+-]?[0-9]+", text) is None:
+        return 0
+    value = int(text)
+    return value if -(2**63) <= value < 2**63 else 0
+
+
+def parse_head(content: str, path: str, load: YamlLoader) -> Head:
+    """The SimpleHead of one document; a YAML error is Helm's `YAML parse error on`."""
+    try:
+        doc = load(content)
+    except Exception as err:  # the loader's own error text is the reason
+        raise ManifestError(f"YAML parse error on {path}: {err}") from err
+    if doc is None:
+        return Head()
+    if not isinstance(doc, dict):
+        raise ManifestError(
+            f"YAML parse error on {path}: error unmarshaling JSON: while decoding JSON: "
+            f"json: cannot unmarshal {_json_kind(doc)} into Go value of type releaseutil.SimpleHead"
+        )
+    meta = doc.get("metadata")
+    meta = meta if isinstance(meta, dict) else {}
+    annotations = meta.get("annotations")
+    return Head(
+        version=_str_field(doc.get("apiVersion")),
+        kind=_str_field(doc.get("kind")),
+        name=_str_field(meta.get("name")),
+        annotations={str(k): _str_field(v) for k, v in annotations.items()}
+        if isinstance(annotations, dict)
+        else None,
+    )
+
+
+def _str_field(value: Any) -> str:
+    return value if isinstance(value, str) else ("" if value is None else str(value))
+
+
+def _json_kind(value: Any) -> str:
+    if isinstance(value, list):
+        return "array"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, bool):
+        return "bool"
+    return "number"
+
+
+def sort_by_kind(items: Iterable[Any], kind_of: Callable[[Any], str], ordering: Sequence[str]) -> list[Any]:
+    """Stable sort by kind: known kinds in `ordering`, unknown kinds last, by name."""
+    rank = {kind: i for i, kind in enumerate(ordering)}
+    unknown = len(ordering)
+
+    def key(item: Any) -> tuple[int, str]:
+        kind = kind_of(item)
+        position = rank.get(kind)
+        return (position, "") if position is not None else (unknown, kind)
+
+    return sorted(items, key=key)
+
+
+def hooks_for_event(hooks: Iterable[Hook], event: str) -> list[Hook]:
+    """Hooks of one event in execution order: by weight, then by name (Helm's sort)."""
+    selected = [h for h in hooks if event in h.events]
+    return sorted(selected, key=lambda h: (h.weight, h.name))
+
+
+def is_test_hook(hook: Hook) -> bool:
+    return "test" in hook.events
+
+
+def _default_yaml_loader() -> YamlLoader:
+    """Helm reads heads with sigs.k8s.io/yaml; use our go-yaml port when present."""
+    try:
+        from runner.encoding import goyaml  # owned elsewhere; see docs/engine.md
+
+        loader = getattr(goyaml, "load", None) or getattr(goyaml, "unmarshal", None)
+        if loader is not None:
+            return loader
+    except ImportError:
+        pass
+    import yaml
+
+    return _pyyaml_loader(yaml)
+
+
+def _pyyaml_loader(yaml: Any) -> YamlLoader:
+    def load(text: str) -> Any:
+        try:
+            return yaml.safe_load(text)
+        except yaml.YAMLError as err:
+            raise ValueError(f"error converting YAML to JSON: {err}") from err
+
+    return load

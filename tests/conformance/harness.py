@@ -1,0 +1,179 @@
+"""Chart conformance: `helm template` (Helm 4.1.4) and ours on the same chart and flags.
+
+Nothing expected is stored: Helm renders every chart in the run. Charts that
+SOURCES.md lists as nondeterministic are rendered twice by Helm; a line that
+differs between Helm's own two runs is volatile, and ours must only keep its
+shape there (same key, same length when Helm's lengths agree, same alphabet).
+Every other byte must be identical, stdout and (on failure) stderr.
+
+`python -m tests.conformance.harness [CHART...]` prints
+`chart | docs | identical | first difference`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import re
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+# shared/ sits beside the repository (here and in CI's fresh clone).
+CHARTS_DIR = Path(__file__).resolve().parents[3] / "shared" / "charts"
+VALUES_DIR = CHARTS_DIR / "_values"
+RELEASE = "rel"
+NAMESPACE = "ns"
+_NONDETERMINISTIC = re.compile(r"^- ([\w.-]+): content", re.MULTILINE)
+_KEY = re.compile(r"^(\s*(?:- )?[^:\s][^:]*:)\s*(.*)$")
+
+
+@dataclass(frozen=True)
+class Run:
+    stdout: str
+    stderr: str
+    code: int
+
+    def shown(self) -> str:
+        """What a user compares: stdout, plus stderr when the command failed."""
+        return self.stdout if self.code == 0 else f"{self.stdout}\n[exit {self.code}]\n{self.stderr}"
+
+
+@dataclass(frozen=True)
+class Comparison:
+    chart: str
+    docs: int
+    identical: bool
+    first_difference: str
+
+
+def chart_names() -> list[str]:
+    return sorted(p.name for p in CHARTS_DIR.iterdir() if p.is_dir() and not p.name.startswith("_"))
+
+
+def nondeterministic_charts() -> set[str]:
+    text = (CHARTS_DIR / "SOURCES.md").read_text(encoding="utf-8")
+    section = text.split("## Nondeterministic charts", 1)[-1]
+    return set(_NONDETERMINISTIC.findall(section))
+
+
+def template_args(chart: str, extra: tuple[str, ...] = ()) -> list[str]:
+    args = ["template", RELEASE, str(CHARTS_DIR / chart), "--namespace", NAMESPACE]
+    values = VALUES_DIR / f"{chart}.yaml"
+    if values.exists():
+        args += ["-f", str(values)]
+    return args + list(extra)
+
+
+def run_helm(helm: Path, chart: str, extra: tuple[str, ...] = ()) -> Run:
+    proc = subprocess.run([str(helm), *template_args(chart, extra)], capture_output=True,
+                          text=True, check=False, timeout=300)
+    return Run(proc.stdout, proc.stderr, proc.returncode)
+
+
+def run_ours(chart: str, extra: tuple[str, ...] = ()) -> Run:
+    """Our CLI in process, exactly as a user would call it."""
+    from runner.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            code = main(template_args(chart, extra))
+        except SystemExit as exit_:
+            code = exit_.code if isinstance(exit_.code, int) else 1
+        except Exception as exc:  # an internal failure is a difference, not a crash
+            return Run(out.getvalue(), f"internal error: {type(exc).__name__}: {exc}\n", 99)
+    return Run(out.getvalue(), err.getvalue(), code)
+
+
+def volatile_lines(first: str, second: str) -> dict[int, tuple[str, str]] | None:
+    """Line numbers that differ between two Helm runs; None if they do not align."""
+    a, b = first.split("\n"), second.split("\n")
+    if len(a) != len(b):
+        return None
+    return {i: (x, y) for i, (x, y) in enumerate(zip(a, b, strict=True)) if x != y}
+
+
+def _alphabet(text: str) -> str:
+    if re.fullmatch(r"[0-9a-f]*", text):
+        return "hex"
+    if re.fullmatch(r"[A-Za-z0-9]*", text):
+        return "alnum"
+    if re.fullmatch(r"[A-Za-z0-9+/=\"']*", text):
+        return "base64"
+    return "other"
+
+
+def same_shape(ours: str, helm_a: str, helm_b: str) -> bool:
+    """A volatile line: same key, same alphabet, same length when Helm's agree."""
+    mo, ma, mb = _KEY.match(ours), _KEY.match(helm_a), _KEY.match(helm_b)
+    if not (mo and ma and mb):
+        same_len = len(helm_a) != len(helm_b) or len(ours) == len(helm_a)
+        return same_len and {_alphabet(ours.strip())} <= {_alphabet(helm_a.strip()), _alphabet(helm_b.strip())}
+    if mo.group(1) != ma.group(1):
+        return False
+    vo, va, vb = mo.group(2), ma.group(2), mb.group(2)
+    if len(va) == len(vb) and len(vo) != len(va):
+        return False
+    return _alphabet(vo) in {_alphabet(va), _alphabet(vb)}
+
+
+def first_difference(expected: str, actual: str) -> str:
+    """`line N: helm=... ours=...` for the first differing line, or ''."""
+    a, b = expected.split("\n"), actual.split("\n")
+    for i in range(max(len(a), len(b))):
+        x = a[i] if i < len(a) else "<end>"
+        y = b[i] if i < len(b) else "<end>"
+        if x != y:
+            return f"line {i + 1}: helm={x[:100]!r} ours={y[:100]!r}"
+    return ""
+
+
+def compare(chart: str, helm_runs: list[Run], ours: Run) -> Comparison:
+    expected = helm_runs[0].shown()
+    actual = ours.shown()
+    docs = helm_runs[0].stdout.count("# Source: ")
+    if expected == actual:
+        return Comparison(chart, docs, True, "")
+    if len(helm_runs) < 2:
+        return Comparison(chart, docs, False, first_difference(expected, actual))
+    volatile = volatile_lines(expected, helm_runs[1].shown())
+    if volatile is None:
+        return Comparison(chart, docs, False, "Helm's two runs do not align; "
+                          + first_difference(expected, actual))
+    a, b = expected.split("\n"), actual.split("\n")
+    if len(a) != len(b):
+        return Comparison(chart, docs, False, first_difference(expected, actual))
+    for i, (x, y) in enumerate(zip(a, b, strict=True)):
+        if x == y:
+            continue
+        if i in volatile and same_shape(y, *volatile[i]):
+            continue
+        return Comparison(chart, docs, False, f"line {i + 1}: helm={x[:100]!r} ours={y[:100]!r}")
+    return Comparison(chart, docs, True, "")
+
+
+def check_chart(helm: Path, chart: str, extra: tuple[str, ...] = ()) -> Comparison:
+    runs = [run_helm(helm, chart, extra)]
+    if chart in nondeterministic_charts():
+        runs.append(run_helm(helm, chart, extra))
+    return compare(chart, runs, run_ours(chart, extra))
+
+
+def main(argv: list[str]) -> int:
+    from runner.testbed.helm import helm_binary
+
+    helm = helm_binary()
+    names = argv or chart_names()
+    rows = [check_chart(helm, name) for name in names]
+    print("chart | docs | identical | first difference")
+    for row in rows:
+        print(f"{row.chart} | {row.docs} | {'yes' if row.identical else 'no'} | {row.first_difference}")
+    same = sum(r.identical for r in rows)
+    print(f"identical: {same}/{len(rows)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
