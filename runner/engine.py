@@ -445,23 +445,74 @@ def render_chart(
     chart's defaults by runner.chart before rendering.
     """
     if isinstance(chart, (str, Path)):
-        chart = chart_api("load_chart")(str(chart))
+        chart = load_chart(str(chart))
     caps = default_capabilities(kube_version, api_versions)
-    coalesced = chart_api("prepare_values")(chart, dict(values or {}))
+    coalesced, warnings = prepare_values(chart, dict(values or {}))
     options = ReleaseOptions(release_name, namespace, 1, not is_upgrade, is_upgrade)
-    return render(chart, to_render_values(chart, coalesced, options, caps))
+    result = render(chart, to_render_values(chart, coalesced, options, caps))
+    result.warnings[:0] = warnings
+    return result
 
 
-def chart_api(name: str) -> Callable[..., Any]:
-    """A function of runner.chart (owned elsewhere): load_chart, prepare_values, merge_user_values.
+# ------------------------------------------------------------ the chart layer
+# runner.chart is owned elsewhere; these adapters are the only calls into it.
 
-    Assumed signatures: load_chart(path) -> Chart; prepare_values(chart, user_values) ->
-    coalesced values (dependencies processed, schema checked); merge_user_values(files,
-    set, set_string, set_file, set_json, set_literal) -> dict.
-    """
-    import runner.chart as chart_pkg
 
-    func = getattr(chart_pkg, name, None)
-    if func is None:
-        raise RunnerError(f"internal: runner.chart.{name} is not available yet")
-    return func
+def load_chart(path: str) -> Any:
+    from runner.chart.loader import load_chart as load
+
+    return load(path)
+
+
+def prepare_values(chart: Any, user_values: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
+    """Install.Run's order: ProcessDependencies, then CoalesceValues (+ schema when present)."""
+    from runner.chart.dependencies import check_dependencies, process_dependencies
+    from runner.chart.values import Warnings, coalesce_values
+
+    check_dependencies(chart)
+    warnings = Warnings()
+    process_dependencies(chart, user_values, warnings)
+    values = coalesce_values(chart, user_values, warnings)
+    validate = _optional("runner.chart.schema", "validate_values")
+    if validate is not None:
+        validate(chart, values)
+    return values, [str(w) for w in warnings.items]
+
+
+def merge_user_values(values_files: Sequence[str], sets: Mapping[str, Sequence[str]]) -> dict[str, Any]:
+    """values.Options.MergeValues: -f files in order, then the --set family."""
+    merge = _optional("runner.chart.strvals", "merge_user_values")
+    if merge is not None:
+        return merge(values_files, sets)
+    from runner.chart.loader import load_values, merge_maps
+
+    result: dict[str, Any] = {}
+    for name in values_files:
+        result = merge_maps(result, load_values(_read_values_file(name), name))
+    if any(sets.values()):
+        raise RunnerError("--set flags need runner.chart.strvals (not available yet)")
+    return result
+
+
+def _read_values_file(name: str) -> bytes:
+    if name == "-":
+        return sys.stdin.buffer.read()
+    try:
+        return Path(name).read_bytes()
+    except OSError as err:
+        raise RunnerError(f"open {name}: no such file or directory") from err
+
+
+def is_compatible_range(constraint: str, version: str) -> bool:
+    from runner.chart.dependencies import is_compatible_range as check
+
+    return check(constraint, version)
+
+
+def _optional(module: str, name: str) -> Callable[..., Any] | None:
+    import importlib
+
+    try:
+        return getattr(importlib.import_module(module), name, None)
+    except ImportError:
+        return None

@@ -77,14 +77,16 @@ class RenderFailed(RunnerError):
 def run(opts: TemplateOptions, out: TextIO | None = None) -> int:
     """Render and print as `helm template` does; errors raise RunnerError."""
     out = out or sys.stdout
-    chart = engine.chart_api("load_chart")(opts.chart)
-    user_values = engine.chart_api("merge_user_values")(
-        opts.values_files, opts.set_values, opts.set_string,
-        opts.set_file, opts.set_json, opts.set_literal,
-    )
+    chart = engine.load_chart(opts.chart)
+    user_values = engine.merge_user_values(opts.values_files, {
+        "set": opts.set_values, "set-string": opts.set_string, "set-file": opts.set_file,
+        "set-json": opts.set_json, "set-literal": opts.set_literal,
+    })
     caps = default_capabilities(opts.kube_version, opts.api_versions)
     _check_kube_version(chart, caps.KubeVersion.Version)
-    values = engine.chart_api("prepare_values")(chart, user_values)
+    values, warnings = engine.prepare_values(chart, user_values)
+    for warning in warnings:
+        print(warning, file=sys.stderr)
     release = engine.ReleaseOptions(opts.release_name, opts.namespace, 1,
                                     not opts.is_upgrade, opts.is_upgrade)
     top = engine.to_render_values(chart, values, release, caps)
@@ -101,8 +103,7 @@ def _check_kube_version(chart: Any, kube_version: str) -> None:
     constraint = chart.metadata.kube_version
     if not constraint:
         return
-    compatible = engine.chart_api("is_compatible_range")(constraint, kube_version)
-    if not compatible:
+    if not engine.is_compatible_range(constraint, kube_version):
         raise RunnerError(f"chart requires kubeVersion: {constraint} which is incompatible "
                           f"with Kubernetes {kube_version}")
 

@@ -43,7 +43,14 @@ def handle(args: argparse.Namespace) -> int:
         skip_crds=args.skip_crds, skip_tests=args.skip_tests, is_upgrade=args.is_upgrade,
         no_hooks=args.no_hooks, kube_version=args.kube_version, api_versions=apis,
     )
-    return run(opts)
+    try:
+        return run(opts)
+    except RunnerError:
+        raise
+    except Exception as err:  # a bug of ours: one line for the user, traceback with --debug
+        if getattr(args, "debug", False):
+            raise
+        raise RunnerError(f"internal error: {type(err).__name__}: {err}") from err
 
 
 def _name_and_chart(args: list[str]) -> tuple[str, str]:

@@ -1,0 +1,76 @@
+"""runner.manifest: Helm's SplitManifests / SortManifests behaviour."""
+
+from __future__ import annotations
+
+import pytest
+
+from runner.manifest import (
+    ManifestError,
+    hooks_for_event,
+    sort_manifests,
+    split_manifests,
+    split_with_lines,
+)
+
+
+def test_split_drops_empty_documents_and_trims() -> None:
+    text = "---\n\na: 1\n---   \n\nb: 2\n\n"
+    assert split_manifests(text) == {"manifest-0": "a: 1", "manifest-1": "b: 2"}
+
+
+def test_separator_swallows_following_blank_so_back_to_back_separators_stay() -> None:
+    # Go's regexp: the first `\n---\s*` eats the newline the second one would need.
+    assert split_manifests("a: 1\n---\n---\nb: 2") == {"manifest-0": "a: 1", "manifest-1": "---\nb: 2"}
+
+
+def test_split_only_on_separator_at_line_start() -> None:
+    assert list(split_manifests("a: x---y\nb: 2").values()) == ["a: x---y\nb: 2"]
+
+
+def test_split_keeps_first_line_of_each_document() -> None:
+    chunks = split_with_lines("\n# c\nkind: A\n---\n\nkind: B\n")
+    assert [(c.content, c.line) for c in chunks] == [("# c\nkind: A", 2), ("kind: B", 6)]
+
+
+def _doc(kind: str, name: str, annotations: str = "") -> str:
+    meta = f"metadata:\n  name: {name}\n" + (f"  annotations:\n{annotations}" if annotations else "")
+    return f"apiVersion: v1\nkind: {kind}\n{meta}"
+
+
+def test_sort_by_install_order_then_file_order() -> None:
+    files = {
+        "c/templates/b.yaml": _doc("Deployment", "d") + "---\n" + _doc("Service", "s"),
+        "c/templates/a.yaml": _doc("ConfigMap", "cm") + "---\n" + _doc("Zeta", "z") + "---\n" + _doc("Alpha", "a"),
+        "c/templates/_helpers.tpl": _doc("Namespace", "hidden"),
+        "c/templates/empty.yaml": "  \n",
+    }
+    result = sort_manifests(files)
+    assert [(m.head.kind, m.name) for m in result.manifests] == [
+        ("ConfigMap", "c/templates/a.yaml"),
+        ("Service", "c/templates/b.yaml"),
+        ("Deployment", "c/templates/b.yaml"),
+        ("Alpha", "c/templates/a.yaml"),
+        ("Zeta", "c/templates/a.yaml"),
+    ]
+
+
+def test_hooks_are_separated_and_unknown_hooks_skipped() -> None:
+    files = {
+        "c/templates/h.yaml": _doc("Job", "j2", '    helm.sh/hook: pre-install,post-install\n'
+                                   '    helm.sh/hook-weight: "-5"\n')
+        + "---\n" + _doc("Pod", "p", "    helm.sh/hook: test\n")
+        + "---\n" + _doc("Job", "j1", "    helm.sh/hook: pre-install\n    helm.sh/hook-weight: x\n")
+        + "---\n" + _doc("Job", "u", "    helm.sh/hook: nonsense\n")
+        + "---\n" + _doc("ConfigMap", "plain", "    other: x\n"),
+    }
+    result = sort_manifests(files)
+    assert [m.head.name for m in result.manifests] == ["plain"]
+    assert [(h.kind, h.name) for h in result.hooks] == [("Pod", "p"), ("Job", "j2"), ("Job", "j1")]
+    assert [(h.name, h.weight) for h in hooks_for_event(result.hooks, "pre-install")] == [("j2", -5), ("j1", 0)]
+    assert result.hooks[1].events == ["pre-install", "post-install"]
+    assert result.hooks[1].line == 1 and result.hooks[0].line > 1
+
+
+def test_invalid_yaml_names_the_template() -> None:
+    with pytest.raises(ManifestError, match=r"^YAML parse error on c/templates/bad.yaml: "):
+        sort_manifests({"c/templates/bad.yaml": "a: [\n"})
