@@ -203,6 +203,7 @@ class Certificate:
     Key: str  # noqa: N815
 
     go_type = "sprig.certificate"
+    go_kind = "struct"
 
     def __go_str__(self) -> str:
         return "{" + self.Cert + " " + self.Key + "}"

@@ -64,6 +64,9 @@ def _validate_metadata(build: str) -> None:
 class Version:
     """*semver.Version; templates call its Go methods (Major, Compare, ...)."""
 
+    go_type = "*semver.Version"
+    go_kind = "ptr"
+
     major: int
     minor: int
     patch: int
