@@ -24,6 +24,7 @@ e2e: $(STAMP) testbed
 	$(PY) -m pytest -q -m e2e tests/e2e
 
 conformance: $(STAMP)
+	$(PY) -m tests.conformance.harness
 	$(PY) -m pytest -q tests/conformance
 
 test: $(STAMP) lint testbed

@@ -83,23 +83,28 @@ DEFAULT_API_VERSIONS: tuple[str, ...] = (
 
 
 class KubeVersion:
-    """common.KubeVersion: Version, Major, Minor (+ GitVersion/String methods)."""
+    """common.KubeVersion: Version (as given, v-prefixed), Major, Minor.
+
+    String() and the hidden second field are the generic version
+    (vMAJOR.MINOR[.PATCH...], no pre-release); GitVersion() is Version.
+    """
 
     go_type = "common.KubeVersion"
 
-    def __init__(self, version: str, major: str, minor: str) -> None:
+    def __init__(self, version: str, normalized: str, major: str, minor: str) -> None:
         self.Version = version
         self.Major = major
         self.Minor = minor
+        self._normalized = normalized
 
     def String(self) -> str:  # noqa: N802 - Go's method name
-        return self.Version
+        return self._normalized
 
     def GitVersion(self) -> str:  # noqa: N802
         return self.Version
 
     def __go_str__(self) -> str:
-        return f"{{{self.Version} {self.Version} {self.Major} {self.Minor}}}"
+        return f"{{{self.Version} {self._normalized} {self.Major} {self.Minor}}}"
 
     def go_json(self) -> dict[str, Any]:
         return {"Version": self.Version, "Major": self.Major, "Minor": self.Minor}
@@ -161,24 +166,20 @@ class Capabilities:
         }
 
 
-_SEMVER = re.compile(
-    r"^v?(0|[1-9]\d*)(?:\.(0|[1-9]\d*))?(?:\.(0|[1-9]\d*))?"
-    r"(?:-([0-9A-Za-z.-]+))?(?:\+([0-9A-Za-z.-]+))?$"
-)
+_GENERIC = re.compile(r"^\s*v?([0-9]+(?:\.[0-9]+)*)(.*)$")
 
 
 def parse_kube_version(text: str) -> KubeVersion:
-    """common.ParseKubeVersion: a lenient semver, printed as vMAJOR.MINOR.PATCH[-pre][+meta]."""
-    match = _SEMVER.match(text)
+    """common.ParseKubeVersion: k8s util/version ParseGeneric, at least MAJOR.MINOR."""
+    match = _GENERIC.match(text)
     if match is None:
         raise RunnerError(f'invalid kube version {_squote(text)}: could not parse "{text}" as version')
-    major, minor, patch, pre, meta = match.groups()
-    version = f"v{major}.{minor or 0}.{patch or 0}"
-    if pre:
-        version += f"-{pre}"
-    if meta:
-        version += f"+{meta}"
-    return KubeVersion(version, major, minor or "0")
+    components = match.group(1).split(".")
+    if len(components) < 2:
+        raise RunnerError(f'invalid kube version {_squote(text)}: illegal version string "{text}"')
+    version = text if text.startswith("v") else f"v{text}"
+    normalized = "v" + ".".join(str(int(c)) for c in components)
+    return KubeVersion(version, normalized, components[0], components[1])
 
 
 def _squote(text: str) -> str:

@@ -73,6 +73,9 @@ def test_capabilities_defaults_and_flags() -> None:
     assert caps.KubeVersion.Version == "v1.35.0" and caps.KubeVersion.Minor == "35"
     assert caps.APIVersions.Has("apps/v1") and len(caps.APIVersions) == 57
     extra = default_capabilities("1.29", ["monitoring.coreos.com/v1"])
-    assert extra.KubeVersion.Version == "v1.29.0" and extra.APIVersions.Has("monitoring.coreos.com/v1")
+    assert extra.KubeVersion.Version == "v1.29" and extra.APIVersions.Has("monitoring.coreos.com/v1")
     with pytest.raises(RunnerError, match="invalid kube version 'abc'"):
         parse_kube_version("abc")
+    rc = parse_kube_version("v1.29.3-rc.1+abc")
+    assert (rc.Version, rc.String(), rc.__go_str__()) == (
+        "v1.29.3-rc.1+abc", "v1.29.3", "{v1.29.3-rc.1+abc v1.29.3 1 29}")
