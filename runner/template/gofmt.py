@@ -748,8 +748,75 @@ def _sharp_float(num: str, verb: str, prec: int) -> str:
 # --------------------------------------------------------------- public API
 
 
+_PLAN_CACHE: dict[str, tuple[tuple[str, str], ...] | None] = {}
+_PLAN_CACHE_MAX = 2048
+
+
+def _simple_plan(fmt: str) -> tuple[tuple[str, str], ...] | None:
+    """(literal, verb) pairs when fmt uses only bare %s %d %v %%, else None."""
+    plan: list[tuple[str, str]] = []
+    literal: list[str] = []
+    i, end = 0, len(fmt)
+    while i < end:
+        pct = fmt.find("%", i)
+        if pct < 0:
+            literal.append(fmt[i:])
+            break
+        literal.append(fmt[i:pct])
+        verb = fmt[pct + 1 : pct + 2]
+        if verb == "%":
+            literal.append("%")
+        elif verb in ("s", "d", "v"):
+            plan.append(("".join(literal), verb))
+            literal = []
+        else:
+            return None
+        i = pct + 2
+    plan.append(("".join(literal), ""))
+    return tuple(plan)
+
+
+def _simple_text(verb: str, arg: Any) -> str | None:
+    """A bare verb's text for the everyday operand types; None to take the full path."""
+    t = type(arg)
+    if t is str:
+        return arg if verb != "d" else None
+    if t is int or t is Int64:
+        return int.__repr__(arg) if verb != "s" else None  # %s of an int is %!s(int=1)
+    if verb != "v":
+        return None
+    if t is float or t is bool or arg is None:
+        return format_value(arg)
+    return None
+
+
+def _sprintf_simple(
+    plan: tuple[tuple[str, str], ...], args: list[Any] | tuple[Any, ...]
+) -> str | None:
+    if len(plan) - 1 != len(args):
+        return None
+    parts: list[str] = []
+    for (literal, verb), arg in zip(plan, args, strict=False):
+        text = _simple_text(verb, arg)
+        if text is None:
+            return None
+        parts.append(literal)
+        parts.append(text)
+    parts.append(plan[-1][0])
+    return "".join(parts)
+
+
 def sprintf(fmt: str, args: list[Any] | tuple[Any, ...]) -> str:
     """fmt.Sprintf(fmt, args...)."""
+    plan = _PLAN_CACHE.get(fmt, _NONE)
+    if plan is _NONE:
+        if len(_PLAN_CACHE) >= _PLAN_CACHE_MAX:
+            _PLAN_CACHE.clear()
+        plan = _PLAN_CACHE[fmt] = _simple_plan(fmt)
+    if plan is not None:
+        text = _sprintf_simple(plan, args)
+        if text is not None:
+            return text
     printer = _Printer()
     printer.do_printf(fmt, list(args))
     return "".join(printer.buf)

@@ -406,6 +406,19 @@ def format_float(f: float, fmt: str = "g", prec: int = -1, bits: int = 64) -> st
     return _format_digits(neg, digits, dp, prec, shortest, fmt)
 
 
+def format_float_v(f: float) -> str:
+    """%v of a float64 (strconv 'g', shortest), fast for everyday values.
+
+    Go switches to exponent form from 1e+06 up and below 1e-04; Python's repr
+    gives the same shortest digits and is plain decimal over that range.
+    """
+    if -1e6 < f < 1e6:
+        text = repr(f)
+        if "e" not in text:
+            return text[:-2] if text.endswith(".0") else text
+    return format_float(f, "g", -1, 64)
+
+
 def _format_digits(neg: bool, digits: str, dp: int, prec: int, shortest: bool, fmt: str) -> str:
     if shortest:
         if fmt in ("e", "E"):
@@ -557,7 +570,7 @@ _FORMATTERS: dict[type, Callable[[Any], str]] = {
     Int64: int.__repr__,
     Uint8: int.__repr__,
     Duration: duration_string,
-    float: lambda v: format_float(v, "g", -1, 64),
+    float: format_float_v,
     _NIL_TYPE: lambda v: "<nil>",
     list: _format_list,
     tuple: _format_list,
