@@ -1,0 +1,446 @@
+"""encoding/json as Helm's templates see it: Marshal, MarshalIndent, Unmarshal.
+
+Marshal: map keys sorted, floats in encoding/json's text ('f' for
+1e-6 <= |x| < 1e21, else 'e' with "e-07" trimmed to "e-7"), `<`, `>`, `&`,
+U+2028 and U+2029 escaped as \\u003c ... (unless escape_html=False, as
+json.Encoder.SetEscapeHTML(false) for toRawJson), invalid UTF-8 (lone
+surrogates here) as U+FFFD, []byte (bytes) as base64, time.Time (datetime)
+as RFC 3339 with nanoseconds. NaN and infinities are errors, as in Go.
+
+Objects standing for Go structs marshal through a hook: a `__go_json__()`
+method returning the plain value (dict/list/str/...) Go would encode.
+
+Unmarshal into interface{}: numbers are float64 (Python float), errors carry
+Go's text ("invalid character 'x' looking for beginning of value",
+"unexpected end of JSON input").
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import math
+import re
+from datetime import UTC, datetime
+from json.encoder import encode_basestring  # type: ignore[attr-defined]
+from typing import Any
+
+from runner.template.gotypes import format_float, go_type_name, json_float
+
+
+class MarshalError(ValueError):
+    """json.Marshal failed; str() is Go's text ("json: unsupported value: NaN")."""
+
+    def __init__(self, message: str, stage: str = "marshal") -> None:
+        super().__init__(message)
+        self.stage = stage
+
+
+class UnmarshalError(ValueError):
+    """json.Unmarshal failed; str() is Go's text. `partial` is what Go would have filled in."""
+
+    def __init__(self, message: str, partial: Any = None) -> None:
+        super().__init__(message)
+        self.partial = partial
+
+
+# ------------------------------------------------------------ marshal
+
+_HTML = re.compile("[<>&\u2028\u2029]")
+_HTML_ESCAPES = {
+    "<": "\\u003c",
+    ">": "\\u003e",
+    "&": "\\u0026",
+    "\u2028": "\\u2028",
+    "\u2029": "\\u2029",
+}
+_LINE_SEPS = re.compile("[\u2028\u2029]")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def quote(s: str, escape_html: bool = True) -> str:
+    """encoding/json's string text (Go 1.22+: \\b and \\f short escapes)."""
+    if _SURROGATE.search(s):
+        s = _SURROGATE.sub("\ufffd", s)
+    text = encode_basestring(s)
+    pattern = _HTML if escape_html else _LINE_SEPS
+    if pattern.search(text):
+        text = pattern.sub(lambda m: _HTML_ESCAPES[m[0]], text)
+    return text
+
+
+def float_text(f: float) -> str:
+    """A float64 as encoding/json writes it; NaN and ±Inf raise MarshalError."""
+    if math.isnan(f) or math.isinf(f):
+        raise MarshalError(f"json: unsupported value: {format_float(f)}")
+    return json_float(f)
+
+
+def time_text(t: datetime) -> str:
+    """time.Time.MarshalJSON's text without quotes (RFC 3339, trailing zeros trimmed)."""
+    if t.tzinfo is None:
+        t = t.replace(tzinfo=UTC)
+    frac = f".{t.microsecond:06d}".rstrip("0") if t.microsecond else ""
+    offset = t.utcoffset()
+    if not offset:
+        zone = "Z"
+    else:
+        minutes = int(offset.total_seconds()) // 60
+        hours, mins = divmod(abs(minutes), 60)
+        zone = f"{'-' if minutes < 0 else '+'}{hours:02d}:{mins:02d}"
+    return f"{t.year:04d}-{t.month:02d}-{t.day:02d}T{t.hour:02d}:{t.minute:02d}:{t.second:02d}{frac}{zone}"
+
+
+def key_text(key: Any) -> str:
+    """A map key as encoding/json writes it (string keys as is, integers in decimal)."""
+    if type(key) is str:
+        return key
+    if isinstance(key, bool) or not isinstance(key, int | str):
+        raise MarshalError(f"json: unsupported type: map[{go_type_name(key)}]interface {{}}")
+    return str(key) if isinstance(key, int) else str(key)
+
+
+def json_shape(value: Any) -> Any:
+    """An uncommon Go value as the plain value its JSON text stands for (one level)."""
+    if isinstance(value, datetime):
+        return time_text(value)
+    if isinstance(value, bytes | bytearray):
+        return base64.b64encode(bytes(value)).decode()
+    hook = getattr(value, "__go_json__", None)
+    if hook is not None:
+        return hook()
+    raise MarshalError(f"json: unsupported type: {go_type_name(value)}")
+
+
+def _encode(value: Any, out: list[str], html: bool) -> None:
+    kind = type(value)
+    if kind is str:
+        out.append(quote(value, html))
+    elif kind is dict:
+        _encode_map(value, out, html)
+    elif kind is list:
+        _encode_list(value, out, html)
+    elif value is None:
+        out.append("null")
+    elif kind is bool:
+        out.append("true" if value else "false")
+    elif kind is float:
+        out.append(float_text(value))
+    elif kind is int:
+        out.append(str(value))
+    else:
+        _encode_other(value, out, html)
+
+
+def _encode_other(value: Any, out: list[str], html: bool) -> None:
+    if isinstance(value, bool):
+        out.append("true" if value else "false")
+    elif isinstance(value, int):
+        out.append(str(int(value)))
+    elif isinstance(value, float):
+        out.append(float_text(float(value)))
+    elif isinstance(value, str):
+        out.append(quote(str(value), html))
+    elif isinstance(value, dict):
+        _encode_map(value, out, html)
+    elif isinstance(value, list | tuple):
+        _encode_list(value, out, html)
+    else:
+        _encode(json_shape(value), out, html)
+
+
+def _encode_map(value: dict[Any, Any], out: list[str], html: bool) -> None:
+    if not value:
+        out.append("{}")
+        return
+    keys = {key_text(k): k for k in value}
+    sep = "{"
+    for text in sorted(keys):
+        out.append(sep)
+        out.append(quote(text, html))
+        out.append(":")
+        _encode(value[keys[text]], out, html)
+        sep = ","
+    out.append("}")
+
+
+def _encode_list(value: Any, out: list[str], html: bool) -> None:
+    if not value:
+        out.append("[]")
+        return
+    sep = "["
+    for item in value:
+        out.append(sep)
+        _encode(item, out, html)
+        sep = ","
+    out.append("]")
+
+
+def marshal(value: Any, escape_html: bool = True) -> str:
+    """json.Marshal(value) as text; raises MarshalError with Go's message."""
+    out: list[str] = []
+    _encode(value, out, escape_html)
+    return "".join(out)
+
+
+def marshal_indent(
+    value: Any, prefix: str = "", indent: str = "  ", escape_html: bool = True
+) -> str:
+    """json.MarshalIndent(value, prefix, indent): Marshal, then json.Indent's layout."""
+    out: list[str] = []
+    _indent(value, out, escape_html, prefix, indent, 0)
+    return "".join(out)
+
+
+def _indent(value: Any, out: list[str], html: bool, prefix: str, indent: str, depth: int) -> None:
+    if isinstance(value, dict) and value:
+        keys = {key_text(k): k for k in value}
+        inner = "\n" + prefix + indent * (depth + 1)
+        out.append("{")
+        for i, text in enumerate(sorted(keys)):
+            out.append(("," if i else "") + inner + quote(text, html) + ": ")
+            _indent(value[keys[text]], out, html, prefix, indent, depth + 1)
+        out.append("\n" + prefix + indent * depth + "}")
+    elif isinstance(value, list | tuple) and value:
+        inner = "\n" + prefix + indent * (depth + 1)
+        out.append("[")
+        for i, item in enumerate(value):
+            out.append(("," if i else "") + inner)
+            _indent(item, out, html, prefix, indent, depth + 1)
+        out.append("\n" + prefix + indent * depth + "]")
+    elif isinstance(value, dict | list | tuple | str | int | float) or value is None:
+        _encode(value, out, html)
+    else:
+        _indent(json_shape(value), out, html, prefix, indent, depth)
+
+
+# ------------------------------------------------------------ unmarshal
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(name)  # NaN/Infinity are not JSON; the scanner names the error
+
+
+def unmarshal(text: str | bytes, *, ints: bool = False) -> Any:
+    """json.Unmarshal(text, &v) with v interface{}: numbers float64 (int with ints=True).
+
+    Raises UnmarshalError with Go's message; for a number out of float64's
+    range, `partial` holds the value with that number as None, as Go leaves it.
+    """
+    if isinstance(text, bytes):
+        text = text.decode("utf-8", "replace")
+    syntax = syntax_error(text)
+    if syntax is not None:
+        raise UnmarshalError(syntax)
+    range_errors: list[str] = []
+
+    def number(literal: str) -> Any:
+        value = float(literal)
+        if math.isinf(value):
+            range_errors.append(literal)
+            return None
+        if ints and "." not in literal and "e" not in literal and "E" not in literal:
+            return int(literal)
+        return value
+
+    result = json.loads(text, parse_float=number, parse_int=number, parse_constant=_reject_constant)
+    if range_errors:
+        message = f"json: cannot unmarshal number {range_errors[0]} into Go value of type float64"
+        raise UnmarshalError(message, partial=result)
+    return result
+
+
+_JSON_KIND = {
+    bool: "bool",
+    str: "string",
+    float: "number",
+    int: "number",
+    list: "array",
+    dict: "object",
+}
+
+
+def unmarshal_into(text: str | bytes, target: type) -> Any:
+    """json.Unmarshal into *map[string]interface{} (dict) or *[]interface{} (list).
+
+    null leaves the empty target; another kind raises UnmarshalError with
+    "json: cannot unmarshal array into Go value of type map[string]interface {}".
+    """
+    value = unmarshal(text)
+    if value is None:
+        return target()
+    if isinstance(value, target):
+        return value
+    go_target = "map[string]interface {}" if target is dict else "[]interface {}"
+    kind = _JSON_KIND.get(type(value), "object")
+    raise UnmarshalError(
+        f"json: cannot unmarshal {kind} into Go value of type {go_target}", partial=target()
+    )
+
+
+# ------------------------------------------------------------ syntax errors
+
+_SPACE = b" \t\r\n"
+_DIGITS = b"0123456789"
+_HEX = b"0123456789abcdefABCDEF"
+
+
+def _quote_char(c: int) -> str:
+    """encoding/json quoteChar: the offending byte as a Go rune literal."""
+    if c == 0x27:
+        return "'\\''"
+    if c == 0x22:
+        return "'\"'"
+    from runner.template.gofmt import quote as go_quote
+
+    return "'" + go_quote(chr(c))[1:-1] + "'"
+
+
+def syntax_error(text: str) -> str | None:
+    """The message encoding/json's checkValid gives for text, or None when it is valid JSON."""
+    data = text.encode("utf-8", "surrogatepass")
+    try:
+        _Scanner(data).run()
+    except _SyntaxError as exc:
+        return str(exc)
+    return None
+
+
+class _SyntaxError(Exception):
+    pass
+
+
+class _Scanner:
+    """A compact port of encoding/json/scanner.go's state machine (validation only)."""
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+        self.pos = 0
+
+    def fail(self, c: int, context: str) -> None:
+        raise _SyntaxError(f"invalid character {_quote_char(c)} {context}")
+
+    def next_byte(self) -> int:
+        if self.pos >= len(self.data):
+            raise _SyntaxError("unexpected end of JSON input")
+        c = self.data[self.pos]
+        self.pos += 1
+        return c
+
+    def skip_space(self) -> int:
+        c = self.next_byte()
+        while c in _SPACE:
+            c = self.next_byte()
+        return c
+
+    def run(self) -> None:
+        self.value(self.skip_space())
+        while self.pos < len(self.data):
+            c = self.data[self.pos]
+            self.pos += 1
+            if c not in _SPACE:
+                self.fail(c, "after top-level value")
+
+    def value(self, c: int) -> None:
+        if c == 0x7B:  # {
+            self.object()
+        elif c == 0x5B:  # [
+            self.array()
+        elif c == 0x22:
+            self.string()
+        elif c == 0x2D or c in _DIGITS:
+            self.number(c)
+        elif c in b"tfn":
+            self.literal(c)
+        else:
+            self.fail(c, "looking for beginning of value")
+
+    def object(self) -> None:
+        c = self.skip_space()
+        if c == 0x7D:
+            return
+        while True:
+            if c != 0x22:
+                self.fail(c, "looking for beginning of object key string")
+            self.string()
+            c = self.skip_space()
+            if c != 0x3A:
+                self.fail(c, "after object key")
+            self.value(self.skip_space())
+            c = self.skip_space()
+            if c == 0x7D:
+                return
+            if c != 0x2C:
+                self.fail(c, "after object key:value pair")
+            c = self.skip_space()
+
+    def array(self) -> None:
+        c = self.skip_space()
+        if c == 0x5D:
+            return
+        while True:
+            self.value(c)
+            c = self.skip_space()
+            if c == 0x5D:
+                return
+            if c != 0x2C:
+                self.fail(c, "after array element")
+            c = self.skip_space()
+
+    def string(self) -> None:
+        while True:
+            c = self.next_byte()
+            if c == 0x22:
+                return
+            if c == 0x5C:
+                self.escape()
+            elif c < 0x20:
+                self.fail(c, "in string literal")
+
+    def escape(self) -> None:
+        c = self.next_byte()
+        if c in b'bfnrt\\/"':
+            return
+        if c != 0x75:
+            self.fail(c, "in string escape code")
+        for _ in range(4):
+            c = self.next_byte()
+            if c not in _HEX:
+                self.fail(c, "in \\u hexadecimal character escape")
+
+    def peek(self) -> int | None:
+        return self.data[self.pos] if self.pos < len(self.data) else None
+
+    def digits(self) -> None:
+        while (c := self.peek()) is not None and c in _DIGITS:
+            self.pos += 1
+
+    def number(self, c: int) -> None:
+        if c == 0x2D:
+            c = self.next_byte()
+            if c not in _DIGITS:
+                self.fail(c, "in numeric literal")
+        if c != 0x30:
+            self.digits()
+        if self.peek() == 0x2E:
+            self.pos += 1
+            c = self.next_byte()
+            if c not in _DIGITS:
+                self.fail(c, "after decimal point in numeric literal")
+            self.digits()
+        if self.peek() in (0x65, 0x45):
+            self.pos += 1
+            c = self.next_byte()
+            if c in (0x2B, 0x2D):
+                c = self.next_byte()
+            if c not in _DIGITS:
+                self.fail(c, "in exponent of numeric literal")
+            self.digits()
+
+    def literal(self, first: int) -> None:
+        word = {0x74: b"true", 0x66: b"false", 0x6E: b"null"}[first]
+        name = word.decode()
+        for expected in word[1:]:
+            c = self.next_byte()
+            if c != expected:
+                self.fail(c, f"in literal {name} (expecting {_quote_char(expected)})")
