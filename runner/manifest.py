@@ -212,32 +212,53 @@ class Hook:
 class SortedManifests:
     hooks: list[Hook]
     manifests: list[Manifest]
+    warnings: list[str] = field(default_factory=list)  # Helm's slog lines on stderr
 
 
 def sort_manifests(
     files: Mapping[str, str],
     ordering: Sequence[str] = INSTALL_ORDER,
     load_yaml: YamlLoader | None = None,
+    on_warning: Callable[[str], None] | None = None,
 ) -> SortedManifests:
-    """SortManifests: hooks and manifests from rendered files, sorted by kind."""
+    """SortManifests: hooks and manifests from rendered files, sorted by kind.
+
+    Warnings (Helm's slog lines) are collected and, as Helm logs them while it
+    sorts, also passed to `on_warning` at once (so they precede an error).
+    """
     load = load_yaml or _default_yaml_loader()
     hooks: list[Hook] = []
     generic: list[Manifest] = []
+    warnings: list[str] = []
     for path in sorted(files):
         content = files[path]
         if posixpath.basename(path).startswith("_") or not go_trim_space(content):
             continue
         for chunk in split_with_lines(content):
             head = parse_head(chunk.content, path, load)
-            hook = _as_hook(head, path, chunk)
-            if hook is None and not _hook_annotation(head):
+            hook_types = _hook_annotation(head)
+            if hook_types is None:
                 generic.append(Manifest(path, chunk.content, head, chunk.line))
-            elif hook is not None:
+                continue
+            hook = _as_hook(head, path, chunk)
+            if hook is None:
+                warnings.append(f'level=INFO msg="skipping unknown hooks" hookTypes={_slog_value(hook_types)}')
+                if on_warning is not None:
+                    on_warning(warnings[-1])
+            else:
                 hooks.append(hook)
     return SortedManifests(
         sort_by_kind(hooks, lambda h: h.kind, ordering),
         sort_by_kind(generic, lambda m: m.head.kind, ordering),
+        warnings,
     )
+
+
+def _slog_value(text: str) -> str:
+    """log/slog's TextHandler quotes values that are empty or hold spaces, '=', '"' or controls."""
+    if text and all(c.isprintable() and c not in ' ="' for c in text):
+        return text
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
 
 
 def _hook_annotation(head: Head) -> str | None:
@@ -286,37 +307,72 @@ def _atoi(text: str) -> int:
     return value if -(2**63) <= value < 2**63 else 0
 
 
+_META_STRUCT = 'struct { Name string "json:\\"name\\""; Annotations map[string]string "json:\\"annotations\\"" }'
+
+
+class _HeadTypeError(Exception):
+    """encoding/json's UnmarshalTypeError text for a SimpleHead field."""
+
+
 def parse_head(content: str, path: str, load: YamlLoader) -> Head:
     """The SimpleHead of one document; a YAML error is Helm's `YAML parse error on`."""
     try:
         doc = load(content)
     except Exception as err:  # the loader's own error text is the reason
-        raise ManifestError(f"YAML parse error on {path}: {err}") from err
+        reason = getattr(err, "unmarshal_message", None) or str(err)
+        raise ManifestError(f"YAML parse error on {path}: {reason}") from err
+    try:
+        return _head_of(doc)
+    except _HeadTypeError as err:
+        raise ManifestError(f"YAML parse error on {path}: error unmarshaling JSON: "
+                            f"while decoding JSON: json: {err}") from err
+
+
+def _head_of(doc: Any) -> Head:
     if doc is None:
         return Head()
     if not isinstance(doc, dict):
-        raise ManifestError(
-            f"YAML parse error on {path}: error unmarshaling JSON: while decoding JSON: "
-            f"json: cannot unmarshal {_json_kind(doc)} into Go value of type releaseutil.SimpleHead"
-        )
+        raise _HeadTypeError(f"cannot unmarshal {_json_kind(doc)} into Go value of type util.SimpleHead")
     meta = doc.get("metadata")
-    meta = meta if isinstance(meta, dict) else {}
+    if meta is not None and not isinstance(meta, dict):
+        raise _HeadTypeError(f"cannot unmarshal {_json_kind(meta)} into Go struct field "
+                             f"SimpleHead.metadata of type {_META_STRUCT}")
+    meta = meta or {}
     annotations = meta.get("annotations")
+    if annotations is not None and not isinstance(annotations, dict):
+        raise _HeadTypeError(f"cannot unmarshal {_json_kind(annotations)} into Go struct field "
+                             ".metadata.annotations of type map[string]string")
     return Head(
-        version=_str_field(doc.get("apiVersion")),
-        kind=_str_field(doc.get("kind")),
-        name=_str_field(meta.get("name")),
-        annotations={str(k): _str_field(v) for k, v in annotations.items()}
-        if isinstance(annotations, dict)
+        version=_string_field(doc.get("apiVersion"), "SimpleHead.apiVersion"),
+        kind=_string_field(doc.get("kind"), "SimpleHead.kind"),
+        name=_string_field(meta.get("name"), ".metadata.name"),
+        annotations={str(k): _string_field(v, ".metadata.annotations") for k, v in annotations.items()}
+        if annotations is not None
         else None,
     )
 
 
-def _str_field(value: Any) -> str:
-    return value if isinstance(value, str) else ("" if value is None else str(value))
+def _string_field(value: Any, field_name: str) -> str:
+    """sigs.k8s.io/yaml turns YAML scalars into strings for string fields."""
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        from runner.template.gotypes import format_float
+
+        return format_float(value, "g", -1, 64)
+    raise _HeadTypeError(f"cannot unmarshal {_json_kind(value)} into Go struct field "
+                         f"{field_name} of type string")
 
 
 def _json_kind(value: Any) -> str:
+    if isinstance(value, dict):
+        return "object"
     if isinstance(value, list):
         return "array"
     if isinstance(value, str):
@@ -354,9 +410,7 @@ def _default_yaml_loader() -> YamlLoader:
     try:
         from runner.encoding import goyaml  # owned elsewhere; see docs/engine.md
 
-        loader = getattr(goyaml, "load", None) or getattr(goyaml, "unmarshal", None)
-        if loader is not None:
-            return loader
+        return lambda text: goyaml.load(text, ints=True)
     except ImportError:
         pass
     import yaml

@@ -77,7 +77,7 @@ class RenderFailed(RunnerError):
 def run(opts: TemplateOptions, out: TextIO | None = None) -> int:
     """Render and print as `helm template` does; errors raise RunnerError."""
     out = out or sys.stdout
-    chart = engine.load_chart(opts.chart)
+    chart = engine.load_chart(locate_chart(opts.chart))
     user_values = engine.merge_user_values(opts.values_files, {
         "set": opts.set_values, "set-string": opts.set_string, "set-file": opts.set_file,
         "set-json": opts.set_json, "set-literal": opts.set_literal,
@@ -99,6 +99,18 @@ def run(opts: TemplateOptions, out: TextIO | None = None) -> int:
     return 0
 
 
+def locate_chart(name: str) -> str:
+    """ChartPathOptions.LocateChart for local charts (repositories come later)."""
+    if os.path.exists(name):
+        return name
+    if os.path.isabs(name) or name.startswith("."):
+        raise RunnerError(f'path "{name}" not found')
+    if "/" not in name:
+        raise RunnerError("non-absolute URLs should be in form of repo_name/path_to_chart, "
+                          f"got: {name}")
+    raise RunnerError(f'repo {name.split("/", 1)[0]} not found')
+
+
 def _check_kube_version(chart: Any, kube_version: str) -> None:
     constraint = chart.metadata.kube_version
     if not constraint:
@@ -112,7 +124,7 @@ def render_resources(chart: Any, top: dict[str, Any], opts: TemplateOptions) -> 
     """renderResources: render, pull out NOTES, sort, write CRDs and manifests."""
     files = engine.render(chart, top).texts()
     notes = _take_notes(files, chart.name())
-    sorted_docs = sort_manifests(files)
+    sorted_docs = sort_manifests(files, on_warning=lambda w: print(w, file=sys.stderr))
     parts: list[str] = []
     written: set[str] = set()
     if opts.include_crds:

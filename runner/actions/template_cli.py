@@ -58,7 +58,8 @@ def _name_and_chart(args: list[str]) -> tuple[str, str]:
     if len(args) > 2:
         raise RunnerError(f"expected at most two arguments, unexpected arguments: {' '.join(args[2:])}")
     if not args:
-        raise RunnerError("requires at least 1 arg(s), only received 0")
+        raise RunnerError('"helm template" requires at least 1 argument\n\n'
+                          "Usage:  helm template [NAME] [CHART] [flags]")
     if len(args) == 1:
         return "release-name", args[0]
     return args[0], args[1]
