@@ -83,7 +83,6 @@ def run(opts: TemplateOptions, out: TextIO | None = None) -> int:
         "set-json": opts.set_json, "set-literal": opts.set_literal,
     })
     caps = default_capabilities(opts.kube_version, opts.api_versions)
-    _check_kube_version(chart, caps.KubeVersion.Version)
     values, warnings = engine.prepare_values(chart, user_values)
     for warning in warnings:
         print(warning, file=sys.stderr)
@@ -91,6 +90,7 @@ def run(opts: TemplateOptions, out: TextIO | None = None) -> int:
                                     not opts.is_upgrade, opts.is_upgrade)
     top = engine.to_render_values(chart, values, release, caps)
     try:
+        _check_kube_version(chart, caps.KubeVersion.String())
         rendered = render_resources(chart, top, opts)
     except RunnerError as err:
         raise RenderFailed(f"{err}{DEBUG_HINT}") from err
