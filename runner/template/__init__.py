@@ -1,0 +1,143 @@
+"""Go's text/template for deploy-runner: a template set like Go's *template.Template.
+
+    tmpl = Template("gotpl", funcs=function_map(), missingkey="zero")
+    tmpl.parse("mychart/templates/cm.yaml", text)   # adds the file and its defines
+    out = tmpl.execute("mychart/templates/cm.yaml", values)
+
+Every file and `define` shares one namespace; a later definition replaces an
+earlier one unless it is empty (Go's AddParseTree/associate), so parse order
+matters as it does in Helm. Parsed trees are cached in-process by (name,
+text) and compiled once into closures; they pickle (without the compiled
+form) for a cache across runs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from runner.funcs.registry import GoFunc
+from runner.template.builtins import BUILTINS
+from runner.template.errors import ExecError, ParseError, TemplateError
+from runner.template.exec import MISSINGKEY_MODES, execute_tree
+from runner.template.lex import go_quote
+from runner.template.nodes import is_empty_tree
+from runner.template.parse import ParseResult, Tree, check_functions, parse_text
+
+__all__ = [
+    "BUILTINS",
+    "ExecError",
+    "ParseError",
+    "Template",
+    "TemplateError",
+    "Tree",
+    "parse_cached",
+]
+
+_CACHE: dict[tuple[str, str, bool, bool], ParseResult] = {}
+_CACHE_LIMIT = 8192
+
+
+def parse_cached(name: str, text: str, funcs: Mapping[str, Any]) -> ParseResult:
+    """Parse once per (name, text); check function names against `funcs` every time."""
+    key = (name, text, "break" in funcs, "continue" in funcs)
+    result = _CACHE.get(key)
+    if result is None:
+        try:
+            result = parse_text(name, text, break_is_func=key[2], continue_is_func=key[3])
+        except ParseError as err:
+            # An unknown function earlier in the text is the error Go reports first.
+            idents = [(i, line) for i, line in getattr(err, "idents", []) if line <= err.line]
+            check_functions(name, idents, funcs)
+            raise
+        if len(_CACHE) >= _CACHE_LIMIT:
+            _CACHE.clear()
+        _CACHE[key] = result
+    check_functions(name, result.idents, funcs)
+    return result
+
+
+class Template:
+    """A set of named templates sharing defines, executed with a function map."""
+
+    def __init__(
+        self,
+        name: str = "",
+        *,
+        funcs: Mapping[str, GoFunc] | None = None,
+        missingkey: str = "default",
+    ) -> None:
+        self.name = name
+        self._trees: dict[str, Tree] = {}
+        self._funcs: dict[str, GoFunc] = dict(BUILTINS)
+        self._missingkey = 0
+        self._merged: tuple[Any, dict[str, GoFunc]] | None = None
+        if funcs:
+            self.add_funcs(funcs)
+        self.option(f"missingkey={missingkey}")
+
+    # ------------------------------------------------------------ set up
+
+    def add_funcs(self, funcs: Mapping[str, GoFunc]) -> Template:
+        """Template.Funcs: add functions (later wins; user functions override builtins)."""
+        self._funcs.update(funcs)
+        self._merged = None
+        return self
+
+    def option(self, opt: str) -> Template:
+        """Template.Option: only `missingkey=default|invalid|zero|error` exists."""
+        key, _, value = opt.partition("=")
+        if key != "missingkey" or value not in MISSINGKEY_MODES:
+            raise ValueError(f"unrecognized option: {opt}")
+        self._missingkey = MISSINGKEY_MODES[value]
+        return self
+
+    def parse(self, name: str, text: str) -> Template:
+        """Parse `text` as template `name`, adding it and its defines to the set."""
+        result = parse_cached(name, text, self._funcs)
+        for tree_name, tree in result.trees.items():
+            old = self._trees.get(tree_name)
+            if old is not None and is_empty_tree(tree.root) and old.root is not None:
+                continue  # an empty redefinition doesn't replace a template
+            self._trees[tree_name] = tree
+        return self
+
+    def add_tree(self, name: str, tree: Tree) -> Template:
+        """AddParseTree: install an already parsed tree under `name`."""
+        self._trees[name] = tree
+        return self
+
+    # ------------------------------------------------------------ queries
+
+    def lookup(self, name: str) -> Tree | None:
+        return self._trees.get(name)
+
+    def defined_templates(self) -> list[str]:
+        return sorted(n for n, t in self._trees.items() if t.root is not None)
+
+    # ---------------------------------------------------------- execution
+
+    def _functions(self, funcs: Mapping[str, GoFunc] | None) -> dict[str, GoFunc]:
+        if not funcs:
+            return self._funcs
+        merged = self._merged
+        if merged is None or merged[0] is not funcs:
+            merged = (funcs, {**self._funcs, **funcs})
+            self._merged = merged
+        return merged[1]
+
+    def execute(self, name: str, data: Any, funcs: Mapping[str, GoFunc] | None = None) -> str:
+        """ExecuteTemplate: the output of template `name` with dot = `data`.
+
+        `funcs` are added over the set's functions for this call (engine-bound
+        ones such as include and tpl).
+        """
+        tree = self._trees.get(name)
+        if tree is None:
+            raise ExecError.bare_text(
+                f"template: no template {go_quote(name)} associated with template {go_quote(self.name)}",
+                name,
+            )
+        if tree.root is None:
+            raise ExecError.bare(name, f"{go_quote(name)} is an incomplete or empty template")
+        return execute_tree(tree, self._trees, data, self._functions(funcs), self._missingkey)

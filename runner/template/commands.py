@@ -1,0 +1,210 @@
+"""Compiling commands and arguments: field chains, variables, function calls, literals.
+
+Mirrors exec.go's evalCommand / evalFieldChain / evalFunction / evalArg; the
+dict fast path in field chains is what makes `.Values.a.b` cheap.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from runner.template.exec import (
+    _ABSENT,
+    MISSINGKEY_ERROR,
+    MISSINGKEY_ZERO,
+    Cmd,
+    Eval,
+    State,
+    _call_function,
+    _field,
+    _missing_key,
+    constant_command,
+    fail,
+    number_command,
+)
+from runner.template.lex import go_quote
+from runner.template.nodes import ChainNode, CommandNode, IdentifierNode, Node, VariableNode
+from runner.template.values import MISSING, NIL
+
+if TYPE_CHECKING:
+    from runner.template.exec import _Compiler
+
+
+def compile_command(c: _Compiler, cmd: CommandNode) -> Cmd:
+    first, rest = cmd.args[0], cmd.args[1:]
+    kind = first.kind
+    if kind == "field":
+        return field_chain(c, first, first.ident, rest, None)  # type: ignore[attr-defined]
+    if kind == "chain":
+        return _chain_node(c, first, rest)  # type: ignore[arg-type]
+    if kind == "identifier":
+        return function_call(c, first, cmd, rest)  # type: ignore[arg-type]
+    if kind == "variable":
+        return _variable(c, first, rest)  # type: ignore[arg-type]
+    if kind == "pipe":
+        return _paren(c, first, bool(rest))
+    return _literal_command(c, first, bool(rest))
+
+
+def _literal_command(c: _Compiler, first: Node, extra: bool) -> Cmd:
+    tree = c.tree
+    kind = first.kind
+    if kind == "dot":
+
+        def dot_cmd(st: State, dot: Any, final: Any) -> Any:
+            if extra or final is not MISSING:
+                fail(st, tree, first, f"can't give argument to non-function {first}")
+            return dot
+
+        return dot_cmd
+    if kind == "bool":
+        return constant_command(tree, first, first.value, extra)  # type: ignore[attr-defined]
+    if kind == "string":
+        return constant_command(tree, first, first.text, extra)  # type: ignore[attr-defined]
+    if kind == "number":
+        return number_command(tree, first, extra)  # type: ignore[arg-type]
+    reason = "nil is not a command" if kind == "nil" else f"can't evaluate command {go_quote(str(first))}"
+
+    def bad(st: State, dot: Any, final: Any) -> Any:
+        if extra or final is not MISSING:
+            fail(st, tree, first, f"can't give argument to non-function {first}")
+        fail(st, tree, first, reason)
+
+    return bad
+
+
+def _paren(c: _Compiler, first: Node, extra: bool) -> Cmd:
+    ev = c.pipe(first)  # type: ignore[arg-type]
+    tree = c.tree
+
+    def cmd(st: State, dot: Any, final: Any) -> Any:
+        if extra or final is not MISSING:
+            fail(st, tree, first, f"can't give argument to non-function {first}")
+        return ev(st, dot)
+
+    return cmd
+
+
+def _var_getter(c: _Compiler, node: VariableNode) -> Eval:
+    name, tree = node.ident[0], c.tree
+    slot = c.resolve(name)
+    if slot is None:  # `$x := $x` with no earlier $x: Go fails when it runs
+
+        def undefined(st: State, dot: Any) -> Any:
+            fail(st, tree, node, f"undefined variable: {name}")
+
+        return undefined
+    return lambda st, dot: st.vars[slot]
+
+
+def _variable(c: _Compiler, node: VariableNode, args: list[Node]) -> Cmd:
+    get = _var_getter(c, node)
+    if len(node.ident) > 1:
+        return field_chain(c, node, node.ident[1:], args, get)
+    tree, extra = c.tree, bool(args)
+
+    def cmd(st: State, dot: Any, final: Any) -> Any:
+        if extra or final is not MISSING:
+            fail(st, tree, node, f"can't give argument to non-function {node}")
+        return get(st, dot)
+
+    return cmd
+
+
+def _chain_node(c: _Compiler, node: ChainNode, args: list[Node]) -> Cmd:
+    tree = c.tree
+    if node.node.kind == "nil":
+
+        def bad(st: State, dot: Any, final: Any) -> Any:
+            fail(st, tree, node, f"indirection through explicit nil in {node}")
+
+        return bad
+    recv = compile_arg(c, node.node)
+    if recv is None:
+        value = node.node  # literals can't carry fields; the parser rejects most
+
+        def literal(st: State, dot: Any, final: Any) -> Any:
+            fail(st, tree, node, f"can't evaluate field {node.field[0]} in type {value}")
+
+        return literal
+    return field_chain(c, node, node.field, args, recv)
+
+
+def field_chain(c: _Compiler, node: Node, names: list[str], args: list[Node], recv: Eval | None) -> Cmd:
+    """evalFieldChain: every name but the last without arguments; the last may be a method call."""
+    tree = c.tree
+    head, last = names[:-1], names[-1]
+    mids = [c.site(n, node, node, []) for n in head]
+    steps = list(zip(head, mids, strict=True))
+    site = c.site(last, node, node, args)
+    has_args = bool(args)
+
+    def cmd(st: State, dot: Any, final: Any) -> Any:
+        r = dot if recv is None else recv(st, dot)
+        boxed = False
+        for name, mid in steps:
+            if type(r) is dict:
+                v = r.get(name, _ABSENT)
+                if v is _ABSENT:
+                    r = _missing_key(st, tree, node, name, r)
+                else:
+                    r = NIL if v is None else v
+                boxed = True
+            else:
+                r = _field(st, tree, node, r, name, mid, MISSING, dot, boxed)
+                boxed = False
+        if type(r) is dict:
+            if has_args or final is not MISSING:
+                fail(st, tree, node, f"{last} is not a method but has arguments")
+            v = r.get(last, _ABSENT)
+            if v is _ABSENT:
+                mode = st.missingkey
+                if mode == MISSINGKEY_ZERO:
+                    return NIL
+                if mode == MISSINGKEY_ERROR:
+                    fail(st, tree, node, f"map has no entry for key {go_quote(last)}")
+                return None
+            return NIL if v is None else v
+        return _field(st, tree, node, r, last, site, final, dot, boxed)
+
+    return cmd
+
+
+def function_call(c: _Compiler, ident: IdentifierNode, call_node: Node, args: list[Node]) -> Cmd:
+    name, tree = ident.ident, c.tree
+    site = c.site(name, call_node, ident, args)
+
+    def cmd(st: State, dot: Any, final: Any) -> Any:
+        gf = st.funcs.get(name)
+        if gf is None:
+            fail(st, tree, ident, f"{go_quote(name)} is not a defined function")
+        return _call_function(st, dot, site, gf, final)
+
+    return cmd
+
+
+def compile_arg(c: _Compiler, node: Node) -> Eval | None:
+    """An argument's raw evaluator (evalArg before validateType); None for literals."""
+    kind = node.kind
+    if kind == "dot":
+        return lambda st, dot: dot
+    if kind in ("nil", "bool", "number", "string"):
+        return None
+    if kind == "pipe":
+        return c.pipe(node)  # type: ignore[arg-type]
+    if kind == "field":
+        cmd = field_chain(c, node, node.ident, [], None)  # type: ignore[attr-defined]
+    elif kind == "variable":
+        cmd = _variable(c, node, [])  # type: ignore[arg-type]
+    elif kind == "identifier":
+        cmd = function_call(c, node, node, [])  # type: ignore[arg-type]
+    elif kind == "chain":
+        cmd = _chain_node(c, node, [])  # type: ignore[arg-type]
+    else:
+        tree = c.tree
+
+        def bad(st: State, dot: Any) -> Any:
+            fail(st, tree, node, f"can't handle {node} for arg of type interface {{}}")
+
+        return bad
+    return lambda st, dot: cmd(st, dot, MISSING)

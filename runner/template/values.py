@@ -1,0 +1,59 @@
+"""Executor-internal markers for Go's reflect distinctions the value model can't carry.
+
+Python None is Go's *invalid* reflect.Value (an untyped nil: a missing
+variable value, a pipeline that produced nil). NIL is a nil stored in an
+`interface {}` slot (a map entry or list element that is null, a missing key
+under missingkey=zero): Go reports field access on it as `nil pointer
+evaluating interface {}.x` and type-checks it as `interface {}`. Pipelines
+turn NIL into None, as Go's evalPipeline unwraps interfaces.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from runner.template.gotypes import truth as _go_truth
+
+
+class _Nil:
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "NIL"
+
+    def __bool__(self) -> bool:
+        return False
+
+    def __reduce__(self) -> str:
+        return "NIL"
+
+
+class _Missing:
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "MISSING"
+
+    def __reduce__(self) -> str:
+        return "MISSING"
+
+
+NIL: Any = _Nil()
+MISSING: Any = _Missing()  # no final value from a previous pipeline command (Go's missingVal)
+
+
+def unbox(v: Any) -> Any:
+    """indirectInterface: the concrete value, None for any nil."""
+    return None if v is NIL else v
+
+
+def truth(v: Any) -> bool:
+    """text/template truth (isTrue) of a possibly boxed value."""
+    if v is None or v is NIL:
+        return False
+    t = type(v)
+    if t is bool:
+        return v
+    if t is str or t is dict or t is list:
+        return len(v) != 0
+    return _go_truth(v)
