@@ -173,7 +173,7 @@ def decrypt_aes(password: str, crypt64: str) -> str:
 
 
 def _std_b64decode(text: str) -> bytes:
-    """base64.StdEncoding.DecodeString with Go's CorruptInputError text."""
+    """base64.StdEncoding.DecodeString (\r and \n ignored) with Go's CorruptInputError text."""
     import binascii
 
     data = text.replace("\r", "").replace("\n", "")
@@ -483,12 +483,12 @@ def build_custom_cert(b64cert: str, b64key: str) -> Certificate:
     from cryptography import x509
 
     try:
-        cert = base64.b64decode(b64cert, validate=True)
-    except ValueError:
+        cert = _std_b64decode(b64cert)
+    except FuncError:
         raise FuncError("unable to decode base64 certificate") from None
     try:
-        key = base64.b64decode(b64key, validate=True)
-    except ValueError:
+        key = _std_b64decode(b64key)
+    except FuncError:
         raise FuncError("unable to decode base64 private key") from None
     block_type, der = _pem_decode(cert.decode("utf-8", "surrogateescape"))
     if block_type is None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from runner.funcs.registry import FuncError, gofunc
+from runner.funcs.registry import FuncError, GoFunc, gofunc
 
 _UINT64_MAX = (1 << 64) - 1
 
@@ -140,6 +140,20 @@ class Version:
 
     def __repr__(self) -> str:
         return f"Version({self.String()!r})"
+
+
+def _declare_version_methods() -> None:
+    """Give the comparison methods their Go signatures (o *Version) for argument checks."""
+    returns = {"Compare": "int"}
+    for name in ("Compare", "LessThan", "LessThanEqual", "GreaterThan", "GreaterThanEqual", "Equal"):
+        method = getattr(Version, name)
+        method.__gofunc__ = GoFunc(name, method, ("*semver.Version",), returns=returns.get(name, "bool"))
+    for name in ("Major", "Minor", "Patch"):
+        method = getattr(Version, name)
+        method.__gofunc__ = GoFunc(name, method, (), returns="uint64")
+
+
+_declare_version_methods()
 
 
 def new_version(text: str) -> Version:
