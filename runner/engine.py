@@ -479,19 +479,46 @@ def prepare_values(chart: Any, user_values: dict[str, Any]) -> tuple[dict[str, A
     return values, [str(w) for w in warnings.items]
 
 
+_SET_FLAGS = (("set-json", "json"), ("set", "typed"), ("set-string", "string"),
+              ("set-file", "file"), ("set-literal", "literal"))
+
+
 def merge_user_values(values_files: Sequence[str], sets: Mapping[str, Sequence[str]]) -> dict[str, Any]:
-    """values.Options.MergeValues: -f files in order, then the --set family."""
-    merge = _optional("runner.chart.strvals", "merge_user_values")
-    if merge is not None:
-        return merge(values_files, sets)
-    from runner.chart.loader import load_values, merge_maps
+    """values.Options.MergeValues: -f files in order, then --set-json, --set, --set-string,
+    --set-file, --set-literal, each parsed by runner.chart.strvals."""
+    from runner.chart.loader import merge_maps
 
     result: dict[str, Any] = {}
     for name in values_files:
-        result = merge_maps(result, load_values(_read_values_file(name), name))
-    if any(sets.values()):
-        raise RunnerError("--set flags need runner.chart.strvals (not available yet)")
+        result = merge_maps(result, _values_file(name))
+    if not any(sets.values()):
+        return result
+    from runner.chart.strvals import parse_into
+
+    for flag, mode in _SET_FLAGS:
+        for text in sets.get(flag, ()):
+            try:
+                parse_into(text, result, mode, _read_set_file if mode == "file" else None)
+            except Exception as err:  # strvals' and the reader's errors carry Helm's text
+                sep = " " if mode == "json" else ": "
+                raise RunnerError(f"failed parsing --{flag} data{sep}{text if mode == 'json' else err}") from err
     return result
+
+
+def _values_file(name: str) -> dict[str, Any]:
+    """One -f file: every YAML document a map, later documents win (Helm 4's reader)."""
+    from runner.chart.loader import load_values
+
+    data = _read_values_file(name)
+    try:
+        return load_values(data, name)
+    except RunnerError as err:
+        reason = str(err).removeprefix(f"cannot load {name}: ")
+        raise RunnerError(f"failed to parse {name}: {reason}") from err
+
+
+def _read_set_file(path: str) -> str:
+    return _read_values_file(path).decode("utf-8", "surrogateescape")
 
 
 def _read_values_file(name: str) -> bytes:
