@@ -44,7 +44,9 @@ class _LimitedReader(io.RawIOBase):
             raise ArchiveError(f"gzip: invalid archive: {exc}") from exc
         self._left -= len(data)
         if self._left < 0:
-            raise ArchiveError(f"decompressed chart is larger than the maximum size {MAX_CHART_SIZE}")
+            raise ArchiveError(
+                f"decompressed chart is larger than the maximum size {MAX_CHART_SIZE}"
+            )
         buffer[: len(data)] = data
         return len(data)
 
@@ -102,9 +104,13 @@ def _check_entry(
     member: tarfile.TarInfo, name: str, seen: set[str], remaining: int, source: str
 ) -> None:
     if member.issym() or member.islnk():
-        raise ArchiveError(f"{source}: chart contains a link, which is not allowed: {member.name!r}")
+        raise ArchiveError(
+            f"{source}: chart contains a link, which is not allowed: {member.name!r}"
+        )
     if not member.isfile():
-        raise ArchiveError(f"{source}: chart contains an irregular file (device, FIFO): {member.name!r}")
+        raise ArchiveError(
+            f"{source}: chart contains an irregular file (device, FIFO): {member.name!r}"
+        )
     if name in seen:
         raise ArchiveError(f"{source}: chart contains a duplicate entry: {member.name!r}")
     seen.add(name)

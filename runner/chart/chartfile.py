@@ -31,14 +31,18 @@ class _DecodeError(Exception):
     """encoding/json's UnmarshalTypeError, raised while walking a document."""
 
 
-def load_yaml_document(data: bytes, what: str) -> Any:
-    """Parse one YAML file with Helm's YAML reader; errors name the file as Helm does."""
+def load_yaml_document(data: bytes, what: str, *, ints: bool = False) -> Any:
+    """Parse one YAML document as sigs.k8s.io/yaml does; errors name the file as Helm does.
+
+    `ints=True` keeps go-yaml's integers as int, which the string-typed fields
+    of Chart.yaml need (an int prints as written, a float through float32).
+    """
     from runner.encoding import goyaml
 
     try:
-        return goyaml.load(data)
-    except Exception as exc:  # goyaml's errors carry go-yaml's text
-        raise ChartError(f"cannot load {what}: error converting YAML to JSON: {exc}") from exc
+        return goyaml.load(data, ints=ints)
+    except goyaml.GoYAMLError as exc:
+        raise ChartError(f"cannot load {what}: {exc.unmarshal_message}") from exc
 
 
 def _json_kind(value: Any) -> str:
@@ -69,10 +73,6 @@ def go_string(value: Any, struct: str, path: str) -> str:
     if isinstance(value, int):
         return str(int(value))
     if isinstance(value, float):
-        # go-yaml gives ints for integer literals; JSON round trips lose that, so an
-        # integral float is printed as the int it most likely was.
-        if value.is_integer() and abs(value) < 2**63:
-            return str(int(value))
         return format_float(value, "g", -1, 32)
     raise _fail(value, struct, path, "string")
 
@@ -127,7 +127,11 @@ def _maintainers(value: Any, struct: str, path: str) -> list[Maintainer | None]:
         if not isinstance(item, dict):
             raise _fail(item, struct, path, "chart.Maintainer")
         m = Maintainer()
-        fields = [("name", "name", go_string), ("email", "email", go_string), ("url", "url", go_string)]
+        fields = [
+            ("name", "name", go_string),
+            ("email", "email", go_string),
+            ("url", "url", go_string),
+        ]
         _decode_struct(item, m, "Maintainer", fields, path + ".")
         out.append(m)
     return out
@@ -279,12 +283,23 @@ def _validate_dependencies(dependencies: list[Dependency]) -> None:
             )
         key = dep.alias or dep.name
         if key in seen:
-            raise ChartValidationError(f"more than one dependency with name or alias {_go_quote(key)}")
+            raise ChartValidationError(
+                f"more than one dependency with name or alias {_go_quote(key)}"
+            )
         seen.add(key)
 
 
 def _sanitize_metadata(md: Metadata) -> None:
-    for attr in ("name", "description", "home", "icon", "condition", "tags", "app_version", "kube_version"):
+    for attr in (
+        "name",
+        "description",
+        "home",
+        "icon",
+        "condition",
+        "tags",
+        "app_version",
+        "kube_version",
+    ):
         setattr(md, attr, sanitize(getattr(md, attr)))
     md.sources = [sanitize(s) for s in md.sources]
     md.keywords = [sanitize(k) for k in md.keywords]

@@ -56,7 +56,9 @@ def load_directory(directory: Path) -> Chart:
     return load_files(files)
 
 
-def _walk(directory: Path, prefix: str, rules: Rules, out: list[tuple[str, bytes]], seen: set[str]) -> None:
+def _walk(
+    directory: Path, prefix: str, rules: Rules, out: list[tuple[str, bytes]], seen: set[str]
+) -> None:
     for entry in sorted(os.listdir(directory)):
         full = directory / entry
         name = prefix + entry
@@ -82,7 +84,9 @@ def load_archive_file(path: Path) -> Chart:
     data = path.read_bytes()
     if not archive.is_gzip(data):
         if path.name.endswith((".yml", ".yaml")):
-            raise ChartError(f"file '{path}' seems to be a YAML file, but expected a gzipped archive")
+            raise ChartError(
+                f"file '{path}' seems to be a YAML file, but expected a gzipped archive"
+            )
         raise ChartError(f"file '{path}' does not appear to be a gzipped archive")
     return load_archive_bytes(data, str(path))
 
@@ -117,7 +121,7 @@ def load_files(files: list[tuple[str, bytes]]) -> Chart:
     metadata: Metadata | None = None
     for name, data in files:
         if name == "Chart.yaml":
-            metadata = decode_metadata(load_yaml_document(data, "Chart.yaml"))
+            metadata = decode_metadata(load_yaml_document(data, "Chart.yaml", ints=True))
             metadata.api_version = metadata.api_version or API_VERSION_V1
     chart = Chart(metadata=metadata or Metadata())
     chart.raw = [ChartFile(n, d) for n, d in files]
@@ -143,7 +147,7 @@ def load_files(files: list[tuple[str, bytes]]) -> Chart:
 
 def _place_file(chart: Chart, metadata: Metadata | None, name: str, data: bytes) -> Metadata | None:
     if name == "Chart.lock":
-        chart.lock = decode_lock(load_yaml_document(data, "Chart.lock"), "Chart.lock")
+        chart.lock = decode_lock(load_yaml_document(data, name, ints=True), name)
     elif name == "values.yaml":
         chart.values = load_values(data, "values.yaml")
         chart.raw_values = data
@@ -151,11 +155,11 @@ def _place_file(chart: Chart, metadata: Metadata | None, name: str, data: bytes)
         chart.schema = data
     elif name == "requirements.yaml":
         metadata = metadata or Metadata()
-        decode_metadata(load_yaml_document(data, name), metadata, "requirements.yaml")
+        decode_metadata(load_yaml_document(data, name, ints=True), metadata, name)
         if metadata.api_version == API_VERSION_V1:
             chart.files.append(ChartFile(name, data))
     elif name == "requirements.lock":
-        chart.lock = decode_lock(load_yaml_document(data, name), "requirements.lock")
+        chart.lock = decode_lock(load_yaml_document(data, name, ints=True), name)
         if metadata is not None and metadata.api_version == API_VERSION_V1:
             chart.files.append(ChartFile(name, data))
     elif name.startswith("templates/"):
@@ -192,11 +196,15 @@ def load_values(data: bytes, what: str = "values.yaml") -> dict[str, Any]:
             doc = load_yaml_document(document, what)
         except ChartError as exc:
             detail = str(exc).split(": ", 1)[1]
-            raise ChartError(f"cannot load {what}: cannot unmarshal yaml document: {detail}") from exc
+            raise ChartError(
+                f"cannot load {what}: cannot unmarshal yaml document: {detail}"
+            ) from exc
         if doc is None:
             continue
         if not isinstance(doc, dict):
-            kind = "array" if isinstance(doc, list) else "string" if isinstance(doc, str) else "number"
+            kind = (
+                "array" if isinstance(doc, list) else "string" if isinstance(doc, str) else "number"
+            )
             raise ChartError(
                 f"cannot load {what}: cannot unmarshal yaml document: error unmarshaling JSON: "
                 f"while decoding JSON: json: cannot unmarshal {kind} into Go value of type "

@@ -1,0 +1,128 @@
+"""User-supplied values: -f files and the --set family, merged as Helm's values.Options does.
+
+Precedence (pkg/cli/values/options.go MergeValues): every -f file in order
+(each may hold several YAML documents; `-` reads stdin), then --set-json,
+--set, --set-string, --set-file and --set-literal, each flag's arguments in
+order; later writes win.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from runner.chart import strvals
+from runner.chart.errors import ChartError, ValuesError
+from runner.chart.loader import load_values, merge_maps
+
+
+@dataclass
+class ValueOptions:
+    """The values flags of `helm template/install/upgrade`."""
+
+    value_files: list[str] = field(default_factory=list)
+    set_json: list[str] = field(default_factory=list)
+    set: list[str] = field(default_factory=list)
+    set_string: list[str] = field(default_factory=list)
+    set_file: list[str] = field(default_factory=list)
+    set_literal: list[str] = field(default_factory=list)
+
+
+FileReader = Callable[[str], bytes]
+
+
+def read_values_file(name: str) -> bytes:
+    """Helm's readFile: `-` is stdin, URLs need a getter (not offline), else the file."""
+    if name == "-":
+        return sys.stdin.buffer.read()
+    if "://" in name:
+        raise ValuesError(f"could not find protocol handler for: {name.split('://', 1)[0]}")
+    try:
+        return Path(name).read_bytes()
+    except FileNotFoundError:
+        raise ValuesError(f"open {name}: no such file or directory") from None
+    except IsADirectoryError:
+        raise ValuesError(f"read {name}: is a directory") from None
+    except OSError as exc:
+        raise ValuesError(f"open {name}: {exc.strerror.lower() if exc.strerror else exc}") from None
+
+
+def merge_options(options: ValueOptions, read: FileReader = read_values_file) -> dict[str, Any]:
+    """values.Options.MergeValues: one user-values map from every flag."""
+    base: dict[str, Any] = {}
+    for name in options.value_files:
+        try:
+            current = load_values(read(name), name)
+        except ChartError as exc:
+            raise ValuesError(f"failed to parse {name}: {_strip_prefix(str(exc), name)}") from None
+        base = merge_maps(base, current)
+    for value in options.set_json:
+        base = _apply_set_json(value, base)
+    _apply(options.set, base, "typed", "--set")
+    _apply(options.set_string, base, "string", "--set-string")
+    _apply(
+        options.set_file,
+        base,
+        "file",
+        "--set-file",
+        lambda path: read(path).decode("utf-8", "replace"),
+    )
+    _apply(options.set_literal, base, "literal", "--set-literal")
+    return base
+
+
+def _strip_prefix(message: str, name: str) -> str:
+    """load_values names the file itself; Helm's -f error names it once, in front."""
+    return message.removeprefix(f"cannot load {name}: ")
+
+
+def _apply_set_json(value: str, base: dict[str, Any]) -> dict[str, Any]:
+    trimmed = value.strip()
+    if trimmed.startswith("{"):
+        try:
+            parsed = json.loads(trimmed)
+        except ValueError:
+            raise ValuesError(f"failed parsing --set-json data JSON: {value}") from None
+        if not isinstance(parsed, dict):
+            raise ValuesError(f"failed parsing --set-json data JSON: {value}")
+        return merge_maps(base, strvals._json_numbers_as_float(parsed))
+    try:
+        strvals.parse_into(value, base, "json")
+    except strvals.StrvalsError:
+        raise ValuesError(f"failed parsing --set-json data {value}") from None
+    return base
+
+
+def _apply(
+    values: Sequence[str],
+    base: dict[str, Any],
+    mode: str,
+    flag: str,
+    reader: Callable[[str], Any] | None = None,
+) -> None:
+    for value in values:
+        try:
+            strvals.parse_into(value, base, mode, reader)
+        except (strvals.StrvalsError, ValuesError) as exc:
+            raise ValuesError(f"failed parsing {flag} data: {exc}") from None
+
+
+def merge_user_values(
+    value_files: Sequence[str],
+    sets: Mapping[str, Sequence[str]],
+    read: FileReader = read_values_file,
+) -> dict[str, Any]:
+    """merge_options from CLI-shaped input: `sets` maps flag names ("set", "set-json", ...) to arguments."""
+    options = ValueOptions(
+        value_files=list(value_files),
+        set_json=list(sets.get("set-json", ())),
+        set=list(sets.get("set", ())),
+        set_string=list(sets.get("set-string", ())),
+        set_file=list(sets.get("set-file", ())),
+        set_literal=list(sets.get("set-literal", ())),
+    )
+    return merge_options(options, read)
