@@ -79,21 +79,30 @@ def _indicators(s: str) -> tuple[bool, bool]:
     return flow, block
 
 
-def _analyze(s: str) -> tuple[int, bool, bool, bool, bool]:
+def _analyze(s: str, v3: bool = False) -> tuple[int, bool, bool, bool, bool]:
     """(requested style, block_plain_allowed, single_quoted_allowed, block_allowed, multiline)."""
     cached = _STYLE_CACHE.get(s)
-    if cached is not None:
+    if cached is not None and not (v3 and "\t" in s):
         return cached
     if _SAFE_PLAIN.fullmatch(s) and not s.startswith(("---", "...")):
         result = (_PLAIN if _resolves_to_string(s) else _DOUBLE, True, True, True, False)
     elif not s:
         result = (_DOUBLE, True, True, False, False)
+    elif v3 and "\t" in s:
+        return _analyze_v3_tabs(s)
     else:
         result = _analyze_full(s)
     if len(_STYLE_CACHE) > 4096:
         _STYLE_CACHE.clear()
     _STYLE_CACHE[s] = result
     return result
+
+
+def _analyze_v3_tabs(s: str) -> tuple[int, bool, bool, bool, bool]:
+    """go-yaml v3 lets tabs into literal blocks (never into plain or single-quoted text)."""
+    requested, _, _, _, multiline = _analyze_full(s)
+    rest = _analyze_full(s.replace("\t", "x"))
+    return requested, False, False, rest[3], multiline
 
 
 def _analyze_full(s: str) -> tuple[int, bool, bool, bool, bool]:
@@ -117,9 +126,9 @@ def _analyze_full(s: str) -> tuple[int, bool, bool, bool, bool]:
     return requested, plain, single, block, multiline
 
 
-def _select_style(s: str, simple_key: bool) -> int:
+def _select_style(s: str, simple_key: bool, v3: bool = False) -> int:
     """emitterc.go yaml_emitter_select_scalar_style, block context."""
-    style, plain_ok, single_ok, block_ok, _ = _analyze(s)
+    style, plain_ok, single_ok, block_ok, _ = _analyze(s, v3)
     if style == _PLAIN and not plain_ok:
         style = _SINGLE
     if style == _SINGLE and not single_ok:
@@ -171,17 +180,19 @@ def _is_digit(c: str) -> bool:
     return unicodedata.category(c) == "Nd"
 
 
-def _key_less(a: str, b: str) -> bool:
-    """go-yaml v2 sorter.go keyList.Less for two string keys."""
+def _key_less(a: str, b: str, v3: bool = False) -> bool:
+    """go-yaml sorter.go keyList.Less for two string keys (v3: letters first after a digit)."""
+    digits = False
     for i in range(min(len(a), len(b))):
         ca, cb = a[i], b[i]
         if ca == cb:
+            digits = v3 and _is_digit(ca)
             continue
         al, bl = _is_letter(ca), _is_letter(cb)
         if al and bl:
             return ca < cb
         if al or bl:
-            return bl
+            return al if digits else bl
         an = bn = 0
         if ca == "0" or cb == "0":
             j = i - 1
@@ -212,17 +223,23 @@ def _key_cmp(a: str, b: str) -> int:
     return 1 if _key_less(b, a) else 0
 
 
-_ORDER_CACHE: dict[tuple[str, ...], list[str]] = {}
+def _key_cmp_v3(a: str, b: str) -> int:
+    if _key_less(a, b, True):
+        return -1
+    return 1 if _key_less(b, a, True) else 0
 
 
-def sorted_keys(keys: list[str]) -> list[str]:
-    """Keys in go-yaml v2's order (letters by code point, digit runs by value, others first)."""
+_ORDER_CACHE: dict[tuple[bool, tuple[str, ...]], list[str]] = {}
+
+
+def sorted_keys(keys: list[str], v3: bool = False) -> list[str]:
+    """Keys in go-yaml's order (letters by code point, digit runs by value, others first)."""
     if all(k.isalpha() for k in keys):
         return sorted(keys)  # letter-only keys: plain code point order is the same
-    signature = tuple(keys)
+    signature = (v3, tuple(keys))
     order = _ORDER_CACHE.get(signature)
     if order is None:
-        order = sorted(keys, key=cmp_to_key(_key_cmp))
+        order = sorted(keys, key=cmp_to_key(_key_cmp_v3 if v3 else _key_cmp))
         if len(_ORDER_CACHE) > 2048:
             _ORDER_CACHE.clear()
         _ORDER_CACHE[signature] = order
@@ -250,16 +267,33 @@ def number_text(value: int | float) -> str:
 class _Emitter:
     """The parts of go-yaml's emitter state that decide layout."""
 
-    __slots__ = ("out", "column", "whitespace", "indention", "indent", "best_indent", "compact_seq")
+    __slots__ = ("out", "column", "whitespace", "indention", "indent", "best_indent", "v3")
 
-    def __init__(self, best_indent: int = 2, compact_seq: bool = True) -> None:
+    def __init__(self, best_indent: int = 2, v3: bool = False) -> None:
         self.out: list[str] = []
         self.column = 0
         self.whitespace = True
         self.indention = True
         self.indent = -1
         self.best_indent = best_indent
-        self.compact_seq = compact_seq
+        # go-yaml v3 straight on the Go value (toYamlPretty): no JSON round
+        # trip, no line folding, sequences indented inside mappings.
+        self.v3 = v3
+
+    def number(self, value: int | float) -> str:
+        if not self.v3:
+            return number_text(value)
+        if type(value) is float or isinstance(value, float):
+            text = format_float(float(value), "g", -1, 64)
+            return {"+Inf": ".inf", "-Inf": "-.inf", "NaN": ".nan"}.get(text, text)
+        return str(int(value))
+
+    def text(self, s: str, key: bool) -> str:
+        return s if self.v3 else _through_json(s, key)
+
+    @property
+    def width(self) -> float:
+        return float("inf") if self.v3 else BEST_WIDTH
 
     def put(self, text: str) -> None:
         self.out.append(text)
@@ -300,7 +334,7 @@ class _Emitter:
     def node(self, value: Any, mapping: bool = False) -> None:
         kind = type(value)
         if kind is str:
-            self.string(_through_json(value, False), simple_key=False)
+            self.string(self.text(value, False), simple_key=False)
         elif kind is dict or kind is list:
             self.collection(value, mapping)
         elif value is None:
@@ -308,7 +342,7 @@ class _Emitter:
         elif kind is bool:
             self.atom("true" if value else "false")
         elif kind is int or kind is float:
-            self.atom(number_text(value))
+            self.atom(self.number(value))
         else:
             self.other(value, mapping)
 
@@ -316,9 +350,9 @@ class _Emitter:
         if isinstance(value, bool):
             self.atom("true" if value else "false")
         elif isinstance(value, int | float):
-            self.atom(number_text(value))
+            self.atom(self.number(value))
         elif isinstance(value, str):
-            self.string(str(value), simple_key=False)
+            self.string(self.text(str(value), False), simple_key=False)
         elif isinstance(value, dict | list | tuple):
             self.collection(value, mapping)
         else:
@@ -343,7 +377,7 @@ class _Emitter:
 
     def sequence(self, items: Any, mapping: bool) -> None:
         saved = self.indent
-        self.increase_indent(False, self.compact_seq and mapping and not self.indention)
+        self.increase_indent(False, not self.v3 and mapping and not self.indention)
         for item in items:
             self.write_indent()
             self.write_indicator("-", True, False, True)
@@ -354,9 +388,9 @@ class _Emitter:
         saved = self.indent
         self.increase_indent(False, False)
         keys = {gojson.key_text(k): k for k in value}
-        for key in sorted_keys(list(keys)):
+        for key in sorted_keys(list(keys), self.v3):
             self.write_indent()
-            self.key(_through_json(key, True))
+            self.key(self.text(key, True))
             self.node(value[keys[key]], mapping=True)
         self.indent = saved
 
@@ -373,7 +407,7 @@ class _Emitter:
     # -- scalars
 
     def string(self, s: str, simple_key: bool) -> None:
-        style = _select_style(s, simple_key)
+        style = _select_style(s, simple_key, self.v3)
         saved = self.indent
         self.increase_indent(True, False)
         if style == _PLAIN:
@@ -389,7 +423,7 @@ class _Emitter:
     def plain(self, s: str, allow_breaks: bool) -> None:
         if not self.whitespace:
             self.put(" ")
-        if not allow_breaks or self.column + len(s) <= BEST_WIDTH + 1 or " " not in s:
+        if self.v3 or not allow_breaks or self.column + len(s) <= BEST_WIDTH + 1 or " " not in s:
             self.put(s)
         else:
             self.folded_plain(s)
@@ -401,7 +435,7 @@ class _Emitter:
         n = len(s)
         for i, c in enumerate(s):
             if c == " ":
-                if not spaces and self.column > BEST_WIDTH and (i + 1 >= n or s[i + 1] != " "):
+                if not spaces and self.column > self.width and (i + 1 >= n or s[i + 1] != " "):
                     self.write_indent()
                 else:
                     self.put(c)
@@ -420,7 +454,7 @@ class _Emitter:
                 if (
                     allow_breaks
                     and not spaces
-                    and self.column > BEST_WIDTH
+                    and self.column > self.width
                     and 0 < i < n - 1
                     and s[i + 1] != " "
                 ):
@@ -463,7 +497,7 @@ class _Emitter:
                 self.put(_escape(c))
                 spaces = False
             elif c == " ":
-                if allow_breaks and not spaces and self.column > BEST_WIDTH and 0 < i < n - 1:
+                if allow_breaks and not spaces and self.column > self.width and 0 < i < n - 1:
                     self.write_indent()
                     if s[i + 1] == " ":
                         self.put("\\")
@@ -555,7 +589,16 @@ def dump(value: Any) -> str:
 
 
 def dump_pretty(value: Any) -> str:
-    """toYamlPretty's encoder (go-yaml v3, SetIndent(2)); see yamlpretty."""
-    from runner.encoding.yamlpretty import dump_v3
+    """toYamlPretty's encoder: go-yaml v3's Encoder with SetIndent(2) on the value itself.
 
-    return dump_v3(value)
+    No JSON round trip (float64 1000000 is 1e+06, NaN is .nan), no folding
+    of long lines, sequences indented under their key.
+    """
+    emitter = _Emitter(v3=True)
+    try:
+        emitter.node(value)
+    except gojson.MarshalError as exc:
+        raise EncodeError(str(exc)) from None
+    emitter.indent = -1
+    emitter.write_indent()
+    return "".join(emitter.out)
