@@ -25,7 +25,7 @@ _FLOAT_TYPES = {"float32", "float64"}
 _COMPLEX_TYPES = {"complex64", "complex128"}
 _IFACE_TYPES = {"error", "fmt.Stringer"}  # interfaces with methods: nil-able
 
-_EXACT: dict[str, type] = {
+EXACT_TYPES: dict[str, type] = {
     "string": str,
     "int": int,
     "int64": Int64,
@@ -61,7 +61,7 @@ def can_be_nil(typ: str) -> bool:
 
 
 def _same_type(typ: str) -> Callable[[Any], bool]:
-    exact = _EXACT.get(typ)
+    exact = EXACT_TYPES.get(typ)
     if typ == "[]byte":
         typ = "[]uint8"
     if exact is None:

@@ -15,7 +15,6 @@ from runner.template.exec import (
     Cmd,
     Eval,
     State,
-    _call_function,
     _field,
     _missing_key,
     constant_command,
@@ -170,6 +169,30 @@ def field_chain(c: _Compiler, node: Node, names: list[str], args: list[Node], re
     return cmd
 
 
+def field_arg(c: _Compiler, node: Node, names: list[str], recv: Eval | None) -> Eval:
+    """A field chain in argument position: no arguments and no final value, so one loop."""
+    tree = c.tree
+    steps = [(n, c.site(n, node, node, [])) for n in names]
+
+    def ev(st: State, dot: Any) -> Any:
+        r = dot if recv is None else recv(st, dot)
+        boxed = False
+        for name, site in steps:
+            if type(r) is dict:
+                v = r.get(name, _ABSENT)
+                if v is _ABSENT:
+                    r = _missing_key(st, tree, node, name, r)
+                else:
+                    r = NIL if v is None else v
+                boxed = True
+            else:
+                r = _field(st, tree, node, r, name, site, MISSING, dot, boxed)
+                boxed = False
+        return r
+
+    return ev
+
+
 def function_call(c: _Compiler, ident: IdentifierNode, call_node: Node, args: list[Node]) -> Cmd:
     name, tree = ident.ident, c.tree
     site = c.site(name, call_node, ident, args)
@@ -178,7 +201,7 @@ def function_call(c: _Compiler, ident: IdentifierNode, call_node: Node, args: li
         gf = st.funcs.get(name)
         if gf is None:
             fail(st, tree, ident, f"{go_quote(name)} is not a defined function")
-        return _call_function(st, dot, site, gf, final)
+        return site.call_function(st, dot, gf, final)
 
     return cmd
 
@@ -193,8 +216,10 @@ def compile_arg(c: _Compiler, node: Node) -> Eval | None:
     if kind == "pipe":
         return c.pipe(node)  # type: ignore[arg-type]
     if kind == "field":
-        cmd = field_chain(c, node, node.ident, [], None)  # type: ignore[attr-defined]
-    elif kind == "variable":
+        return field_arg(c, node, node.ident, None)  # type: ignore[attr-defined]
+    if kind == "variable":
+        if len(node.ident) == 1:  # type: ignore[attr-defined]
+            return _var_getter(c, node)  # type: ignore[arg-type]
         cmd = _variable(c, node, [])  # type: ignore[arg-type]
     elif kind == "identifier":
         cmd = function_call(c, node, node, [])  # type: ignore[arg-type]

@@ -44,7 +44,9 @@ class ExecError(TemplateError):
 
     @classmethod
     def at(cls, name: str, location: str, context: str, reason: str) -> ExecError:
-        text = f'template: {location}: executing "{name}" at <{context}>: {reason}'
+        from runner.template.lex import go_quote
+
+        text = f"template: {location}: executing {go_quote(name)} at <{context}>: {reason}"
         return cls(text, name, location=location, context=context, reason=reason)
 
     @classmethod

@@ -16,7 +16,9 @@ from collections.abc import Callable
 from typing import Any, NoReturn
 
 from runner.funcs.registry import ANY, FuncError, GoFunc
+from runner.template.builtins import SPECIAL
 from runner.template.calls import (
+    EXACT_TYPES,
     REFLECT_VALUE,
     ArgError,
     Signature,
@@ -162,7 +164,7 @@ def _field(
         attr = getattr(t, name, _ABSENT)
         if attr is not _ABSENT and callable(attr) and not isinstance(attr, type):
             bound = getattr(r, name)
-            return site.call(st, dot, method_signature(bound), bound, final)
+            return site.call_method(st, dot, bound, final)
     has_args = site.nargs > 0 or final is not MISSING
     if isinstance(r, dict):
         if has_args:
@@ -193,10 +195,37 @@ def _checker(typ: str) -> Callable[[Any], Any]:
     return check
 
 
-class _Site:
-    """One call site: its argument nodes, and a conversion plan per callee signature."""
+class _Bound:
+    """A call site bound to one callee: argument converters and count checks, built once."""
 
-    __slots__ = ("tree", "name", "call_node", "head_node", "args", "evals", "nargs", "_key", "_plan")
+    __slots__ = ("key", "impl", "kind", "plan", "n", "err0", "err1", "final_check")
+
+
+def _fast_checker(typ: str, ev: Eval) -> Eval:
+    """ev followed by validateType, with the common exact-type case inlined."""
+    if typ == ANY:
+
+        def any_value(st: State, dot: Any) -> Any:
+            v = ev(st, dot)
+            return None if v is NIL else v
+
+        return any_value
+    check = _checker(typ)
+    exact = EXACT_TYPES.get(typ)
+
+    def typed(st: State, dot: Any) -> Any:
+        v = ev(st, dot)
+        if type(v) is exact:
+            return v
+        return check(v)
+
+    return typed
+
+
+class _Site:
+    """One call site: its argument nodes, and a conversion plan per callee."""
+
+    __slots__ = ("tree", "name", "call_node", "head_node", "args", "evals", "nargs", "_bound", "_methods")
 
     def __init__(
         self,
@@ -214,8 +243,8 @@ class _Site:
         self.args = args
         self.evals = evals  # None for literals, converted per parameter type
         self.nargs = len(args)
-        self._key: Any = None
-        self._plan: list[Eval] = []
+        self._bound: _Bound | None = None
+        self._methods: dict[Any, _Bound] = {}
 
     def _converter(self, i: int, typ: str) -> Eval:
         node, ev, tree = self.args[i], self.evals[i], self.tree
@@ -230,40 +259,51 @@ class _Site:
 
                 return bad
             return lambda st, dot: value
-        check = _checker(typ)
+        checked = _fast_checker(typ, ev)
 
         def convert(st: State, dot: Any) -> Any:
             try:
-                return check(ev(st, dot))
+                return checked(st, dot)
             except ArgError as err:
                 fail(st, tree, node, err.reason)
 
         return convert
 
-    def plan(self, sig: Signature) -> list[Eval]:
-        if sig is not self._key:
-            self._plan = [self._converter(i, sig.param_type(i)) for i in range(self.nargs)]
-            self._key = sig
-        return self._plan
+    def bind(self, key: Any, sig: Signature, impl: Any, kind: str | None) -> _Bound:
+        b = _Bound()
+        b.key, b.impl, b.kind = key, impl, kind
+        b.plan = tuple(self._converter(i, sig.param_type(i)) for i in range(self.nargs))
+        b.n = len(b.plan)
+        b.err0 = sig.count_error(self.name, self.nargs, False)
+        b.err1 = sig.count_error(self.name, self.nargs, True)
+        b.final_check = _checker(sig.final_type(self.nargs + 1))
+        return b
 
-    def check_count(self, st: State, sig: Signature, final: Any) -> None:
-        err = sig.count_error(self.name, self.nargs, final is not MISSING)
-        if err is not None:
-            fail(st, self.tree, self.head_node, err)
-
-    def argv(self, st: State, dot: Any, sig: Signature, final: Any) -> list[Any]:
-        argv = [conv(st, dot) for conv in self.plan(sig)]
+    def argv(self, st: State, dot: Any, b: _Bound, final: Any) -> list[Any]:
+        if (b.err0 if final is MISSING else b.err1) is not None:
+            fail(st, self.tree, self.head_node, b.err0 if final is MISSING else b.err1)
+        plan, n = b.plan, b.n
+        if n == 0:
+            argv = []
+        elif n == 1:
+            argv = [plan[0](st, dot)]
+        elif n == 2:
+            argv = [plan[0](st, dot), plan[1](st, dot)]
+        else:
+            argv = [conv(st, dot) for conv in plan]
         if final is not MISSING:
             try:
-                argv.append(_checker(sig.final_type(len(argv) + 1))(final))
+                argv.append(b.final_check(final))
             except ArgError as err:
                 where = self.args[-1] if self.args else self.head_node
                 fail(st, self.tree, where, err.reason)
         return argv
 
-    def call(self, st: State, dot: Any, sig: Signature, impl: Callable[..., Any], final: Any) -> Any:
-        self.check_count(st, sig, final)
-        argv = self.argv(st, dot, sig, final)
+    def invoke(self, st: State, dot: Any, b: _Bound, impl: Callable[..., Any], final: Any) -> Any:
+        if final is MISSING and b.n == 1 and b.err0 is None:  # the most common shape
+            argv = [b.plan[0](st, dot)]
+        else:
+            argv = self.argv(st, dot, b, final)
         try:
             v = impl(*argv)
         except FuncError as err:
@@ -271,6 +311,25 @@ class _Site:
         except ExecError as err:
             fail(st, self.tree, self.call_node, f"error calling {self.name}: {err}")
         return NIL if v is None else v
+
+    def call_function(self, st: State, dot: Any, gf: GoFunc, final: Any) -> Any:
+        b = self._bound
+        if b is None or b.key is not gf:
+            special = SPECIAL.get(id(gf))
+            kind = special[1] if special is not None and special[0] is gf else None
+            b = self._bound = self.bind(gf, signature_of(gf), gf.impl, kind)
+        if b.kind is None:
+            return self.invoke(st, dot, b, b.impl, final)
+        if b.kind == "call":
+            return _call_builtin(st, dot, self, b, final)
+        return _and_or(st, dot, self, b, b.kind == "or", final)
+
+    def call_method(self, st: State, dot: Any, method: Any, final: Any) -> Any:
+        func = getattr(method, "__func__", method)
+        b = self._methods.get(func)
+        if b is None:
+            b = self._methods[func] = self.bind(func, method_signature(method), None, None)
+        return self.invoke(st, dot, b, method, final)
 
     def raw(self, st: State, dot: Any, i: int) -> Any:
         """An argument as a reflect.Value parameter sees it (and/or)."""
@@ -283,22 +342,10 @@ class _Site:
             fail(st, self.tree, err.node or self.args[i], err.reason)
 
 
-def _call_function(st: State, dot: Any, site: _Site, gf: GoFunc, final: Any) -> Any:
-    from runner.template import builtins
-
-    special = builtins.SPECIAL.get(id(gf))
-    if special is not None and special[0] is gf:
-        kind = special[1]
-        if kind in ("and", "or"):
-            return _and_or(st, dot, site, signature_of(gf), kind == "or", final)
-        if kind == "call":
-            return _call_builtin(st, dot, site, gf, final)
-    return site.call(st, dot, signature_of(gf), gf.impl, final)
-
-
-def _and_or(st: State, dot: Any, site: _Site, sig: Signature, is_or: bool, final: Any) -> Any:
+def _and_or(st: State, dot: Any, site: _Site, b: _Bound, is_or: bool, final: Any) -> Any:
     """and/or short-circuit: arguments are evaluated only until the answer is known."""
-    site.check_count(st, sig, final)
+    if (b.err0 if final is MISSING else b.err1) is not None:
+        fail(st, site.tree, site.head_node, b.err0 if final is MISSING else b.err1)
     v = None
     for i in range(site.nargs):
         v = site.raw(st, dot, i)
@@ -309,13 +356,11 @@ def _and_or(st: State, dot: Any, site: _Site, sig: Signature, is_or: bool, final
     return v
 
 
-def _call_builtin(st: State, dot: Any, site: _Site, gf: GoFunc, final: Any) -> Any:
-    sig = signature_of(gf)
-    site.check_count(st, sig, final)
-    argv = site.argv(st, dot, sig, final)
+def _call_builtin(st: State, dot: Any, site: _Site, b: _Bound, final: Any) -> Any:
+    argv = site.argv(st, dot, b, final)
     callee = str(site.args[0]) if site.args else format_value(final)
     try:
-        v = gf.impl(callee, *argv)
+        v = b.impl(callee, *argv)
     except FuncError as err:
         fail(st, site.tree, site.call_node, f"error calling call: {err}")
     return NIL if v is None else v
