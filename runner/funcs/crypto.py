@@ -208,6 +208,9 @@ class Certificate:
     def __go_str__(self) -> str:
         return "{" + self.Cert + " " + self.Key + "}"
 
+    def __go_json__(self) -> dict[str, str]:
+        return {"Cert": self.Cert, "Key": self.Key}
+
 
 def _pem_for_key(key: Any) -> str:
     from cryptography.hazmat.primitives import serialization

@@ -24,7 +24,7 @@ from runner.funcs.gotime import (
     parse_duration,
 )
 from runner.funcs.registry import ANY, FuncError, alias, gofunc
-from runner.template.gocast import float_to_int64, wrap_int64
+from runner.template.gocast import wrap_int64
 from runner.template.gotypes import Duration, Int64, duration_string
 
 _SECOND = 1_000_000_000
@@ -144,35 +144,30 @@ def _is_base10_int64(text: str) -> bool:
     return -(1 << 63) <= int(text) <= (1 << 63) - 1
 
 
-def _duration_of(value: Any) -> int | None:
-    """durationRound's type switch; None for the types it does not know."""
+def _duration_of(value: Any) -> int:
+    """durationRound's type switch (Sprig v3.3.0): strings parse as durations,
+    int64 and time.Duration are nanoseconds, a time.Time is the time since it;
+    everything else (a Go int, float64, ...) is 0."""
     if isinstance(value, str):
         try:
             return parse_duration(value)
         except ValueError:
             return 0
-    if type(value) is Duration:
+    if type(value) is Int64 or type(value) is Duration:
         return int(value)
-    if _is_go_int(value) or type(value) is Int64:
-        return wrap_int64(int(value) * _SECOND)
-    if type(value) is float:
-        return wrap_int64(float_to_int64(value) * _SECOND)
     if isinstance(value, datetime):
         return _since(_as_time(value))
-    return None
+    return 0
 
 
 @gofunc("durationRound", (ANY,), returns="string")
 def duration_round(value: Any) -> str:
-    d = _duration_of(value)
-    if d is None:
-        return "0s"
-    d = wrap_int64(-d) if d < 0 else d  # -MinInt64 stays negative, as in Go
-    for unit, suffix in ((_YEAR, "y"), (_MONTH, "mo"), (_DAY, "d"), (_HOUR, "h"), (_MINUTE, "m")):
-        if d > unit:
-            return f"{d // unit}{suffix}"
-    if d > _SECOND:
-        return f"{d // _SECOND}s"
+    magnitude = abs(_duration_of(value))  # uint64(-d): MinInt64 becomes 1<<63
+    for unit, suffix in (
+        (_YEAR, "y"), (_MONTH, "mo"), (_DAY, "d"), (_HOUR, "h"), (_MINUTE, "m"), (_SECOND, "s"),
+    ):  # fmt: skip
+        if magnitude > unit:
+            return f"{magnitude // unit}{suffix}"
     return "0s"
 
 

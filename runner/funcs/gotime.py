@@ -600,7 +600,9 @@ def _build(f: _Fields, local: tzinfo) -> datetime:
         offset = 0
         if len(f.zone_name) > 3 and f.zone_name.startswith("GMT"):
             offset = int(f.zone_name[3:]) * 3600
-        return naive.replace(tzinfo=timezone(timedelta(seconds=offset), f.zone_name))
+        # Go keeps the instant read as UTC and only relabels it with the fake zone.
+        fake = timezone(timedelta(seconds=offset), f.zone_name)
+        return naive.replace(tzinfo=UTC).astimezone(fake)
     return datetime(f.year, f.month, f.day, f.hour, f.minute, f.second, micro, local)
 
 

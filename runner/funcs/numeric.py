@@ -236,7 +236,7 @@ def _go_float_word(number: float) -> str:
 def _decimal_div(a: Decimal, b: Decimal) -> Decimal:
     """decimal.Div: DivRound to 16 places, half away from zero."""
     if b == 0:
-        raise FuncError("decimal division by zero")
+        raise FuncError("decimal division by 0")
     quotient = (a / b).quantize(_DIVISION_PRECISION, rounding=ROUND_DOWN)
     remainder = a - quotient * b
     if 2 * abs(remainder) * Decimal(10) ** 16 < abs(b):

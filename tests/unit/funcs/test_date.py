@@ -132,12 +132,16 @@ def test_duration_only_reads_strings_and_int64() -> None:
         ("24h5s", "1d"),
         ("2400h5s", "3mo"),
         ("", "0s"),
-        (Int64(45 * 60 + 30), "45m"),  # int64 counts seconds
-        (Duration(2_500_000_000), "2s"),  # a time.Duration is nanoseconds
-        (400 * 86400, "1y"),
-        (1.5, "0s"),  # 1s is not > 1s
+        # Sprig v3.3.0 durationRound: int64 is a time.Duration (nanoseconds) ...
+        (Int64(95_000_000_000), "1m"),
+        (Duration(2_500_000_000), "2s"),
+        # ... and the switch has no int or float64 case: those are 0.
+        (400 * 86400, "0s"),
+        (1.5e9, "0s"),
         (None, "0s"),
-        ("-3h1m", "3h"),  # negative durations use their absolute value
+        ("-3h1m", "3h"),  # negative durations use their absolute value (uint64(-d))
+        ("720h", "30d"),  # the comparisons are strict: 30 days is not > a month
+        ("721h", "1mo"),
     ],
 )
 def test_duration_round(value: object, expected: str) -> None:
@@ -228,6 +232,13 @@ def test_to_date_with_numeric_zone_keeps_the_offset() -> None:
     parsed = d.to_date("2006-01-02 15:04:05 -0700", "2023-01-15 10:20:30 +0530")
     assert time_string(parsed) == "2023-01-15 10:20:30 +0530 +0530"
     assert d.unix_epoch(parsed) == "1673758230"
+
+
+def test_to_date_with_unknown_zone_name_relabels_the_utc_reading() -> None:
+    # time.parse: an unknown abbreviation gets a fake zone (GMT+3 -> +3h) via
+    # setLoc, which keeps the instant read as UTC.
+    parsed = d.to_date("2006-01-02 MST", "2023-01-15 GMT+3")
+    assert time_string(parsed) == "2023-01-15 03:00:00 +0300 GMT+3"
 
 
 @pytest.mark.parametrize(
