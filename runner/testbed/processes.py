@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import ctypes
 import os
 import signal
 import subprocess
@@ -24,6 +25,16 @@ from types import FrameType
 from runner.testbed.errors import TestbedError
 
 _STOP_GRACE_SECONDS = 5.0
+_PR_SET_PDEATHSIG = 1
+
+
+def _die_with_parent() -> None:
+    """In the child before exec: have Linux SIGKILL it if its parent dies.
+
+    Covers the one case no handler can: the Python process itself being SIGKILLed.
+    """
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
 
 
 @dataclass
@@ -56,6 +67,7 @@ def start(name: str, command: list[str], log_dir: Path) -> Component:
                 stdout=log,
                 stderr=subprocess.STDOUT,
                 start_new_session=True,  # own process group: one signal stops it and its children
+                preexec_fn=_die_with_parent,
             )
         except OSError as error:
             raise TestbedError(f"cannot start {name} ({command[0]}): {error}") from error
