@@ -226,9 +226,12 @@ def _categories(names: tuple[str, ...] | list[str]) -> Ranges:
 def _script(name: str) -> Ranges:
     prefixes = _SCRIPT_PREFIXES[name]
     out: Ranges = []
-    for o in range(MAX_RUNE + 1):
-        if unicodedata.name(chr(o), "").startswith(prefixes):
-            out.append((o, o))
+    lookup = unicodedata.name
+    for category, ranges in _category_table().items():
+        if category in ("Cn", "Co", "Cs"):  # unassigned, private use, surrogates: no names
+            continue
+        for lo, hi in ranges:
+            out.extend((o, o) for o in range(lo, hi + 1) if lookup(chr(o), "").startswith(prefixes))
     return clean(out)
 
 
