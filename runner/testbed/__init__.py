@@ -1,0 +1,6 @@
+"""The local Kubernetes testbed used by the e2e tests and `make demo`.
+
+build.py builds and caches the binaries, pki.py makes certificates,
+kwok_config.py says how simulated nodes and pods behave, cluster.py starts and
+stops the control plane, helm.py provides the Helm oracle binary.
+"""

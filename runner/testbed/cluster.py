@@ -55,6 +55,17 @@ class Testbed:
     @classmethod
     def start(cls, log: Callable[[str], None] = print, keep_workdir: bool = False) -> Testbed:
         binaries = ensure_binaries(log)
+        try:
+            return cls._start_once(binaries, keep_workdir)
+        except TestbedError as error:
+            # A free port can be taken by someone else before a component binds it: retry once.
+            if "address already in use" not in str(error):
+                raise
+            log("testbed: a port was taken meanwhile; starting again on new ports")
+            return cls._start_once(binaries, keep_workdir)
+
+    @classmethod
+    def _start_once(cls, binaries: Binaries, keep_workdir: bool) -> Testbed:
         begun = time.monotonic()
         workdir = Path(tempfile.mkdtemp(prefix="deploy-runner-testbed-"))
         pki = create_pki(workdir / "pki")
@@ -66,6 +77,10 @@ class Testbed:
         processes.cleanup.register(testbed.stop)
         try:
             testbed._boot()
+        except TestbedError as error:
+            testbed.keep_workdir = True  # the component logs are what explains the failure
+            testbed.stop()
+            raise TestbedError(f"{error}\n(component logs kept in {workdir})") from error
         except BaseException:
             testbed.stop()
             raise

@@ -189,3 +189,26 @@ def test_helm_install_status_uninstall(
     assert "not found" in gone.stderr
     releases = core(cluster).list_namespaced_secret(namespace, label_selector="owner=helm").items
     assert releases == []
+
+
+def test_a_component_that_cannot_start_is_reported_with_its_log(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    import tempfile
+
+    from runner.testbed.cluster import Testbed
+    from runner.testbed.errors import TestbedError
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))  # the kept logs land in tmp_path
+    with_bad_flag = Testbed._apiserver_args
+    monkeypatch.setattr(Testbed, "_apiserver_args", lambda self: [*with_bad_flag(self), "--no-such-flag"])
+
+    with pytest.raises(TestbedError) as failure:
+        Testbed.start(log=lambda message: None)
+
+    message = str(failure.value)
+    assert "kube-apiserver exited with code" in message
+    assert "unknown flag: --no-such-flag" in message
+    [workdir] = tmp_path.glob("deploy-runner-testbed-*")
+    assert f"component logs kept in {workdir}" in message
+    assert (workdir / "kube-apiserver.log").is_file()
