@@ -1,8 +1,12 @@
-"""Template functions: Sprig's network.go (getHostByName).
+"""Template functions: Sprig's network.go (getHostByName), as Helm wires it.
 
-Sprig calls net.LookupHost and returns one of the addresses at random
-(rand.Intn over the list); when the lookup fails the list is empty and
-rand.Intn panics, which the template reports as an error.
+Helm's engine replaces Sprig's getHostByName with a function returning ""
+unless DNS lookups are enabled (`--enable-dns`, Engine.EnableDNS, off by
+default), so the registered function is that stub. `dns_get_host_by_name` is
+Sprig's own: net.LookupHost, one address at random (rand.Intn over the
+list); when the lookup fails the list is empty and rand.Intn panics, which
+the template reports as an error. The engine installs it with
+`enable_dns_function()` when DNS is enabled.
 """
 
 from __future__ import annotations
@@ -10,7 +14,7 @@ from __future__ import annotations
 import random
 import socket
 
-from runner.funcs.registry import FuncError, gofunc
+from runner.funcs.registry import FuncError, GoFunc, gofunc
 
 
 def lookup_host(name: str) -> list[str]:
@@ -27,9 +31,20 @@ def lookup_host(name: str) -> list[str]:
     return addresses
 
 
-@gofunc("getHostByName", ("string",), returns="string")
-def get_host_by_name(name: str) -> str:
+def dns_get_host_by_name(name: str) -> str:
+    """Sprig's getHostByName (used when Helm's EnableDNS is on)."""
     addresses = lookup_host(name)
     if not addresses:
         raise FuncError("invalid argument to Intn")
     return random.choice(addresses)
+
+
+@gofunc("getHostByName", ("string",), returns="string")
+def get_host_by_name(_name: str) -> str:
+    """Helm's default (EnableDNS false): no lookup, an empty string."""
+    return ""
+
+
+def enable_dns_function() -> GoFunc:
+    """The getHostByName Helm uses with --enable-dns, for the engine to install."""
+    return GoFunc("getHostByName", dns_get_host_by_name, ("string",), returns="string")

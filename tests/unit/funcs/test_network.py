@@ -1,5 +1,7 @@
-"""getHostByName: Sprig returns one address of net.LookupHost at random and
-panics (rand.Intn(0): "invalid argument to Intn") when there is none."""
+"""getHostByName: Helm's engine stubs it to "" unless DNS is enabled
+(pkg/engine funcs: `if !e.EnableDNS { funcMap["getHostByName"] = func(string) string { return "" } }`);
+with DNS, Sprig returns one address of net.LookupHost at random and panics
+(rand.Intn(0): "invalid argument to Intn") when there is none."""
 
 from __future__ import annotations
 
@@ -15,12 +17,16 @@ def test_registered() -> None:
     assert registered()["getHostByName"].params == ("string",)
 
 
-def test_ip_literal_resolves_to_itself() -> None:
-    assert network.get_host_by_name("127.0.0.1") == "127.0.0.1"
+def test_default_is_helms_dns_disabled_stub() -> None:
+    assert registered()["getHostByName"].impl("localhost") == ""
+    assert network.get_host_by_name("127.0.0.1") == ""
 
 
-def test_localhost_resolves_to_a_loopback_address() -> None:
-    assert network.get_host_by_name("localhost") in {"127.0.0.1", "::1"}
+def test_enable_dns_function_is_sprigs_lookup() -> None:
+    func = network.enable_dns_function()
+    assert func.name == "getHostByName" and func.params == ("string",)
+    assert func.impl("127.0.0.1") == "127.0.0.1"  # an IP literal resolves to itself
+    assert func.impl("localhost") in {"127.0.0.1", "::1"}
 
 
 def test_failed_lookup_is_the_rand_intn_panic(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -29,7 +35,7 @@ def test_failed_lookup_is_the_rand_intn_panic(monkeypatch: pytest.MonkeyPatch) -
 
     monkeypatch.setattr(socket, "getaddrinfo", fail)
     with pytest.raises(FuncError, match="^invalid argument to Intn$"):
-        network.get_host_by_name("no-such-host.invalid")
+        network.dns_get_host_by_name("no-such-host.invalid")
 
 
 def test_addresses_are_deduplicated(monkeypatch: pytest.MonkeyPatch) -> None:
