@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from datetime import datetime
 from functools import cmp_to_key
 from typing import Any
 
@@ -355,6 +356,8 @@ class _Emitter:
             self.string(self.text(str(value), False), simple_key=False)
         elif isinstance(value, dict | list | tuple):
             self.collection(value, mapping)
+        elif self.v3 and isinstance(value, datetime):
+            self.atom(gojson.time_text(value))  # v3 writes time.Time as a plain timestamp
         else:
             self.node(gojson.json_shape(value), mapping)
 
