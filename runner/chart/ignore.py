@@ -164,13 +164,11 @@ class Rules:
     patterns: list[_Pattern] = field(default_factory=list)
 
     @classmethod
-    def parse(cls, text: str, source: str = HELM_IGNORE) -> Rules:
+    def parse(cls, text: str) -> Rules:
+        """Rules from .helmignore text; a bad line fails with Helm's bare message."""
         rules = cls()
-        for number, line in enumerate(text.splitlines(), start=1):
-            try:
-                rules.add(line)
-            except ChartError as exc:
-                raise ChartError(f"{source}:{number}: {exc}") from exc
+        for line in text.splitlines():
+            rules.add(line)
         return rules
 
     def add_defaults(self) -> None:

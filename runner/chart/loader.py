@@ -49,7 +49,7 @@ def load_directory(directory: Path) -> Chart:
     rules = Rules()
     ignore_file = top / HELM_IGNORE
     if ignore_file.is_file():
-        rules = Rules.parse(ignore_file.read_text(errors="replace"), str(ignore_file))
+        rules = Rules.parse(ignore_file.read_text(errors="replace"))
     rules.add_defaults()
     files: list[tuple[str, bytes]] = []
     _walk(top, "", rules, files, {str(top)})

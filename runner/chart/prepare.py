@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from runner.chart.dependencies import check_dependencies, is_compatible_range, process_dependencies
-from runner.chart.errors import ChartError
+from runner.chart.errors import ChartError, ValuesError
 from runner.chart.model import Chart
 from runner.chart.schema import validate_values
 from runner.chart.values import Warning, Warnings, coalesce_values
@@ -62,7 +62,10 @@ def prepare_render_values(
     if chart.metadata.deprecated:
         warnings.warn("this chart is deprecated")
     check_dependencies(chart)
-    process_dependencies(chart, user_values, warnings)
+    try:
+        process_dependencies(chart, user_values, warnings)
+    except ValuesError as exc:
+        raise ValuesError(f"chart dependencies processing failed: {exc}") from exc
     values = coalesce_values(chart, user_values, warnings)
     if not skip_schema_validation:
         validate_values(chart, values)

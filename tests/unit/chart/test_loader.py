@@ -1,0 +1,278 @@
+"""Loading charts: every corpus chart, .helmignore, Chart.yaml checks, `.Chart` as Helm shows it.
+
+Expectations come from running Helm 4.1.4 on the same scratch chart.
+"""
+
+from __future__ import annotations
+
+import io
+import tarfile
+from pathlib import Path
+
+import pytest
+
+from runner.chart.errors import ChartError
+from runner.chart.loader import load_chart
+from runner.encoding.gojson import marshal
+from tests.unit.chart._helm import helm_template, write_chart
+
+CORPUS = Path("/work/shared/charts")
+CORPUS_CHARTS = (
+    sorted(p.name for p in CORPUS.iterdir() if p.is_dir() and not p.name.startswith("_"))
+    if CORPUS.is_dir()
+    else []
+)
+
+
+@pytest.mark.parametrize("name", CORPUS_CHARTS)
+def test_every_corpus_chart_loads_with_its_subcharts(name: str) -> None:
+    chart = load_chart(CORPUS / name)
+    assert chart.name()
+    assert chart.templates or chart.dependencies
+    for sub in chart.dependencies:
+        assert sub.parent is chart
+        assert sub.chart_full_path() == f"{chart.name()}/charts/{sub.name()}"
+
+
+FILES_TEMPLATE = 'files:\n{{ range $p, $_ := .Files.Glob "**" }}- {{ $p }}\n{{ end }}'
+
+
+def _helm_file_names(document: str) -> list[str]:
+    return sorted(line[2:] for line in document.splitlines() if line.startswith("- "))
+
+
+def _our_file_names(chart_dir: Path) -> list[str]:
+    return sorted(f.name for f in load_chart(chart_dir).files)
+
+
+def test_helmignore_rules_match_helms_file_list(tmp_path: Path) -> None:
+    chart = write_chart(
+        tmp_path / "ign",
+        {
+            ".helmignore": "# comment\n*.bak\n/secret.txt\ndocs/\nnested/*.tmp\n",
+            "templates/files.yaml": FILES_TEMPLATE,
+            "templates/.hidden.yaml": "hidden: true",
+            "a.bak": "x",
+            "keep.bak": "x",
+            "secret.txt": "x",
+            "sub/secret.txt": "x",
+            "docs/readme.md": "x",
+            "nested/x.tmp": "x",
+            "nested/y.txt": "x",
+            "notes.txt": "x",
+        },
+    )
+    helm = helm_template(chart, "--show-only", "templates/files.yaml")
+    assert helm.returncode == 0, helm.stderr
+    assert _our_file_names(chart) == _helm_file_names(helm.document("templates/files.yaml"))
+    assert [t.name for t in load_chart(chart).templates] == ["templates/files.yaml"]
+
+
+def test_helmignore_negation_ignores_every_other_path_as_helm_does(tmp_path: Path) -> None:
+    # pkg/ignore: a `!pattern` rule returns "ignored" for every path it does not match,
+    # Chart.yaml included.
+    chart = write_chart(tmp_path / "neg", {".helmignore": "!keep.txt\n", "keep.txt": "x"})
+    helm = helm_template(chart)
+    with pytest.raises(ChartError) as caught:
+        load_chart(chart)
+    assert str(caught.value) == helm.error == "Chart.yaml file is missing"
+
+
+@pytest.mark.parametrize("rule", ["[", "a/**/b", "x\\"])
+def test_bad_helmignore_pattern_fails_like_helm(tmp_path: Path, rule: str) -> None:
+    chart = write_chart(tmp_path / "bad", {".helmignore": f"ok\n{rule}\n"})
+    helm = helm_template(chart)
+    with pytest.raises(ChartError) as caught:
+        load_chart(chart)
+    assert str(caught.value) == helm.error
+
+
+def test_helmignore_default_hides_dotfiles_in_templates_only(tmp_path: Path) -> None:
+    chart = write_chart(
+        tmp_path / "dots",
+        {"templates/files.yaml": FILES_TEMPLATE, "templates/.x.yaml": "a: 1", ".other": "x"},
+    )
+    helm = helm_template(chart, "--show-only", "templates/files.yaml")
+    assert _our_file_names(chart) == _helm_file_names(helm.document("templates/files.yaml"))
+    assert ".other" in _our_file_names(chart)
+
+
+@pytest.mark.parametrize(
+    "chart_yaml",
+    [
+        "apiVersion: v3\nname: e\nversion: 1.0.0\n",
+        "apiVersion: v9\nname: e\nversion: 1.0.0\n",
+        "apiVersion: v2\nname: \nversion: 1.0.0\n",
+        "apiVersion: v2\nname: e\nversion: \n",
+        "apiVersion: v2\nname: e\nversion: 1.2.3.4\n",
+        "apiVersion: v2\nname: e\nversion: 1.2.3-01\n",
+        "apiVersion: v2\nname: a/b\nversion: 1.0.0\n",
+        "apiVersion: v2\nname: e\nversion: 1.0.0\ntype: foo\n",
+        "apiVersion: v2\nname: e\nversion: 1.0.0\nsources: foo\n",
+        "apiVersion: v2\nname: e\nversion: 1.0.0\ndeprecated: 'yes'\n",
+        "apiVersion: v2\nname: e\nversion: 1.0.0\nannotations: [1]\n",
+        "apiVersion: v2\nname: e\nversion: 1.0.0\nmaintainers: [null]\n",
+        "apiVersion: v2\nname: e\nversion: 1.0.0\ndependencies: [{name: a, alias: 'b.c'}]\n",
+        "apiVersion: v2\nname: e\nversion: 1.0.0\ndependencies: [{name: a}, {name: a}]\n",
+        "apiVersion: v2\nname: e\nversion: 1.0.0\ndependencies: [{name: a, tags: x}]\n",
+        "- a\n",
+        ": bad: :\n",
+    ],
+)
+def test_invalid_chart_yaml_fails_with_helms_message(tmp_path: Path, chart_yaml: str) -> None:
+    chart = write_chart(tmp_path / "e", {"Chart.yaml": chart_yaml, "templates/a.yaml": "a: b"})
+    helm = helm_template(chart)
+    assert helm.returncode != 0
+    with pytest.raises(ChartError) as caught:
+        load_chart(chart)
+    assert str(caught.value) == helm.error
+
+
+def test_values_yaml_documents_merge_like_helm(tmp_path: Path) -> None:
+    chart = write_chart(
+        tmp_path / "multi",
+        {
+            "values.yaml": "a: 1\nl: [1]\nm: {x: 1}\n---\nb: 2\nl: [2]\nm: {y: 2}\n",
+            "templates/v.yaml": "{{ .Values | toJson }}",
+        },
+    )
+    helm = helm_template(chart)
+    assert marshal(load_chart(chart).values) == helm.document("templates/v.yaml")
+
+
+def test_chart_map_is_what_helm_4_exposes_as_dot_chart(tmp_path: Path) -> None:
+    chart = write_chart(
+        tmp_path / "top",
+        {
+            "Chart.yaml": (
+                "apiVersion: v2\nname: top\nversion: 1.0.0\nappVersion: 1.10\n"
+                "kubeVersion: '>=1.20.0-0'\nkeywords: [1, true, 1000000, 1.5e6, x]\n"
+                "annotations: {b: x, a: y}\nmaintainers: [{name: me, email: a@b}]\n"
+                "home: https://example.com\nsources: [s]\nicon: i.png\ndescription: d\n"
+                "dependencies:\n- name: sub\n  version: 0.1.0\n  repository: ''\n"
+            ),
+            "templates/c.yaml": "{{ .Chart | toJson }}",
+            "templates/s.yaml": "{{ .Subcharts.sub.Chart | toJson }}",
+            "charts/sub/Chart.yaml": "apiVersion: v2\nname: sub\nversion: 0.1.0\n",
+        },
+    )
+    helm = helm_template(chart)
+    ours = load_chart(chart)
+    top_json, sub_json = helm.document("templates/c.yaml"), helm.document("templates/s.yaml")
+    # Helm renders after ProcessDependencies, which marks each dependency enabled.
+    for dep in ours.metadata.dependencies:
+        dep.enabled = True
+    assert marshal(ours.chart_map()) == top_json
+    assert marshal(ours.dependencies[0].chart_map()) == sub_json
+
+
+def _tgz(entries: list[tuple[tarfile.TarInfo, bytes]]) -> bytes:
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w:gz") as tar:
+        for info, data in entries:
+            info.size = len(data) if info.isfile() else 0
+            tar.addfile(info, io.BytesIO(data) if info.isfile() else None)
+    return buffer.getvalue()
+
+
+def _file(name: str) -> tarfile.TarInfo:
+    return tarfile.TarInfo(name)
+
+
+CHART_YAML = b"apiVersion: v2\nname: arc\nversion: 0.1.0\n"
+
+
+def test_archive_loads_like_the_directory(tmp_path: Path) -> None:
+    chart = write_chart(
+        tmp_path / "arc",
+        {
+            "values.yaml": "a: 1\n",
+            "templates/t.yaml": "x: 1",
+            "files/f.txt": "f",
+            "charts/s/Chart.yaml": "apiVersion: v2\nname: s\nversion: 1.0.0\n",
+        },
+    )
+    archive = tmp_path / "arc-0.1.0.tgz"
+    with tarfile.open(archive, "w:gz") as tar:
+        tar.add(chart, arcname="arc")
+    from_dir, from_tgz = load_chart(chart), load_chart(archive)
+    assert [f.name for f in from_tgz.files] == [f.name for f in from_dir.files]
+    assert from_tgz.values == from_dir.values
+    assert [d.name() for d in from_tgz.dependencies] == ["s"]
+
+
+@pytest.mark.parametrize(
+    ("name", "kind", "message"),
+    [
+        ("arc/../../evil", tarfile.REGTYPE, "chart illegally references parent directory"),
+        ("arc//etc/passwd", tarfile.REGTYPE, "chart illegally contains absolute paths"),
+        ("Chart.yaml", tarfile.REGTYPE, "chart yaml not in base directory"),
+        ("arc/link", tarfile.SYMTYPE, "link"),
+        ("arc/hard", tarfile.LNKTYPE, "link"),
+        ("arc/dev", tarfile.CHRTYPE, "irregular file"),
+        ("arc/fifo", tarfile.FIFOTYPE, "irregular file"),
+    ],
+)
+def test_unsafe_archive_entries_are_refused(
+    tmp_path: Path, name: str, kind: bytes, message: str
+) -> None:
+    info = _file(name)
+    info.type = kind
+    info.linkname = "/etc/passwd"
+    data = _tgz([(_file("arc/Chart.yaml"), CHART_YAML), (info, b"x")])
+    archive = tmp_path / "bad.tgz"
+    archive.write_bytes(data)
+    with pytest.raises(ChartError, match=message):
+        load_chart(archive)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.tgz"]
+
+
+def test_duplicate_archive_entries_are_refused(tmp_path: Path) -> None:
+    archive = tmp_path / "dup.tgz"
+    archive.write_bytes(
+        _tgz([(_file("arc/Chart.yaml"), CHART_YAML), (_file("arc/Chart.yaml"), CHART_YAML)])
+    )
+    with pytest.raises(ChartError, match="duplicate"):
+        load_chart(archive)
+
+
+def test_oversize_file_in_archive_is_refused(tmp_path: Path) -> None:
+    archive = tmp_path / "big.tgz"
+    archive.write_bytes(
+        _tgz(
+            [
+                (_file("arc/Chart.yaml"), CHART_YAML),
+                (_file("arc/big.bin"), b"\0" * (5 * 1024 * 1024 + 1)),
+            ]
+        )
+    )
+    with pytest.raises(ChartError, match="larger than the maximum file size"):
+        load_chart(archive)
+
+
+def test_gzip_bomb_stops_at_the_chart_size_limit(tmp_path: Path) -> None:
+    import gzip
+
+    # A tar stream of many 4 MiB zero files: tiny compressed, > 100 MiB expanded.
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w") as tar:
+        chart_info = _file("arc/Chart.yaml")
+        chart_info.size = len(CHART_YAML)
+        tar.addfile(chart_info, io.BytesIO(CHART_YAML))
+        block = b"\0" * (4 * 1024 * 1024)
+        for index in range(30):
+            info = _file(f"arc/f{index}.bin")
+            info.size = len(block)
+            tar.addfile(info, io.BytesIO(block))
+    archive = tmp_path / "bomb.tgz"
+    archive.write_bytes(gzip.compress(buffer.getvalue()))
+    assert archive.stat().st_size < 1024 * 1024
+    with pytest.raises(ChartError, match="larger than the maximum size"):
+        load_chart(archive)
+
+
+def test_non_gzip_file_is_refused_with_helms_wording(tmp_path: Path) -> None:
+    path = tmp_path / "values.yaml"
+    path.write_text("a: 1\n")
+    with pytest.raises(ChartError, match="seems to be a YAML file, but expected a gzipped archive"):
+        load_chart(path)

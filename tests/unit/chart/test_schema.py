@@ -1,0 +1,188 @@
+"""values.schema.json validation: messages compared with Helm 4.1.4.
+
+Helm lists sibling violations in Go map order (random between runs), so
+multi-error reports are compared as sorted lines; the header and chart lines
+are compared exactly.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from runner.chart.errors import SchemaError
+from runner.chart.loader import load_chart
+from runner.chart.prepare import prepare_render_values
+from runner.chart.schema import validate_single
+from runner.chart.uservalues import merge_user_values
+from tests.unit.chart._helm import helm_template, write_chart
+
+KITCHEN_SINK = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "type": "object",
+    "required": ["req1", "req2"],
+    "properties": {
+        "t": {"type": "integer"},
+        "t2": {"type": ["string", "null"]},
+        "e": {"enum": ["a", 1, None]},
+        "c": {"const": "x"},
+        "min": {"minimum": 5},
+        "max": {"maximum": 5},
+        "emin": {"exclusiveMinimum": 5},
+        "emax": {"exclusiveMaximum": 5},
+        "minl": {"minLength": 3},
+        "maxl": {"maxLength": 1},
+        "pat": {"pattern": "^a+$"},
+        "mini": {"minItems": 2},
+        "maxi": {"maxItems": 0},
+        "uniq": {"uniqueItems": True},
+        "ap": {"type": "object", "additionalProperties": False, "properties": {"k": {}}},
+        "minp": {"minProperties": 2},
+        "maxp": {"maxProperties": 0},
+        "mult": {"multipleOf": 3},
+        "not": {"not": {"type": "string"}},
+        "any": {"anyOf": [{"type": "string"}, {"type": "integer"}]},
+        "one": {"oneOf": [{"type": "number"}, {"type": "integer"}]},
+        "one2": {"oneOf": [{"type": "string"}, {"type": "boolean"}]},
+        "all": {"allOf": [{"type": "string"}, {"minLength": 5}]},
+        "fmt": {"format": "email"},
+        "cont": {"contains": {"type": "string"}},
+        "dep": {"dependentRequired": {"a": ["b"]}},
+        "pn": {"propertyNames": {"pattern": "^x"}},
+        "f": {"type": "boolean"},
+        "int": {"type": "integer"},
+        "ref": {"$ref": "#/$defs/s"},
+        "mx": {"maximum": 1000},
+        "en": {"enum": [{"a": 1}, [1, "x"], 1.5, True]},
+        "o": {
+            "type": "object",
+            "properties": {
+                "pn": {"propertyNames": {"maxLength": 2}},
+                "r": {"required": ["x"]},
+                "ap": {"additionalProperties": False},
+                "big": {"type": "string"},
+                "lst": {"type": "array", "items": {"type": "string"}},
+            },
+        },
+    },
+    "$defs": {"s": {"type": "string"}},
+}
+
+KITCHEN_VALUES = """\
+t: "str"
+t2: 1
+e: b
+c: y
+min: 1
+max: 10
+emin: 5
+emax: 5
+minl: ab
+maxl: ab
+pat: b
+mini: [1]
+maxi: [1]
+uniq: [1, 1]
+ap: {k: 1, z: 2, y: 3}
+minp: {a: 1}
+maxp: {a: 1}
+mult: 4
+not: s
+any: 1.5
+one: 1
+one2: 1
+all: ab
+fmt: notanemail
+cont: [1]
+dep: {a: 1}
+pn: {y: 1}
+f: 1.5
+int: 1.0
+ref: 1
+mx: 1234567.5
+en: 2
+o:
+  pn: {abc: 1}
+  r: {}
+  ap: {z: 1}
+  big: 10000000
+  lst: [a, 1]
+"""
+
+
+def _schema_chart(root: Path, schema: dict, values: str) -> Path:
+    return write_chart(
+        root,
+        {
+            "values.schema.json": json.dumps(schema),
+            "values.yaml": values,
+            "templates/a.yaml": "a: b",
+        },
+    )
+
+
+def _our_error(chart_dir: Path, *sets: str) -> str:
+    user = merge_user_values([], {"set": list(sets)}) if sets else {}
+    with pytest.raises(SchemaError) as caught:
+        prepare_render_values(load_chart(chart_dir), user)
+    return str(caught.value)
+
+
+def _helm_error(chart_dir: Path, *sets: str) -> str:
+    args = [a for s in sets for a in ("--set", s)]
+    helm = helm_template(chart_dir, *args)
+    assert helm.returncode != 0
+    # The CLI prints "Error: " + err.Error() + "\n"; err.Error() itself ends with "\n".
+    return helm.stderr.removeprefix("Error: ").removesuffix("\n")
+
+
+def test_every_keyword_reports_helms_message(tmp_path: Path) -> None:
+    chart = _schema_chart(tmp_path / "s", KITCHEN_SINK, KITCHEN_VALUES)
+    ours, helm = _our_error(chart), _helm_error(chart)
+    assert ours.splitlines()[:2] == helm.splitlines()[:2]
+    assert sorted(ours.splitlines()) == sorted(helm.splitlines())
+
+
+@pytest.mark.parametrize(
+    ("schema", "values"),
+    [
+        ({"properties": {"x": {"maximum": 1}}}, "x: 1000000\n"),
+        ({"properties": {"x": {"minimum": 1}}}, "x: 0.00001\n"),
+        ({"properties": {"x": {"minimum": 5000}}}, "x: 1234.5\n"),
+        (
+            {
+                "$schema": "http://json-schema.org/draft-04/schema#",
+                "properties": {"x": {"maximum": 5, "exclusiveMaximum": True}},
+            },
+            "x: 5\n",
+        ),
+        (
+            {
+                "$schema": "http://json-schema.org/draft-07/schema#",
+                "properties": {"x": {"type": "integer"}},
+            },
+            "x: 1.5\n",
+        ),
+        ({"$schema": "http://json-schema.org/draft-06/schema#", "required": ["only"]}, "a: 1\n"),
+        ({"properties": {"s": {"enum": ["it's"]}}}, "s: x\n"),
+    ],
+)
+def test_single_violation_matches_helm_exactly(tmp_path: Path, schema: dict, values: str) -> None:
+    chart = _schema_chart(tmp_path / "one", schema, values)
+    assert _our_error(chart) == _helm_error(chart)
+
+
+def test_subchart_schemas_are_checked_against_their_own_values(tmp_path: Path) -> None:
+    chart = tmp_path / "c"
+    shutil.copytree(Path("/work/shared/charts/helmtest-schema-and-subchart"), chart)
+    sets = ("subchart-with-schema.age=-1", "lastname=1")
+    ours, helm = _our_error(chart, *sets), _helm_error(chart, *sets)
+    assert ours == helm
+
+
+def test_valid_values_give_no_report() -> None:
+    schema = json.dumps({"type": "object", "properties": {"a": {"type": "integer"}}}).encode()
+    assert validate_single({"a": 1.0}, schema) == ""
