@@ -18,6 +18,10 @@ spelled out, so Python's own defaults never leak in:
 
 Unicode classes `\\pL`, `\\p{Lu}`, `\\p{Letter}` come from unicodedata; of the
 scripts only the common ones are known (by character names).
+
+Known difference: when a repeated group can match the empty string, as in
+`(a|)+`, Python may record a final empty iteration in the group where Go
+keeps the last non-empty one (whole matches agree; `$1` may not).
 """
 
 from __future__ import annotations
@@ -78,6 +82,10 @@ _POSIX: dict[str, Ranges] = {
 }
 
 _WORD_CHARS = "[0-9A-Za-z_]"
+# Python's \B never matches in an empty string; RE2's does, so spell it out.
+_NOT_WORD_BOUNDARY = (
+    f"(?:(?<={_WORD_CHARS})(?={_WORD_CHARS})|(?<!{_WORD_CHARS})(?!{_WORD_CHARS}))"
+)
 
 
 # ------------------------------------------------------------ rune ranges
@@ -455,7 +463,7 @@ class _Parser:
     def backslash(self, t: str) -> str:
         if len(t) >= 2:
             c = t[1]
-            simple = {"A": "\\A", "z": "\\Z", "b": "(?a:\\b)", "B": "(?a:\\B)"}
+            simple = {"A": "\\A", "z": "\\Z", "b": "(?a:\\b)", "B": _NOT_WORD_BOUNDARY}
             if c in simple:
                 self.push(simple[c], simple=False)
                 return t[2:]
