@@ -345,9 +345,8 @@ def _build_certificate(
         .add_extension(x509.BasicConstraints(ca=is_ca, path_length=None), critical=True)
     )
     if is_ca:
-        builder = builder.add_extension(
-            x509.SubjectKeyIdentifier.from_public_key(key.public_key()), critical=False
-        )
+        ski = x509.SubjectKeyIdentifier(_subject_key_id(key.public_key()))
+        builder = builder.add_extension(ski, critical=False)
     if issuer_cert is not None:
         builder = _add_authority_key_id(builder, issuer_cert)
     sans = [x509.DNSName(n) for n in names] + [x509.IPAddress(a) for a in addresses]
@@ -360,6 +359,31 @@ def _build_certificate(
         raise FuncError(f"error creating certificate: {err}") from None
     cert_pem = cert.public_bytes(serialization.Encoding.PEM).decode("ascii")
     return Certificate(cert_pem, _pem_for_key(key))
+
+
+def _der_element(data: bytes, offset: int) -> tuple[int, int]:
+    """(start of contents, end) of the DER element at offset."""
+    length = data[offset + 1]
+    start = offset + 2
+    if length & 0x80:
+        count = length & 0x7F
+        length = int.from_bytes(data[start : start + count], "big")
+        start += count
+    return start, start + length
+
+
+def _subject_key_id(public_key: Any) -> bytes:
+    """Go 1.25 CreateCertificate: the first 160 bits of SHA-256 over the
+    subjectPublicKey BIT STRING of the key's SubjectPublicKeyInfo."""
+    from cryptography.hazmat.primitives import serialization
+
+    spki = public_key.public_bytes(
+        serialization.Encoding.DER, serialization.PublicFormat.SubjectPublicKeyInfo
+    )
+    body, _ = _der_element(spki, 0)  # SubjectPublicKeyInfo SEQUENCE
+    _, algorithm_end = _der_element(spki, body)  # AlgorithmIdentifier
+    bits_start, bits_end = _der_element(spki, algorithm_end)  # BIT STRING
+    return hashlib.sha256(spki[bits_start + 1 : bits_end]).digest()[:20]  # skip unused-bits byte
 
 
 def _add_authority_key_id(builder: Any, issuer_cert: Any) -> Any:

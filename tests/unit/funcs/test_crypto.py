@@ -227,3 +227,19 @@ def test_build_custom_cert(ca: crypto.Certificate) -> None:
         crypto.build_custom_cert("%%%", b64key)
     with pytest.raises(FuncError, match="^unable to decode certificate$"):
         crypto.build_custom_cert(base64.b64encode(b"nope").decode(), b64key)
+
+
+def test_ca_subject_key_id_is_truncated_sha256_and_leaf_points_to_it(ca: crypto.Certificate) -> None:
+    # Go 1.25 x509.CreateCertificate: a CA template without SubjectKeyId gets the
+    # first 160 bits of SHA-256 of its public key; children carry it as AuthorityKeyId.
+    import hashlib
+
+    ca_cert = _load(ca)
+    key_bits = ca_cert.public_key().public_bytes(
+        serialization.Encoding.DER, serialization.PublicFormat.PKCS1
+    )
+    ski = ca_cert.extensions.get_extension_for_class(x509.SubjectKeyIdentifier).value.digest
+    assert ski == hashlib.sha256(key_bits).digest()[:20]
+    leaf = _load(crypto.gen_signed_cert("leaf", None, None, 1, ca))
+    aki = leaf.extensions.get_extension_for_class(x509.AuthorityKeyIdentifier).value
+    assert aki.key_identifier == ski
