@@ -12,7 +12,7 @@ from typing import Any
 from runner.funcs.registry import ANY, FuncError, GoFunc
 from runner.template.calls import REFLECT_VALUE as RV
 from runner.template.calls import can_be_nil
-from runner.template.gotypes import StringMap, format_value, go_type_name, kind_of
+from runner.template.gotypes import StringMap, go_type_name, kind_of
 from runner.template.values import NIL, truth, unbox
 
 # --------------------------------------------------------------- truth
@@ -150,16 +150,20 @@ def _comparable(v: Any) -> bool:
 def _eq_other(a: Any, b: Any) -> bool:
     """eq for values that are not basic kinds (nil, maps, slices, structs, pointers)."""
     if a is not None and b is not None and kind_of(a) != kind_of(b):
-        raise FuncError(
-            f"non-comparable types {format_value(a)}: {go_type_name(a)}, {go_type_name(b)}: {format_value(b)}"
-        )
+        raise FuncError(_sprintf("non-comparable types %s: %v, %v: %v", a, go_type_name(a), go_type_name(b), b))
     if a is None or b is None:
         return (a is None) == (b is None)
     if not _comparable(b):
-        raise FuncError(f"non-comparable type {format_value(b)}: {go_type_name(b)}")
+        raise FuncError(_sprintf("non-comparable type %s: %v", b, go_type_name(b)))
     if kind_of(a) == "ptr":
         return a is b
     return type(a) is type(b) and a == b
+
+
+def _sprintf(fmt: str, *args: Any) -> str:
+    from runner.template import gofmt
+
+    return gofmt.sprintf(fmt, list(args))
 
 
 def _eq(arg1: Any, *arg2: Any) -> bool:

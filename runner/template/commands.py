@@ -99,7 +99,8 @@ def _var_getter(c: _Compiler, node: VariableNode) -> Eval:
 def _variable(c: _Compiler, node: VariableNode, args: list[Node]) -> Cmd:
     get = _var_getter(c, node)
     if len(node.ident) > 1:
-        return field_chain(c, node, node.ident[1:], args, get)
+        slot = c.resolve(node.ident[0])
+        return field_chain(c, node, node.ident[1:], args, get, slot in c.boxed_slots)
     tree, extra = c.tree, bool(args)
 
     def cmd(st: State, dot: Any, final: Any) -> Any:
@@ -129,9 +130,13 @@ def _chain_node(c: _Compiler, node: ChainNode, args: list[Node]) -> Cmd:
     return field_chain(c, node, node.field, args, recv)
 
 
-def field_chain(c: _Compiler, node: Node, names: list[str], args: list[Node], recv: Eval | None) -> Cmd:
+def field_chain(
+    c: _Compiler, node: Node, names: list[str], args: list[Node], recv: Eval | None, boxed0: bool = False
+) -> Cmd:
     """evalFieldChain: every name but the last without arguments; the last may be a method call."""
     tree = c.tree
+    if recv is None:
+        boxed0 = c.dot_boxed
     head, last = names[:-1], names[-1]
     mids = [c.site(n, node, node, []) for n in head]
     steps = list(zip(head, mids, strict=True))
@@ -140,7 +145,7 @@ def field_chain(c: _Compiler, node: Node, names: list[str], args: list[Node], re
 
     def cmd(st: State, dot: Any, final: Any) -> Any:
         r = dot if recv is None else recv(st, dot)
-        boxed = False
+        boxed = boxed0
         for name, mid in steps:
             if type(r) is dict:
                 v = r.get(name, _ABSENT)
@@ -172,11 +177,12 @@ def field_chain(c: _Compiler, node: Node, names: list[str], args: list[Node], re
 def field_arg(c: _Compiler, node: Node, names: list[str], recv: Eval | None) -> Eval:
     """A field chain in argument position: no arguments and no final value, so one loop."""
     tree = c.tree
+    boxed0 = c.dot_boxed
     steps = [(n, c.site(n, node, node, [])) for n in names]
 
     def ev(st: State, dot: Any) -> Any:
         r = dot if recv is None else recv(st, dot)
-        boxed = False
+        boxed = boxed0
         for name, site in steps:
             if type(r) is dict:
                 v = r.get(name, _ABSENT)

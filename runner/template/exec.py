@@ -40,6 +40,7 @@ from runner.template.nodes import (
     RangeNode,
     TemplateNode,
     VariableNode,
+    last_evaluated,
 )
 from runner.template.parse import Tree
 from runner.template.values import MISSING, NIL, truth
@@ -252,7 +253,7 @@ class _Site:
             try:
                 value = literal_value(node, typ)
             except ArgError as err:
-                reason, where = err.reason, err.node or node
+                reason, where = err.reason, err.node or last_evaluated(node)
 
                 def bad(st: State, dot: Any) -> Any:
                     fail(st, tree, where, reason)
@@ -260,12 +261,13 @@ class _Site:
                 return bad
             return lambda st, dot: value
         checked = _fast_checker(typ, ev)
+        where = last_evaluated(node)
 
         def convert(st: State, dot: Any) -> Any:
             try:
                 return checked(st, dot)
             except ArgError as err:
-                fail(st, tree, node, err.reason)
+                fail(st, tree, where, err.reason)
 
         return convert
 
@@ -295,7 +297,7 @@ class _Site:
             try:
                 argv.append(b.final_check(final))
             except ArgError as err:
-                where = self.args[-1] if self.args else self.head_node
+                where = last_evaluated(self.args[-1]) if self.args else self.head_node
                 fail(st, self.tree, where, err.reason)
         return argv
 
@@ -376,6 +378,10 @@ class _Compiler:
         self.tree = tree
         self.scope: list[tuple[str, int]] = [("$", 0)]
         self.nslots = 1
+        # Go reports a range element (dot, or its variable) as interface {} in
+        # field errors: it sits in an interface slot. Tracked statically.
+        self.dot_boxed = False
+        self.boxed_slots: set[int] = set()
 
     def compile(self) -> Compiled:
         run = self.stmt(self.tree.root or ListNode(0))
@@ -470,7 +476,9 @@ class _Compiler:
         return run
 
     def s_with(self, node: Node) -> Run:
+        saved, self.dot_boxed = self.dot_boxed, False
         ev, body, other = self._branch(node)
+        self.dot_boxed = saved
 
         def run(st: State, dot: Any) -> None:
             v = ev(st, dot)
@@ -488,7 +496,11 @@ class _Compiler:
         ev = self.pipe(node.pipe)
         decl = node.pipe.decl
         slots = [self.resolve(v.ident[0]) for v in decl]
+        if slots and slots[-1] is not None:
+            self.boxed_slots.add(slots[-1])
+        saved, self.dot_boxed = self.dot_boxed, True
         body = self.stmt(node.list)
+        self.dot_boxed = saved
         other = self.stmt(node.else_list) if node.else_list is not None else None
         del self.scope[mark:]
         return compile_range(self.tree, node, ev, slots, body, other)

@@ -366,3 +366,21 @@ def is_empty_tree(node: Node | None) -> bool:
     if isinstance(node, TextNode):
         return node.text.strip(" \t\n\r\v\f\x85\xa0") == ""
     return False
+
+
+def last_evaluated(node: Node) -> Node:
+    """The node Go's executor last marked (state.at) after evaluating `node`.
+
+    Errors raised after an argument or pipeline was evaluated (a wrong
+    argument type, a range over a non-iterable) are reported at that node.
+    """
+    if isinstance(node, PipeNode):
+        return last_evaluated(node.cmds[-1]) if node.cmds else node
+    if isinstance(node, CommandNode):
+        first = node.args[0]
+        if len(node.args) > 1 and isinstance(first, (IdentifierNode, FieldNode, VariableNode, ChainNode)):
+            return last_evaluated(node.args[-1])
+        return last_evaluated(first)
+    if isinstance(node, ChainNode):
+        return last_evaluated(node.node)
+    return node

@@ -6,7 +6,7 @@ from typing import Any
 
 from runner.template.exec import Eval, Run, State, _Break, _Continue, fail
 from runner.template.gotypes import Int64, format_value
-from runner.template.nodes import RangeNode
+from runner.template.nodes import RangeNode, last_evaluated
 from runner.template.parse import Tree
 from runner.template.values import NIL
 
@@ -24,6 +24,7 @@ def compile_range(
     elem_slot = slots[-1] if slots else None
     idx_slot = slots[0] if len(slots) > 1 else None
     two_vars = len(slots) > 1
+    where = last_evaluated(node.pipe)  # Go's state still points into the pipeline
 
     def loop(st: State, pairs: Any) -> None:
         frame = st.vars
@@ -51,7 +52,7 @@ def compile_range(
             loop(st, ((k, val[k]) for k in _sorted_keys(val)))
         elif isinstance(val, int) and not isinstance(val, bool):
             if two_vars:
-                fail(st, tree, node, f"can't use {format_value(val)} to iterate over more than one variable")
+                fail(st, tree, where, f"can't use {format_value(val)} to iterate over more than one variable")
             if val <= 0:
                 return False
             make = Int64 if isinstance(val, Int64) else int
@@ -63,7 +64,7 @@ def compile_range(
         elif val is None:
             return False
         else:
-            fail(st, tree, node, f"range can't iterate over {format_value(val)}")
+            fail(st, tree, where, f"range can't iterate over {format_value(val)}")
         return True
 
     def run(st: State, dot: Any) -> None:
