@@ -136,20 +136,30 @@ def sort_templates(names: Sequence[str]) -> list[str]:
 
 
 # ------------------------------------------------------------ the template set
-# All calls into runner.template go through these four functions.
+# All calls into runner.template go through these functions.
 
 
-def _new_set(funcs: Mapping[str, GoFunc]) -> Any:
+def _new_set(funcs: Mapping[str, GoFunc], strict: bool = False) -> Any:
     from runner.template import Template
 
-    root = Template(TEMPLATE_SET_NAME)
-    root.option("missingkey=zero")
-    root.funcs(dict(funcs))
-    return root
+    return Template(TEMPLATE_SET_NAME, funcs=funcs, missingkey="error" if strict else "zero")
+
+
+def _clone_set(parent: Any, funcs: Mapping[str, GoFunc], strict: bool) -> Any:
+    """Template.Clone: the same trees in a new set (defines added to it stay there)."""
+    clone = _new_set(funcs, strict)
+    for name in parent.defined_templates():
+        if name != TEMPLATE_SET_NAME:  # the tpl text replaces it, as in Go's clone
+            clone.add_tree(name, parent.lookup(name))
+    return clone
+
+
+def _add_funcs(tset: Any, funcs: Mapping[str, GoFunc]) -> None:
+    tset.add_funcs(funcs)
 
 
 def _parse(tset: Any, name: str, text: str) -> None:
-    tset.new(name).parse(text)
+    tset.parse(name, text)
 
 
 def _has(tset: Any, name: str) -> bool:
@@ -157,7 +167,7 @@ def _has(tset: Any, name: str) -> bool:
 
 
 def _execute(tset: Any, name: str, data: Any) -> str:
-    return tset.execute_template(name, data)
+    return tset.execute(name, data)
 
 
 # ------------------------------------------------------------ the engine
@@ -181,7 +191,8 @@ class Engine:
         return _run_deep(lambda: self._render_all(renderables))
 
     def _render_all(self, renderables: dict[str, _Renderable]) -> RenderResult:
-        tset = _new_set(self._function_map(None))
+        self._funcs = self._function_map()
+        tset = _new_set(self._funcs, self.strict)
         self._bind(tset)
         order = sort_templates(list(renderables))
         for name in order:
@@ -209,7 +220,7 @@ class Engine:
 
     # -- functions bound to a template set
 
-    def _function_map(self, tset: Any) -> dict[str, GoFunc]:
+    def _function_map(self) -> dict[str, GoFunc]:
         from runner.funcs import function_map
 
         funcs = function_map()
@@ -224,12 +235,16 @@ class Engine:
 
     def _bind(self, tset: Any) -> None:
         """Add include and tpl closing over `tset` (Helm re-binds them per tpl clone)."""
-        tset.funcs({
+        bound = {
             "include": GoFunc("include", self._include_fn(tset), ("string", ANY),
                               returns="string", fallible=True),
             "tpl": GoFunc("tpl", self._tpl_fn(tset), ("string", ANY),
                           returns="string", fallible=True),
-        })
+        }
+        _add_funcs(tset, bound)
+        from runner.template import BUILTINS
+
+        self._all_funcs = {**BUILTINS, **self._funcs, **bound}
 
     def _include_fn(self, tset: Any) -> Callable[[str, Any], str]:
         included = self._included
@@ -256,11 +271,8 @@ class Engine:
         def tpl(text: str, data: Any) -> str:
             if "{{" not in text:  # plain text parses and prints as itself
                 return text.replace(_NO_VALUE, "")
-            tset = parent.clone()
-            tset.option("missingkey=error" if self.strict else "missingkey=zero")
-            self._bind(tset)
             try:
-                _parse(tset, TEMPLATE_SET_NAME, text)
+                tset = self._tpl_set(parent, text)
             except RunnerError as err:
                 raise FuncError(f"cannot parse template {_go_quote(text)}: {err}") from err
             try:
@@ -270,6 +282,23 @@ class Engine:
             return out.replace(_NO_VALUE, "")
 
         return tpl
+
+    def _tpl_set(self, parent: Any, text: str) -> Any:
+        """The set a tpl text runs in, with the text as template "gotpl".
+
+        Go clones the set for every call; a text without defines cannot change
+        the clone beyond "gotpl", so the parent set serves (fast path).
+        """
+        from runner.template import parse_cached
+
+        trees = parse_cached(TEMPLATE_SET_NAME, text, self._all_funcs).trees
+        if len(trees) == 1:
+            parent.add_tree(TEMPLATE_SET_NAME, trees[TEMPLATE_SET_NAME])
+            return parent
+        tset = _clone_set(parent, self._funcs, self.strict)
+        self._bind(tset)
+        _parse(tset, TEMPLATE_SET_NAME, text)
+        return tset
 
     def _required(self, warn: str, value: Any) -> Any:
         if value is None or (isinstance(value, str) and value == ""):

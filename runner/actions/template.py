@@ -77,12 +77,16 @@ class RenderFailed(RunnerError):
 def run(opts: TemplateOptions, out: TextIO | None = None) -> int:
     """Render and print as `helm template` does; errors raise RunnerError."""
     out = out or sys.stdout
-    chart = engine.load_chart(locate_chart(opts.chart))
+    caps = default_capabilities(opts.kube_version, opts.api_versions)
+    path = locate_chart(opts.chart)
     user_values = engine.merge_user_values(opts.values_files, {
         "set": opts.set_values, "set-string": opts.set_string, "set-file": opts.set_file,
         "set-json": opts.set_json, "set-literal": opts.set_literal,
     })
-    caps = default_capabilities(opts.kube_version, opts.api_versions)
+    chart = engine.load_chart(path)
+    _check_installable(chart)
+    if chart.metadata.deprecated:
+        print('level=WARN msg="this chart is deprecated"', file=sys.stderr)
     values, warnings = engine.prepare_values(chart, user_values)
     for warning in warnings:
         print(warning, file=sys.stderr)
@@ -109,6 +113,11 @@ def locate_chart(name: str) -> str:
         raise RunnerError("non-absolute URLs should be in form of repo_name/path_to_chart, "
                           f"got: {name}")
     raise RunnerError(f'repo {name.split("/", 1)[0]} not found')
+
+
+def _check_installable(chart: Any) -> None:
+    if chart.metadata.type not in ("", "application"):
+        raise RunnerError(f"{chart.metadata.type} charts are not installable")
 
 
 def _check_kube_version(chart: Any, kube_version: str) -> None:

@@ -12,6 +12,8 @@ Every other byte must be identical, stdout and (on failure) stderr.
 
 from __future__ import annotations
 
+import base64
+import binascii
 import contextlib
 import io
 import re
@@ -36,8 +38,11 @@ class Run:
     code: int
 
     def shown(self) -> str:
-        """What a user compares: stdout, plus stderr when the command failed."""
-        return self.stdout if self.code == 0 else f"{self.stdout}\n[exit {self.code}]\n{self.stderr}"
+        """What a user sees: stdout, then stderr (warnings, errors) and a non-zero exit code."""
+        text = self.stdout
+        if self.stderr:
+            text += f"\n[stderr]\n{self.stderr}"
+        return text if self.code == 0 else f"{text}\n[exit {self.code}]"
 
 
 @dataclass(frozen=True)
@@ -106,17 +111,51 @@ def _alphabet(text: str) -> str:
 
 
 def same_shape(ours: str, helm_a: str, helm_b: str) -> bool:
-    """A volatile line: same key, same alphabet, same length when Helm's agree."""
+    """A volatile line: same key; PEM stays PEM that parses; else same alphabet (and length
+    when Helm's two runs agree on it)."""
     mo, ma, mb = _KEY.match(ours), _KEY.match(helm_a), _KEY.match(helm_b)
-    if not (mo and ma and mb):
-        same_len = len(helm_a) != len(helm_b) or len(ours) == len(helm_a)
-        return same_len and {_alphabet(ours.strip())} <= {_alphabet(helm_a.strip()), _alphabet(helm_b.strip())}
-    if mo.group(1) != ma.group(1):
-        return False
-    vo, va, vb = mo.group(2), ma.group(2), mb.group(2)
+    if mo and ma and mb:
+        if mo.group(1) != ma.group(1):
+            return False
+        vo, va, vb = mo.group(2), ma.group(2), mb.group(2)
+    else:
+        vo, va, vb = ours.strip(), helm_a.strip(), helm_b.strip()
+    pem = _pem_header(va)
+    if pem is not None:
+        return pem == _pem_header(vo) and _pem_parses(vo)
     if len(va) == len(vb) and len(vo) != len(va):
         return False
     return _alphabet(vo) in {_alphabet(va), _alphabet(vb)}
+
+
+def _pem_bytes(value: str) -> bytes | None:
+    text = value.strip("\"'")
+    try:
+        data = base64.b64decode(text, validate=True)
+    except (binascii.Error, ValueError):
+        return None
+    return data if data.startswith(b"-----BEGIN ") else None
+
+
+def _pem_header(value: str) -> bytes | None:
+    data = _pem_bytes(value)
+    return data.split(b"\n", 1)[0] if data is not None else None
+
+
+def _pem_parses(value: str) -> bool:
+    """A generated certificate or key must load with the cryptography package."""
+    from cryptography import x509
+    from cryptography.hazmat.primitives import serialization
+
+    data = _pem_bytes(value) or b""
+    try:
+        if b"CERTIFICATE" in data.split(b"\n", 1)[0]:
+            x509.load_pem_x509_certificate(data)
+        else:
+            serialization.load_pem_private_key(data, password=None)
+    except (ValueError, TypeError):
+        return False
+    return True
 
 
 def first_difference(expected: str, actual: str) -> str:
@@ -136,6 +175,10 @@ def compare(chart: str, helm_runs: list[Run], ours: Run) -> Comparison:
     docs = helm_runs[0].stdout.count("# Source: ")
     if expected == actual:
         return Comparison(chart, docs, True, "")
+    if ours.code != helm_runs[0].code:
+        reason = (ours.stderr if ours.code else helm_runs[0].stderr).strip().splitlines() or [""]
+        return Comparison(chart, docs, False, f"exit helm={helm_runs[0].code} ours={ours.code}: "
+                          f"{reason[0][:200]}")
     if len(helm_runs) < 2:
         return Comparison(chart, docs, False, first_difference(expected, actual))
     volatile = volatile_lines(expected, helm_runs[1].shown())
