@@ -1,0 +1,170 @@
+"""goyaml.load: sigs.k8s.io/yaml.Unmarshal over go-yaml v2, as Helm reads values.
+
+Expected values follow go-yaml v2's resolve.go (YAML 1.1 words, ParseInt
+base 0, the float regexp, timestamps), decode.go (merge keys processed in
+order, later duplicate keys win, timestamps into interface{} stay strings),
+sigs.k8s.io/yaml's yaml.go (non-string keys stringified, float keys with
+FormatFloat(f, 'g', -1, 32), the JSON round trip making numbers float64,
+error wrapping) and go-yaml's parser.fail() line numbering.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from runner.encoding import goyaml
+from runner.encoding.goyaml import GoYAMLError
+
+
+def test_numbers_are_float64_after_the_json_round_trip() -> None:
+    value = goyaml.load("replicas: 3\nratio: 0.5\n")
+    assert value == {"replicas": 3.0, "ratio": 0.5}
+    assert type(value["replicas"]) is float
+
+
+def test_ints_option_keeps_go_yaml_integers() -> None:
+    value = goyaml.load("replicas: 3\nratio: 0.5\n", ints=True)
+    assert type(value["replicas"]) is int and value["ratio"] == 0.5
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("y", True), ("Yes", True), ("ON", True), ("true", True),
+        ("n", False), ("no", False), ("Off", False), ("FALSE", False),
+        ("~", None), ("null", None), ("", None),
+        ("0x1F", 31.0), ("0o17", 15.0), ("017", 15.0), ("0b101", 5.0), ("-0b11", -3.0),
+        ("1_000", 1000.0), ("+5", 5.0), ("08", 8.0), (".5", 0.5), ("1e3", 1000.0),
+        ("1e400", "1e400"),  # ParseFloat range error: stays a string
+        ("2001-12-14", "2001-12-14"),  # timestamps decode to their text
+        ("1.2.3", "1.2.3"), ("yes please", "yes please"), ("<<", "<<"),
+    ],
+)  # fmt: skip
+def test_plain_scalars_resolve_as_go_yaml_v2(text: str, expected: object) -> None:
+    assert goyaml.load(f"k: {text}\n") == {"k": expected}
+
+
+def test_quoted_scalars_are_strings() -> None:
+    assert goyaml.load("a: 'yes'\nb: \"1\"\nc: !!str 12\n") == {"a": "yes", "b": "1", "c": "12"}
+
+
+def test_explicit_tags() -> None:
+    value = goyaml.load("a: !!binary aGVsbG8=\nb: !!int '12'\nc: !!float 3\nd: !custom x\n")
+    assert value == {"a": "hello", "b": 12.0, "c": 3.0, "d": "x"}
+
+
+def test_yaml_1_1_boolean_and_number_keys_become_strings() -> None:
+    assert goyaml.load("on: a\n1: b\nno: c\n") == {"true": "a", "1": "b", "false": "c"}
+
+
+def test_float_keys_use_float32_precision() -> None:
+    # sigs.k8s.io/yaml: strconv.FormatFloat(key, 'g', -1, 32)
+    assert goyaml.load("3.14159265358979323846: v\n1e3: w\n") == {"3.1415927": "v", "1000": "w"}
+
+
+def test_null_key_is_an_error() -> None:
+    with pytest.raises(GoYAMLError) as info:
+        goyaml.load("~: w\n")
+    assert str(info.value) == 'unsupported map key of type: %!s(<nil>), key: <nil>, value: "w"'
+
+
+def test_uint64_key_is_an_error() -> None:
+    with pytest.raises(GoYAMLError) as info:
+        goyaml.load("18446744073709551615: v\n")
+    assert "unsupported map key of type: uint64, key: 0xffffffffffffffff" in str(info.value)
+
+
+def test_later_duplicate_key_wins() -> None:
+    assert goyaml.load("a: 1\na: 2\n") == {"a": 2.0}
+
+
+def test_merge_keys_apply_in_document_order() -> None:
+    # decode.go d.mapping: a `<<` entry merges where it stands, so it
+    # overrides keys before it and is overridden by keys after it.
+    assert goyaml.load("a: 1\n<<: {a: 2, b: 3}\n") == {"a": 2.0, "b": 3.0}
+    assert goyaml.load("<<: {a: 2, b: 3}\na: 1\n") == {"a": 1.0, "b": 3.0}
+    # In a list of maps the earlier map takes precedence.
+    assert goyaml.load("<<: [{a: 1}, {a: 2, c: 3}]\n") == {"a": 1.0, "c": 3.0}
+
+
+def test_merge_of_a_scalar_is_an_error() -> None:
+    with pytest.raises(GoYAMLError, match="map merge requires map or sequence of maps"):
+        goyaml.load("<<: 1\n")
+
+
+def test_anchors_and_aliases_copy_the_value() -> None:
+    value = goyaml.load("a: &x {b: 1}\nc: *x\n")
+    assert value == {"a": {"b": 1.0}, "c": {"b": 1.0}}
+    assert value["a"] is not value["c"]
+
+
+def test_only_the_first_document_is_read() -> None:
+    assert goyaml.load("a: 1\n---\nb: 2\n") == {"a": 1.0}
+    assert goyaml.load_all("a: 1\n---\nb: 2\n") == [{"a": 1.0}, {"b": 2.0}]
+
+
+def test_block_scalars() -> None:
+    value = goyaml.load("a: |\n  x\n  y\nb: >\n  folded\n  text\n")
+    assert value == {"a": "x\ny\n", "b": "folded text\n"}
+
+
+def test_nan_and_infinity_fail_the_json_round_trip() -> None:
+    with pytest.raises(GoYAMLError) as info:
+        goyaml.load("a: .nan\n")
+    assert info.value.unmarshal_message == (
+        "error converting YAML to JSON: json: unsupported value: NaN"
+    )
+    with pytest.raises(GoYAMLError, match=r"unsupported value: \+Inf"):
+        goyaml.load("a: .inf\n")
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("a: [", "yaml: line 1: did not find expected node content"),
+        ("a: b: c", "yaml: mapping values are not allowed in this context"),
+        ("\tx: 1", "yaml: found character that cannot start any token"),
+        ("a: *x", "yaml: unknown anchor 'x' referenced"),
+        ("a: \x01", "yaml: control characters are not allowed"),
+        ("? [a]\n: b", 'yaml: invalid map key: []interface {}{"a"}'),
+    ],
+)
+def test_error_texts(text: str, message: str) -> None:
+    with pytest.raises(GoYAMLError) as info:
+        goyaml.load(text)
+    assert str(info.value) == message
+    assert info.value.unmarshal_message == f"error converting YAML to JSON: {message}"
+
+
+def test_load_into_map_reports_the_json_type_error() -> None:
+    with pytest.raises(GoYAMLError) as info:
+        goyaml.load_into("- one\n- two\n", dict)
+    # The message Helm's own funcs_test.go expects from fromYaml.
+    assert info.value.unmarshal_message == (
+        "error unmarshaling JSON: while decoding JSON: json: cannot unmarshal array "
+        "into Go value of type map[string]interface {}"
+    )
+
+
+def test_load_into_empty_documents_give_empty_values() -> None:
+    assert goyaml.load_into("", dict) == {}
+    assert goyaml.load_into("~", dict) == {}
+    assert goyaml.load_into("", list) == []
+
+
+def test_load_into_list() -> None:
+    assert goyaml.load_into("- one\n- 2\n- name: helm\n", list) == ["one", 2.0, {"name": "helm"}]
+    with pytest.raises(GoYAMLError, match=r"cannot unmarshal object into Go value of type \[\]"):
+        goyaml.load_into("hello: world", list)
+
+
+def test_bytes_input() -> None:
+    assert goyaml.load(b"a: b\n") == {"a": "b"}
+
+
+def test_resolve_plain_marks_timestamps() -> None:
+    assert isinstance(goyaml.resolve_plain("2001-12-14T21:59:43.10-05:00"), goyaml.Timestamp)
+    assert not isinstance(goyaml.resolve_plain("2001-02-30"), goyaml.Timestamp)
+    assert math.isnan(goyaml.resolve_plain(".NaN"))
