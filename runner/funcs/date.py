@@ -19,8 +19,10 @@ from runner.funcs.gotime import (
     from_unix,
     go_format,
     go_parse,
+    in_zone,
     load_location,
     local_zone,
+    now_in,
     parse_duration,
 )
 from runner.funcs.registry import ANY, FuncError, alias, gofunc
@@ -37,7 +39,7 @@ _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
 def _now() -> datetime:
-    return datetime.now(local_zone())
+    return now_in(local_zone())
 
 
 def _is_go_int(value: Any) -> bool:
@@ -62,7 +64,7 @@ def now() -> datetime:
 @gofunc("dateInZone", ("string", ANY, "string"), returns="string")
 def date_in_zone(fmt: str, date: Any, zone: str) -> str:
     location = load_location(zone) or UTC
-    return go_format(_as_time(date).astimezone(location), fmt)
+    return go_format(in_zone(_as_time(date), location), fmt)
 
 
 alias("date_in_zone", "dateInZone")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import os
+import time
 from datetime import UTC, datetime, timedelta, timezone, tzinfo
 
 from runner.template.gotypes import zone_name
@@ -130,7 +131,7 @@ def _format_std(std: str, t: datetime) -> str:
     if std in _NUM_TZ or std in _ISO_TZ:
         return _format_zone(std, int((t.utcoffset() or timedelta(0)).total_seconds()))
     if std[0] in ".,":
-        return _format_frac(std, t.microsecond * 1000)
+        return _format_frac(std, _nanos(t))
     hour12 = t.hour % 12 or 12
     yday = t.timetuple().tm_yday
     simple = {
@@ -203,10 +204,74 @@ def from_unix(seconds: int) -> datetime:
     return datetime.fromtimestamp(seconds, UTC).astimezone(local_zone())
 
 
+_PROCESS_START_NS = time.monotonic_ns()
+_TIME_STRING_LAYOUT = "2006-01-02 15:04:05.999999999 -0700 MST"
+
+
+class GoTime(datetime):
+    """A time.Time with nanoseconds: datetime keeps microseconds, `extra_ns`
+    the three digits below them, and String() is Go's Time.String()."""
+
+    go_type = "time.Time"
+    go_kind = "struct"
+    extra_ns: int = 0
+
+    @classmethod
+    def wrap(cls, t: datetime, extra_ns: int = 0) -> GoTime:
+        made = cls(
+            t.year, t.month, t.day, t.hour, t.minute, t.second, t.microsecond, t.tzinfo, fold=t.fold
+        )
+        made.extra_ns = extra_ns
+        return made
+
+    def String(self) -> str:  # noqa: N802 - Go's method name
+        return go_format(self, _TIME_STRING_LAYOUT)
+
+
+class MonotonicTime(GoTime):
+    """A time.Time from time.Now(): it also carries a monotonic clock reading,
+    which Time.String() prints as ` m=+0.012345678` (since process start)."""
+
+    mono_ns: int = 0
+
+    def String(self) -> str:  # noqa: N802 - Go's method name
+        sign = "-" if self.mono_ns < 0 else "+"
+        seconds, nanos = divmod(abs(self.mono_ns), 1_000_000_000)
+        return f"{go_format(self, _TIME_STRING_LAYOUT)} m={sign}{seconds}.{nanos:09d}"
+
+
+def _nanos(t: datetime) -> int:
+    return t.microsecond * 1000 + getattr(t, "extra_ns", 0)
+
+
+def now_in(zone: tzinfo) -> MonotonicTime:
+    """time.Now() in a zone, with nanoseconds and its monotonic reading."""
+    wall_ns = time.time_ns()
+    mono_ns = time.monotonic_ns() - _PROCESS_START_NS
+    seconds, nanos = divmod(wall_ns, 1_000_000_000)
+    wall = datetime.fromtimestamp(seconds, zone).replace(microsecond=nanos // 1000)
+    made = MonotonicTime.wrap(wall, nanos % 1000)
+    made.mono_ns = mono_ns
+    return made
+
+
+def in_zone(t: datetime, zone: tzinfo) -> datetime:
+    """t.In(zone), keeping the nanoseconds below the microsecond."""
+    moved = t.astimezone(zone)
+    extra = getattr(t, "extra_ns", 0)
+    return GoTime.wrap(moved, extra) if extra else moved
+
+
 def add_duration(t: datetime, nanos: int) -> datetime:
-    """t.Add(d): absolute time arithmetic, the location kept."""
-    moved = t.astimezone(UTC) + timedelta(microseconds=int(nanos / 1000))
-    return moved.astimezone(t.tzinfo)
+    """t.Add(d): absolute time arithmetic, nanoseconds, the location and a
+    monotonic reading kept."""
+    micros, extra = divmod(getattr(t, "extra_ns", 0) + nanos, 1000)
+    moved = (t.astimezone(UTC) + timedelta(microseconds=micros)).astimezone(t.tzinfo)
+    if isinstance(t, MonotonicTime):
+        made = MonotonicTime.wrap(moved, extra)
+        made.mono_ns = t.mono_ns + nanos
+        return made
+    return GoTime.wrap(moved, extra) if extra or isinstance(t, GoTime) else moved
 
 
 ZERO_TIME = datetime(1, 1, 1, tzinfo=UTC)
@@ -581,6 +646,11 @@ def _resolve_yday(f: _Fields) -> str:
 
 
 def _build(f: _Fields, local: tzinfo) -> datetime:
+    built = _build_micro(f, local)
+    return GoTime.wrap(built, f.nsec % 1000) if f.nsec % 1000 else built
+
+
+def _build_micro(f: _Fields, local: tzinfo) -> datetime:
     micro = f.nsec // 1000
     if f.utc:
         return datetime(f.year, f.month, f.day, f.hour, f.minute, f.second, micro, UTC)

@@ -282,3 +282,22 @@ def test_ago_is_a_rounded_duration() -> None:
     assert re.fullmatch(r"1h0m\d+s", d.ago(one_hour_ago))
     assert d.ago("nope") == "0s"  # default branch: time.Since(time.Now())
     assert re.fullmatch(r"\d+h\d+m\d+s", d.ago(Int64(0)))
+
+
+def test_now_prints_like_go_time_now() -> None:
+    # time.Time.String() of time.Now(): nanoseconds, zone, then the monotonic
+    # reading " m=+<seconds>.<9 digits>"; t.Add keeps the reading (shifted).
+    current = d.now()
+    pattern = r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(\.\d{1,9})? \+0000 UTC m=\+\d+\.\d{9}"
+    assert re.fullmatch(pattern, current.String())
+    later = d.date_modify("1h", current)
+    assert re.fullmatch(pattern, later.String())
+    assert later.mono_ns - current.mono_ns == 3_600_000_000_000
+
+
+def test_nanoseconds_survive_parse_format_and_modify() -> None:
+    # Go's time keeps nanoseconds; RFC3339Nano-style fractions round-trip.
+    parsed = d.to_date("2006-01-02 15:04:05.999999999", "2023-01-15 10:20:30.123456789")
+    assert parsed.String() == "2023-01-15 10:20:30.123456789 +0000 UTC"
+    assert d.date_in_zone(".000000000 MST", parsed, "Asia/Tokyo") == ".123456789 JST"
+    assert d.date_modify("1ns", parsed).String() == "2023-01-15 10:20:30.12345679 +0000 UTC"
