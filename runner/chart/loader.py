@@ -23,6 +23,7 @@ from runner.chart.chartfile import (
 )
 from runner.chart.errors import ChartError
 from runner.chart.ignore import HELM_IGNORE, Rules
+from runner.chart.logs import Warnings
 from runner.chart.model import API_VERSION_V1, Chart, ChartFile, Metadata
 
 _DOC_SEPARATOR = re.compile(rb"^---[ \t]*(#.*)?\r?$")
@@ -51,33 +52,60 @@ def load_directory(directory: Path) -> Chart:
     if ignore_file.is_file():
         rules = Rules.parse(ignore_file.read_text(errors="replace"))
     rules.add_defaults()
-    files: list[tuple[str, bytes]] = []
-    _walk(top, "", rules, files, {str(top)})
-    return load_files(files)
+    walk = _Walk(rules)
+    walk.directory(top, "", {str(top)})
+    chart = load_files(walk.files)
+    chart.load_warnings = walk.warnings.items
+    return chart
 
 
-def _walk(
-    directory: Path, prefix: str, rules: Rules, out: list[tuple[str, bytes]], seen: set[str]
-) -> None:
-    for entry in sorted(os.listdir(directory)):
-        full = directory / entry
-        name = prefix + entry
-        if full.is_dir():  # follows symlinks, like sympath.Walk
-            real = os.path.realpath(full)
-            if rules.ignore(name, True) or real in seen:
-                continue
-            _walk(full, name + "/", rules, out, seen | {real})
-            continue
-        if rules.ignore(name, False):
-            continue
-        if not full.is_file():
-            raise ChartError(f"cannot load irregular file {full} as it has file mode type bits set")
-        size = full.stat().st_size
-        if size > archive.MAX_FILE_SIZE:
+class _Walk:
+    """Helm's sympath.Walk over a chart directory: lexical order, symlinks followed and logged."""
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self.files: list[tuple[str, bytes]] = []
+        self.warnings = Warnings()
+
+    def directory(self, directory: Path, prefix: str, seen: set[str]) -> None:
+        for entry in sorted(os.listdir(directory)):
+            full = directory / entry
+            if full.is_symlink():
+                full = self._resolve_link(full)
+            self._entry(full, directory / entry, prefix + entry, seen)
+
+    def _resolve_link(self, link: Path) -> Path:
+        try:
+            resolved = Path(os.path.realpath(link, strict=True))
+        except OSError as exc:
+            missing = exc.filename or os.readlink(link)
             raise ChartError(
-                f'chart file "{entry}" is larger than the maximum file size {archive.MAX_FILE_SIZE}'
+                f"error evaluating symlink {link}: lstat {missing}: no such file or directory"
+            ) from None
+        self.warnings.info(
+            "found symbolic link in path. Contents of linked file included and used",
+            path=str(link),
+            resolved=str(resolved),
+        )
+        return resolved
+
+    def _entry(self, full: Path, shown: Path, name: str, seen: set[str]) -> None:
+        if full.is_dir():
+            real = os.path.realpath(full)
+            if not self.rules.ignore(name, True) and real not in seen:
+                self.directory(full, name + "/", seen | {real})
+            return
+        if self.rules.ignore(name, False):
+            return
+        if not full.is_file():
+            raise ChartError(
+                f"cannot load irregular file {shown} as it has file mode type bits set"
             )
-        out.append((name, full.read_bytes().removeprefix(archive.UTF8_BOM)))
+        if full.stat().st_size > archive.MAX_FILE_SIZE:
+            raise ChartError(
+                f'chart file "{shown.name}" is larger than the maximum file size {archive.MAX_FILE_SIZE}'
+            )
+        self.files.append((name, full.read_bytes().removeprefix(archive.UTF8_BOM)))
 
 
 def load_archive_file(path: Path) -> Chart:

@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import Any
 
+from runner.chart.logs import Warning  # noqa: A004 - Helm's log line, not the builtin
+
 API_VERSION_V1 = "v1"
 API_VERSION_V2 = "v2"
 CHART_TYPES = ("", "application", "library")
@@ -130,6 +132,8 @@ class Chart:
     dependencies: list[Chart] = field(default_factory=list)
     parent: Chart | None = field(default=None, repr=False)
     raw: list[ChartFile] = field(default_factory=list, repr=False)
+    # What Helm logs while loading this chart (followed symlinks), root chart only.
+    load_warnings: list[Warning] = field(default_factory=list, repr=False)
 
     def name(self) -> str:
         return self.metadata.name

@@ -57,7 +57,7 @@ def prepare_render_values(
 ) -> RenderValues:
     """Everything from a loaded chart and user values to `.Values` (see the module doc)."""
     user_values = user_values or {}
-    warnings = Warnings()
+    warnings = Warnings(list(chart.load_warnings))
     check_installable(chart)
     if chart.metadata.deprecated:
         warnings.warn("this chart is deprecated")

@@ -13,53 +13,15 @@ were sorted (Go's is random, so only the set of lines is stable).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from runner.chart.logs import Warning, Warnings  # noqa: F401 - re-exported
 from runner.template.gotypes import format_value, go_type_name
 
 if TYPE_CHECKING:
     from runner.chart.model import Chart
 
 GLOBAL_KEY = "global"
-
-
-@dataclass(frozen=True)
-class Warning:  # noqa: A001 - the name Helm's users know; never shadows a builtin we use
-    """One line Helm writes to stderr through slog (`level=... msg=... key=value`)."""
-
-    message: str
-    level: str = "INFO"
-    attrs: tuple[tuple[str, str], ...] = ()
-
-    def __str__(self) -> str:
-        parts = [f"level={self.level}", f"msg={_slog_quote(self.message)}"]
-        parts += [f"{key}={_slog_quote(value)}" for key, value in self.attrs]
-        return " ".join(parts)
-
-
-def _slog_quote(text: str) -> str:
-    """slog's TextHandler: quote values that are empty or hold spaces, `=`, `"` or controls."""
-    needs = not text or any(c in ' ="\\' or not c.isprintable() for c in text)
-    if not needs:
-        return text
-    escaped = (
-        text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\t", "\\t")
-    )
-    return f'"{escaped}"'
-
-
-@dataclass
-class Warnings:
-    """A collector passed down the coalescing functions (Helm's printf)."""
-
-    items: list[Warning] = field(default_factory=list)
-
-    def info(self, message: str) -> None:
-        self.items.append(Warning(message))
-
-    def warn(self, message: str, **attrs: str) -> None:
-        self.items.append(Warning(message, "WARN", tuple(attrs.items())))
 
 
 Printf = Callable[[str], None]

@@ -276,3 +276,53 @@ def test_non_gzip_file_is_refused_with_helms_wording(tmp_path: Path) -> None:
     path.write_text("a: 1\n")
     with pytest.raises(ChartError, match="seems to be a YAML file, but expected a gzipped archive"):
         load_chart(path)
+
+
+def test_symlinks_are_followed_and_logged_like_helm(tmp_path: Path) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "data.txt").write_text("x: 1\n")
+    chart = write_chart(tmp_path / "links", {"templates/files.yaml": FILES_TEMPLATE})
+    (chart / "linked").symlink_to(outside)
+    (chart / "f.txt").symlink_to(outside / "data.txt")
+    helm = helm_template(chart)
+    from runner.chart.prepare import prepare_render_values
+
+    loaded = load_chart(chart)
+    assert sorted(f.name for f in loaded.files) == _helm_file_names(
+        helm.document("templates/files.yaml")
+    )
+    assert set(prepare_render_values(loaded).warning_lines()) == helm.log_lines
+
+    (chart / "broken").symlink_to(tmp_path / "nowhere")
+    with pytest.raises(ChartError) as caught:
+        load_chart(chart)
+    assert str(caught.value) == helm_template(chart).error
+
+
+def test_v1_chart_reads_requirements_yaml_and_keeps_it_in_files(tmp_path: Path) -> None:
+    chart = write_chart(
+        tmp_path / "old",
+        {
+            "Chart.yaml": "apiVersion: v1\nname: old\nversion: 1.0.0\n",
+            "requirements.yaml": "dependencies:\n- name: sub\n  version: 1.0.0\n  repository: ''\n  condition: sub.on\n",
+            "requirements.lock": "dependencies: []\ndigest: abc\ngenerated: '2020-01-01T00:00:00Z'\n",
+            "values.yaml": "sub: {on: false}\n",
+            "templates/files.yaml": FILES_TEMPLATE,
+            "templates/deps.yaml": "deps: {{ .Chart.Dependencies | toJson }}",
+            "charts/sub/Chart.yaml": "apiVersion: v1\nname: sub\nversion: 1.0.0\n",
+        },
+    )
+    helm = helm_template(chart)
+    loaded = load_chart(chart)
+    assert sorted(f.name for f in loaded.files) == _helm_file_names(
+        helm.document("templates/files.yaml")
+    )
+    assert [d.name for d in loaded.metadata.dependencies] == ["sub"]
+    assert loaded.lock is not None and loaded.lock.digest == "abc"
+    from runner.chart.prepare import prepare_render_values
+
+    prepare_render_values(loaded)
+    # `on` is a YAML 1.1 boolean key, so the condition path is missing and sub stays enabled.
+    deps = marshal(loaded.chart_map()["Dependencies"])
+    assert f"deps: {deps}" == helm.document("templates/deps.yaml")

@@ -1,0 +1,43 @@
+"""What Helm logs while loading and preparing a chart (its slog lines on stderr)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Warning:  # noqa: A001 - the name Helm's users know; never shadows a builtin we use
+    """One line Helm writes to stderr through slog (`level=... msg=... key=value`)."""
+
+    message: str
+    level: str = "INFO"
+    attrs: tuple[tuple[str, str], ...] = ()
+
+    def __str__(self) -> str:
+        parts = [f"level={self.level}", f"msg={_slog_quote(self.message)}"]
+        parts += [f"{key}={_slog_quote(value)}" for key, value in self.attrs]
+        return " ".join(parts)
+
+
+def _slog_quote(text: str) -> str:
+    """slog's TextHandler: quote values that are empty or hold spaces, `=`, `"` or controls."""
+    needs = not text or any(c in ' ="\\' or not c.isprintable() for c in text)
+    if not needs:
+        return text
+    escaped = (
+        text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\t", "\\t")
+    )
+    return f'"{escaped}"'
+
+
+@dataclass
+class Warnings:
+    """A collector passed down the coalescing functions (Helm's printf)."""
+
+    items: list[Warning] = field(default_factory=list)
+
+    def info(self, message: str, **attrs: str) -> None:
+        self.items.append(Warning(message, "INFO", tuple(attrs.items())))
+
+    def warn(self, message: str, **attrs: str) -> None:
+        self.items.append(Warning(message, "WARN", tuple(attrs.items())))
