@@ -124,6 +124,8 @@ def test_regex_quote_meta() -> None:
         ("a{,2}", "a{,2}", True),  # not a repeat in Go: literal text
         ("\\12", "\n", True),  # octal escape, not a backreference
         ("x*", "", True),
+        ("^\\B$", "", True),  # no word characters around: not a boundary
+        ("\\p{Tamil}", "\u0b85", True),
     ],
 )
 def test_re2_semantics(pattern: str, text: str, want: bool) -> None:
