@@ -22,7 +22,14 @@ from runner.template.exec import (
     number_command,
 )
 from runner.template.lex import go_quote
-from runner.template.nodes import ChainNode, CommandNode, IdentifierNode, Node, VariableNode
+from runner.template.nodes import (
+    ChainNode,
+    CommandNode,
+    IdentifierNode,
+    Node,
+    VariableNode,
+    last_evaluated,
+)
 from runner.template.values import MISSING, NIL
 
 if TYPE_CHECKING:
@@ -127,20 +134,28 @@ def _chain_node(c: _Compiler, node: ChainNode, args: list[Node]) -> Cmd:
             fail(st, tree, node, f"can't evaluate field {node.field[0]} in type {value}")
 
         return literal
-    return field_chain(c, node, node.field, args, recv)
+    # Go's state still points at the last node evaluated for the receiver.
+    return field_chain(c, node, node.field, args, recv, err_node=last_evaluated(node.node))
 
 
 def field_chain(
-    c: _Compiler, node: Node, names: list[str], args: list[Node], recv: Eval | None, boxed0: bool = False
+    c: _Compiler,
+    node: Node,
+    names: list[str],
+    args: list[Node],
+    recv: Eval | None,
+    boxed0: bool = False,
+    err_node: Node | None = None,
 ) -> Cmd:
     """evalFieldChain: every name but the last without arguments; the last may be a method call."""
     tree = c.tree
+    call_node, node = node, err_node or node  # field errors vs "error calling" blame
     if recv is None:
         boxed0 = c.dot_boxed
     head, last = names[:-1], names[-1]
-    mids = [c.site(n, node, node, []) for n in head]
+    mids = [c.site(n, call_node, node, []) for n in head]
     steps = list(zip(head, mids, strict=True))
-    site = c.site(last, node, node, args)
+    site = c.site(last, call_node, node, args)
     has_args = bool(args)
 
     def cmd(st: State, dot: Any, final: Any) -> Any:

@@ -544,6 +544,7 @@ class _Compiler:
         cmds = [self.command(c) for c in pipe.cmds]
         slots, undefined = self._pipe_slots(pipe)  # declared after the commands: they see old bindings
         tree = self.tree
+        last = last_evaluated(pipe)
         if len(cmds) == 1 and not slots:
             only = cmds[0]
 
@@ -560,7 +561,7 @@ class _Compiler:
                 if v is NIL:
                     v = None
             if undefined:
-                fail(st, tree, undefined[0], f"undefined variable: {undefined[0].ident[0]}")
+                fail(st, tree, last, f"undefined variable: {undefined[0].ident[0]}")
             frame = st.vars
             for s in slots:
                 frame[s] = v
