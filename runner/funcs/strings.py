@@ -295,21 +295,29 @@ def repeat(count: int, s: str) -> str:
     return _go_repeat(s, count)
 
 
-@lru_cache(maxsize=256)
+_PADS: dict[int, tuple[str, str]] = {}
+
+
 def _pads(spaces: int) -> tuple[str, str]:
-    pad = _go_repeat(" ", spaces)
-    return pad, "\n" + pad
+    """(pad, newline + pad) for an indent width, cached: indent is on the hot path."""
+    pads = _PADS.get(spaces)
+    if pads is None:
+        pad = _go_repeat(" ", spaces)
+        pads = (pad, "\n" + pad)
+        if len(_PADS) < 256:
+            _PADS[spaces] = pads
+    return pads
 
 
 @gofunc("indent", ("int", "string"), returns="string")
 def indent(spaces: int, v: str) -> str:
-    pad, newline_pad = _pads(spaces)
+    pad, newline_pad = _PADS.get(spaces) or _pads(spaces)
     return pad + v.replace("\n", newline_pad)
 
 
 @gofunc("nindent", ("int", "string"), returns="string")
 def nindent(spaces: int, v: str) -> str:
-    pad, newline_pad = _pads(spaces)
+    pad, newline_pad = _PADS.get(spaces) or _pads(spaces)
     return newline_pad + v.replace("\n", newline_pad)
 
 
@@ -434,6 +442,8 @@ def quote_string(s: str) -> str:
 
 @gofunc("quote", (), variadic="interface {}", returns="string")
 def quote(*values: Any) -> str:
+    if len(values) == 1 and type(values[0]) is str:  # the usual `{{ .x | quote }}`
+        return quote_string(values[0])
     return " ".join([quote_string(strval(v)) for v in values if v is not None])
 
 
