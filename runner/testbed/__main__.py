@@ -24,8 +24,11 @@ def main(argv: list[str] | None = None) -> int:
             binaries = ensure_binaries(_say)
             _say(f"testbed binaries: {binaries.directory}")
             return 0
-        once = args.once or not sys.stdin.isatty()
-        return _demo(once)
+        if args.once:
+            return _demo("--once: stopping the testbed again.")
+        if not sys.stdin.isatty():
+            return _demo("stdin is not a terminal, so stopping again (run it in a terminal to keep it up).")
+        return _demo(None)
     except RunnerError as error:
         print(f"error: {error}", file=sys.stderr)
         return error.exit_code
@@ -48,12 +51,13 @@ def _say(message: str) -> None:
     print(message, flush=True)
 
 
-def _demo(once: bool) -> int:
+def _demo(stop_reason: str | None) -> int:
+    """Start, describe, then stop at once (stop_reason given) or on Ctrl-C."""
     _say("starting the testbed (etcd, kube-apiserver, kube-controller-manager, kube-scheduler, kwok)...")
     with Testbed.start(log=_say, keep_workdir=False) as testbed:
         _say(describe(testbed))
-        if once:
-            _say("--once: stopping the testbed again.")
+        if stop_reason:
+            _say(stop_reason)
             return 0
         _say("Press Ctrl-C to stop it.")
         try:

@@ -100,6 +100,7 @@ class CleanupRegistry:
         self._callbacks: list[Callable[[], None]] = []
         self._lock = threading.Lock()
         self._installed = False
+        self._handling = False
 
     def register(self, callback: Callable[[], None]) -> None:
         with self._lock:
@@ -129,7 +130,13 @@ class CleanupRegistry:
 
     def _handler(self, previous: object) -> Callable[[int, FrameType | None], None]:
         def handle(signum: int, frame: FrameType | None) -> None:
-            self.run_all()
+            if self._handling:
+                return  # a second signal (a terminal hang-up after Ctrl-C) must not cut teardown short
+            self._handling = True
+            try:
+                self.run_all()
+            finally:
+                self._handling = False
             if callable(previous):
                 previous(signum, frame)  # e.g. Python's default SIGINT -> KeyboardInterrupt
             else:
