@@ -55,6 +55,7 @@ NESTED_REPEAT = "invalid nested repetition operator"
 REPEAT_SIZE = "invalid repeat count"
 MISSING_REPEAT_ARG = "missing argument to repetition operator"
 TRAILING_BACKSLASH = "trailing backslash at end of expression"
+INVALID_UTF8 = "invalid UTF-8"
 
 _DIGIT: Ranges = [(0x30, 0x39)]
 _SPACE: Ranges = [(0x09, 0x0A), (0x0C, 0x0D), (0x20, 0x20)]
@@ -361,6 +362,7 @@ class _Parser:
             elif c == "\\":
                 t = self.backslash(t)
             else:
+                _check_utf8(t)
                 self.literal(c)
                 t = t[1:]
             last_repeat = repeat
@@ -580,7 +582,14 @@ def _class_char(t: str, whole_class: str) -> tuple[str, str]:
         raise RegexSyntaxError(MISSING_BRACKET, whole_class)
     if t[0] == "\\":
         return parse_escape(t)
+    _check_utf8(t)
     return t[0], t[1:]
+
+
+def _check_utf8(t: str) -> None:
+    """nextRune: an invalid byte (a surrogate escape here) is ErrInvalidUTF8."""
+    if "\udc80" <= t[0] <= "\udcff":
+        raise RegexSyntaxError(INVALID_UTF8, t)
 
 
 def _parse_int(s: str) -> tuple[int, str] | None:
