@@ -329,10 +329,10 @@ def _is_exec_error(err: BaseException) -> bool:
 
 
 def _go_quote(text: str) -> str:
-    """strconv.Quote, via our Go fmt."""
-    from runner.template.gofmt import sprintf
+    """strconv.Quote."""
+    from runner.template.lex import go_quote
 
-    return sprintf("%q", [text])
+    return go_quote(text)
 
 
 def _run_deep(work: Callable[[], RenderResult]) -> RenderResult:
@@ -494,81 +494,23 @@ def load_chart(path: str) -> Any:
 
 
 def prepare_values(chart: Any, user_values: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
-    """Install.Run's order: ProcessDependencies, then CoalesceValues (+ schema when present)."""
-    from runner.chart.dependencies import check_dependencies, process_dependencies
-    from runner.chart.values import Warnings, coalesce_values
+    """Install.Run between loading and rendering (runner.chart.prepare): installable,
+    deprecated warning, dependencies, coalescing, schema. Returns (values, stderr lines)."""
+    from runner.chart.prepare import prepare_render_values
 
-    check_dependencies(chart)
-    warnings = Warnings()
-    process_dependencies(chart, user_values, warnings)
-    values = coalesce_values(chart, user_values, warnings)
-    validate = _optional("runner.chart.schema", "validate_values")
-    if validate is not None:
-        validate(chart, values)
-    return values, [str(w) for w in warnings.items]
-
-
-_SET_FLAGS = (("set-json", "json"), ("set", "typed"), ("set-string", "string"),
-              ("set-file", "file"), ("set-literal", "literal"))
+    prepared = prepare_render_values(chart, user_values)
+    return prepared.values, prepared.warning_lines()
 
 
 def merge_user_values(values_files: Sequence[str], sets: Mapping[str, Sequence[str]]) -> dict[str, Any]:
-    """values.Options.MergeValues: -f files in order, then --set-json, --set, --set-string,
-    --set-file, --set-literal, each parsed by runner.chart.strvals."""
-    from runner.chart.loader import merge_maps
+    """values.Options.MergeValues: -f files, then the --set family (runner.chart.uservalues)."""
+    from runner.chart.uservalues import merge_user_values as merge
 
-    result: dict[str, Any] = {}
-    for name in values_files:
-        result = merge_maps(result, _values_file(name))
-    if not any(sets.values()):
-        return result
-    from runner.chart.strvals import parse_into
-
-    for flag, mode in _SET_FLAGS:
-        for text in sets.get(flag, ()):
-            try:
-                parse_into(text, result, mode, _read_set_file if mode == "file" else None)
-            except Exception as err:  # strvals' and the reader's errors carry Helm's text
-                sep = " " if mode == "json" else ": "
-                raise RunnerError(f"failed parsing --{flag} data{sep}{text if mode == 'json' else err}") from err
-    return result
+    return merge(values_files, sets)
 
 
-def _values_file(name: str) -> dict[str, Any]:
-    """One -f file: every YAML document a map, later documents win (Helm 4's reader)."""
-    from runner.chart.loader import load_values
+def check_kube_version(chart: Any, kube_version: str) -> None:
+    """The chart's kubeVersion constraint against the target (runner.chart.prepare)."""
+    from runner.chart.prepare import check_kube_version as check
 
-    data = _read_values_file(name)
-    try:
-        return load_values(data, name)
-    except RunnerError as err:
-        reason = str(err).removeprefix(f"cannot load {name}: ")
-        raise RunnerError(f"failed to parse {name}: {reason}") from err
-
-
-def _read_set_file(path: str) -> str:
-    return _read_values_file(path).decode("utf-8", "surrogateescape")
-
-
-def _read_values_file(name: str) -> bytes:
-    if name == "-":
-        return sys.stdin.buffer.read()
-    try:
-        return Path(name).read_bytes()
-    except OSError as err:
-        raise RunnerError(f"open {name}: no such file or directory") from err
-
-
-def is_compatible_range(constraint: str, version: str) -> bool:
-    from runner.chart.dependencies import is_compatible_range as check
-
-    return check(constraint, version)
-
-
-def _optional(module: str, name: str) -> Callable[..., Any] | None:
-    import importlib
-
-    try:
-        return getattr(importlib.import_module(module), name, None)
-    except ImportError:
-        return None
+    check(chart, kube_version)

@@ -84,9 +84,6 @@ def run(opts: TemplateOptions, out: TextIO | None = None) -> int:
         "set-json": opts.set_json, "set-literal": opts.set_literal,
     })
     chart = engine.load_chart(path)
-    _check_installable(chart)
-    if chart.metadata.deprecated:
-        print('level=WARN msg="this chart is deprecated"', file=sys.stderr)
     values, warnings = engine.prepare_values(chart, user_values)
     for warning in warnings:
         print(warning, file=sys.stderr)
@@ -94,7 +91,7 @@ def run(opts: TemplateOptions, out: TextIO | None = None) -> int:
                                     not opts.is_upgrade, opts.is_upgrade)
     top = engine.to_render_values(chart, values, release, caps)
     try:
-        _check_kube_version(chart, caps.KubeVersion.String())
+        engine.check_kube_version(chart, caps.KubeVersion.String())
         rendered = render_resources(chart, top, opts)
     except RunnerError as err:
         raise RenderFailed(f"{err}{DEBUG_HINT}") from err
@@ -113,20 +110,6 @@ def locate_chart(name: str) -> str:
         raise RunnerError("non-absolute URLs should be in form of repo_name/path_to_chart, "
                           f"got: {name}")
     raise RunnerError(f'repo {name.split("/", 1)[0]} not found')
-
-
-def _check_installable(chart: Any) -> None:
-    if chart.metadata.type not in ("", "application"):
-        raise RunnerError(f"{chart.metadata.type} charts are not installable")
-
-
-def _check_kube_version(chart: Any, kube_version: str) -> None:
-    constraint = chart.metadata.kube_version
-    if not constraint:
-        return
-    if not engine.is_compatible_range(constraint, kube_version):
-        raise RunnerError(f"chart requires kubeVersion: {constraint} which is incompatible "
-                          f"with Kubernetes {kube_version}")
 
 
 def render_resources(chart: Any, top: dict[str, Any], opts: TemplateOptions) -> Rendered:
