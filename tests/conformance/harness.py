@@ -16,14 +16,17 @@ import base64
 import binascii
 import contextlib
 import io
+import os
 import re
 import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-# shared/ sits beside the repository (here and in CI's fresh clone).
-CHARTS_DIR = Path(__file__).resolve().parents[3] / "shared" / "charts"
+# shared/ sits beside the repository (here and in CI's fresh clone);
+# DEPLOY_RUNNER_CHARTS points elsewhere (e.g. for a checkout in a scratch directory).
+CHARTS_DIR = Path(os.environ.get("DEPLOY_RUNNER_CHARTS")
+                  or Path(__file__).resolve().parents[3] / "shared" / "charts")
 VALUES_DIR = CHARTS_DIR / "_values"
 RELEASE = "rel"
 NAMESPACE = "ns"
