@@ -179,6 +179,9 @@ def _encode_list(value: Any, out: list[str], html: bool) -> None:
 
 def marshal(value: Any, escape_html: bool = True) -> str:
     """json.Marshal(value) as text; raises MarshalError with Go's message."""
+    fast = _fast_dumps(value, escape_html, None)
+    if fast is not None:
+        return fast
     out: list[str] = []
     _encode(value, out, escape_html)
     return "".join(out)
@@ -188,9 +191,79 @@ def marshal_indent(
     value: Any, prefix: str = "", indent: str = "  ", escape_html: bool = True
 ) -> str:
     """json.MarshalIndent(value, prefix, indent): Marshal, then json.Indent's layout."""
+    if not prefix:
+        fast = _fast_dumps(value, escape_html, indent)
+        if fast is not None:
+            return fast
     out: list[str] = []
     _indent(value, out, escape_html, prefix, indent, 0)
     return "".join(out)
+
+
+# -- fast path: Python's C encoder, for values whose text it writes as Go does
+
+
+class _NotPlain(Exception):
+    """The value holds something only the Go-faithful encoder above writes right."""
+
+
+_SAFE_INT = float(1 << 53)
+
+
+def _plain(value: Any) -> Any:
+    """A copy the C encoder writes as encoding/json would, or _NotPlain.
+
+    Integral floats below 2**53 become ints (Go writes 80.0 as "80"); other
+    floats in [1e-4, 1e16) are written alike by Python's repr and Go's
+    shortest 'f' format; anything else takes the slow path.
+    """
+    kind = type(value)
+    if kind is str or kind is int or kind is bool or value is None:
+        return value
+    if kind is float:
+        magnitude = abs(value)
+        if value.is_integer():
+            if magnitude < _SAFE_INT and (value or math.copysign(1, value) > 0):
+                return int(value)
+            raise _NotPlain
+        if 1e-4 <= magnitude < 1e16:
+            return value
+        raise _NotPlain
+    if kind is dict:
+        out = {}
+        for key, item in value.items():
+            if type(key) is not str:
+                raise _NotPlain
+            out[key] = _plain(item)
+        return out
+    if kind is list:
+        return [_plain(item) for item in value]
+    if isinstance(value, bool):
+        return bool(value)
+    if isinstance(value, int):
+        return int(value)
+    if isinstance(value, list | tuple):
+        return [_plain(item) for item in value]
+    raise _NotPlain
+
+
+def _fast_dumps(value: Any, escape_html: bool, indent: str | None) -> str | None:
+    try:
+        plain = _plain(value)
+    except _NotPlain:
+        return None
+    if indent is None:
+        text = json.dumps(plain, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+    else:
+        text = json.dumps(
+            plain, ensure_ascii=False, separators=(",", ": "), sort_keys=True, indent=indent
+        )
+    if _SURROGATE.search(text):
+        return None
+    pattern = _HTML if escape_html else _LINE_SEPS
+    if pattern.search(text):
+        text = pattern.sub(lambda m: _HTML_ESCAPES[m[0]], text)
+    return text
 
 
 def _indent(value: Any, out: list[str], html: bool, prefix: str, indent: str, depth: int) -> None:

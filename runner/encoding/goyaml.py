@@ -369,10 +369,35 @@ def load(data: str | bytes, *, ints: bool = False) -> Any:
     Raises GoYAMLError with go-yaml's / encoding/json's text.
     """
     text = _text(data)
+    key = (text, ints)
+    cached = _LOAD_CACHE.get(key, _MISSING)
+    if cached is not _MISSING:
+        return _copy(cached)
     _reader_guard(text)
+    value = None
     for node in _nodes(text):
-        return _Builder(ints).value(node)
-    return None
+        value = _Builder(ints).value(node)
+        break
+    if len(text) <= 65536:
+        if len(_LOAD_CACHE) >= 256:
+            _LOAD_CACHE.clear()
+        _LOAD_CACHE[key] = _copy(value)
+    return value
+
+
+# fromYaml often reads the same text many times in one render (loops,
+# include output); callers may mutate what they get, so hand out copies.
+_LOAD_CACHE: dict[tuple[str, bool], Any] = {}
+_MISSING = object()
+
+
+def _copy(value: Any) -> Any:
+    kind = type(value)
+    if kind is dict:
+        return {k: _copy(v) if type(v) in (dict, list) else v for k, v in value.items()}
+    if kind is list:
+        return [_copy(v) if type(v) in (dict, list) else v for v in value]
+    return value
 
 
 def load_all(data: str | bytes, *, ints: bool = False) -> list[Any]:

@@ -264,6 +264,18 @@ def number_text(value: int | float) -> str:
 
 # ------------------------------------------------------------ the emitter
 
+_KEY_ORDER_CACHE: dict[tuple[bool, tuple[Any, ...]], list[tuple[Any, str | None, str]]] = {}
+_STYLES: dict[tuple[bool, bool], dict[str, int]] = {
+    (v3, simple): {} for v3 in (False, True) for simple in (False, True)
+}
+
+
+def _is_simple_key(key: str) -> bool:
+    """yaml_emitter_check_simple_key: one line and at most 128 bytes."""
+    if len(key) > 128 or (not key.isascii() and len(key.encode()) > 128):
+        return False
+    return not _analyze(key)[4]
+
 
 class _Emitter:
     """The parts of go-yaml's emitter state that decide layout."""
@@ -335,7 +347,9 @@ class _Emitter:
     def node(self, value: Any, mapping: bool = False) -> None:
         kind = type(value)
         if kind is str:
-            self.string(self.text(value, False), simple_key=False)
+            if not self.v3 and _JSON_RAW_TROUBLE.search(value):
+                value = _through_json(value, False)
+            self.string(value, simple_key=False)
         elif kind is dict or kind is list:
             self.collection(value, mapping)
         elif value is None:
@@ -390,15 +404,38 @@ class _Emitter:
     def mapping(self, value: dict[Any, Any]) -> None:
         saved = self.indent
         self.increase_indent(False, False)
-        keys = {gojson.key_text(k): k for k in value}
-        for key in sorted_keys(list(keys), self.v3):
+        out = self.out
+        for original, fast, key in self.key_order(value):
             self.write_indent()
-            self.key(self.text(key, True))
-            self.node(value[keys[key]], mapping=True)
+            if fast is not None:
+                out.append(fast)  # a plain simple key and its ':' (after indentation)
+                self.column += len(fast)
+                self.whitespace = self.indention = False
+            else:
+                self.key(key)
+            self.node(value[original], mapping=True)
         self.indent = saved
 
+    def key_order(self, value: dict[Any, Any]) -> list[tuple[Any, str | None, str]]:
+        """(key, its "key:" text when plain and simple, its string) in go-yaml order; cached."""
+        names = tuple(value)
+        signature = (self.v3, names)
+        order = _KEY_ORDER_CACHE.get(signature)
+        if order is None:
+            texts = {gojson.key_text(k): k for k in names}
+            order = []
+            for text in sorted_keys(list(texts), self.v3):
+                key = self.text(text, True)
+                simple = _is_simple_key(key)
+                plain = simple and _select_style(key, True, self.v3) == _PLAIN
+                order.append((texts[text], key + ":" if plain else None, key))
+            if len(_KEY_ORDER_CACHE) > 4096:
+                _KEY_ORDER_CACHE.clear()
+            _KEY_ORDER_CACHE[signature] = order
+        return order
+
     def key(self, key: str) -> None:
-        if len(key) <= 128 and (key.isascii() or len(key.encode()) <= 128) and not _analyze(key)[4]:
+        if _is_simple_key(key):
             self.string(key, simple_key=True)
             self.write_indicator(":", False, False, False)
             return
@@ -410,7 +447,21 @@ class _Emitter:
     # -- scalars
 
     def string(self, s: str, simple_key: bool) -> None:
-        style = _select_style(s, simple_key, self.v3)
+        cache = _STYLES[(self.v3, simple_key)]
+        style = cache.get(s)
+        if style is None:
+            style = _select_style(s, simple_key, self.v3)
+            if len(cache) > 8192:
+                cache.clear()
+            cache[s] = style
+        if style == _PLAIN:
+            column = self.column if self.whitespace else self.column + 1
+            if simple_key or self.v3 or column + len(s) <= BEST_WIDTH + 1 or " " not in s:
+                text = s if self.whitespace else " " + s
+                self.out.append(text)
+                self.column += len(text)
+                self.whitespace = self.indention = False
+                return
         saved = self.indent
         self.increase_indent(True, False)
         if style == _PLAIN:
