@@ -372,6 +372,8 @@ class _Emitter:
             self.collection(value, mapping)
         elif self.v3 and isinstance(value, datetime):
             self.atom(gojson.time_text(value))  # v3 writes time.Time as a plain timestamp
+        elif self.v3 and hasattr(value, "go_yaml_v3"):
+            self.struct(value.go_yaml_v3())
         else:
             self.node(gojson.json_shape(value), mapping)
 
@@ -414,6 +416,19 @@ class _Emitter:
             else:
                 self.key(key)
             self.node(value[original], mapping=True)
+        self.indent = saved
+
+    def struct(self, fields: list[tuple[str, Any]]) -> None:
+        """A Go struct for go-yaml v3: fields in declaration order, not sorted."""
+        if not fields:
+            self.collection({}, False)
+            return
+        saved = self.indent
+        self.increase_indent(False, False)
+        for name, item in fields:
+            self.write_indent()
+            self.key(name)
+            self.node(item, mapping=True)
         self.indent = saved
 
     def key_order(self, value: dict[Any, Any]) -> list[tuple[Any, str | None, str]]:
@@ -646,7 +661,10 @@ def dump_pretty(value: Any) -> str:
     """toYamlPretty's encoder: go-yaml v3's Encoder with SetIndent(2) on the value itself.
 
     No JSON round trip (float64 1000000 is 1e+06, NaN is .nan), no folding
-    of long lines, sequences indented under their key.
+    of long lines, sequences indented under their key. Objects standing for
+    Go structs may define `go_yaml_v3()` returning [(field, value), ...] in
+    declaration order with v3's names (the Go field name lowercased); others
+    are written as their JSON shape.
     """
     emitter = _Emitter(v3=True)
     try:

@@ -162,3 +162,13 @@ def test_pretty_key_order_puts_letters_first_after_digits() -> None:
 
 def test_pretty_writes_timestamps_plain() -> None:
     assert goyaml.dump_pretty(datetime(2021, 3, 4, tzinfo=UTC)) == "2021-03-04T00:00:00Z\n"
+
+
+def test_pretty_writes_structs_in_field_order() -> None:
+    # go-yaml v3 marshals struct fields in declaration order under their
+    # lowercased Go names (Helm's chartutil.KubeVersion: Version, Major, Minor).
+    class KubeVersion:
+        def go_yaml_v3(self) -> list[tuple[str, str]]:
+            return [("version", "v1.35.0"), ("major", "1"), ("minor", "35")]
+
+    assert goyaml.dump_pretty(KubeVersion()) == 'version: v1.35.0\nmajor: "1"\nminor: "35"\n'
