@@ -105,9 +105,9 @@ def _chart_scopes(chart: Any, top: Mapping[str, Any], out: dict[str, _Renderable
         "Capabilities": top["Capabilities"],
         "Values": {},
         "Subcharts": subcharts,
-        # HIP-0027 offline: nothing deployed yet.
-        "DeployedChart": None,
-        "DeployedCharts": [],
+        # HIP-0027: filled by runner.release.history for live installs/upgrades; empty offline.
+        "DeployedChart": top.get("DeployedChart"),
+        "DeployedCharts": top.get("DeployedCharts", []),
     }
     if chart.is_root():
         scope["Values"] = top["Values"]
