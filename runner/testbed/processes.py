@@ -16,7 +16,6 @@ import os
 import signal
 import subprocess
 import threading
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -75,14 +74,13 @@ def start(name: str, command: list[str], log_dir: Path) -> Component:
 
 
 def stop(components: list[Component]) -> None:
-    """Stop components in reverse start order: TERM the groups, then KILL stragglers."""
+    """Stop components one by one in reverse start order (etcd last, so the
+    apiserver can shut down cleanly): TERM the group, then KILL after a grace period."""
     for component in reversed(components):
         _signal_group(component, signal.SIGTERM)
-    deadline = time.monotonic() + _STOP_GRACE_SECONDS
-    for component in reversed(components):
         with contextlib.suppress(subprocess.TimeoutExpired):
-            component.process.wait(timeout=max(0.0, deadline - time.monotonic()))
-        _signal_group(component, signal.SIGKILL)
+            component.process.wait(timeout=_STOP_GRACE_SECONDS)
+        _signal_group(component, signal.SIGKILL)  # also reaps anything left in its group
         with contextlib.suppress(subprocess.TimeoutExpired):
             component.process.wait(timeout=_STOP_GRACE_SECONDS)
 
