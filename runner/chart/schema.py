@@ -68,22 +68,47 @@ def schema_report(chart: Chart, values: dict[str, Any]) -> str:
 
 
 def validate_single(values: Any, schema_bytes: bytes) -> str:
-    """One schema against one values tree: '' when valid, else Helm's error lines plus '\\n'."""
+    """One schema against one values tree: '' when valid, else Helm's error text.
+
+    Violations end with a newline (Helm's JSONSchemaValidationError adds it);
+    a schema that does not compile gives the bare compiler message.
+    """
     try:
         schema = json.loads(schema_bytes)
     except (ValueError, UnicodeDecodeError) as exc:
-        return f"{_json_error(exc)}\n"
+        return _json_error(exc)  # compile errors carry no trailing newline in Helm
     validator_cls = _validator_class(schema)
     try:
         validator_cls.check_schema(schema)
     except Exception as exc:  # jsonschema.SchemaError
-        return f'"{SCHEMA_URL}#" is not valid against metaschema: {getattr(exc, "message", exc)}\n'
+        return f'"{SCHEMA_URL}#" is not valid against metaschema: {getattr(exc, "message", exc)}'
     validator = _build_validator(validator_cls, schema)
-    errors = list(validator.iter_errors(values))
+    try:
+        errors = list(validator.iter_errors(values))
+    except Exception as exc:  # referencing errors surface wrapped, at first use
+        return _reference_error(exc)
     if not errors:
         return ""
     nodes = _build(errors, [], validator)
     return "\n".join(line for node in nodes for line in node.lines(0)) + "\n"
+
+
+def _reference_error(exc: Exception) -> str:
+    """santhosh's compile errors for a `$ref` it cannot follow (we never fetch: offline)."""
+    from urllib.parse import urljoin
+
+    from referencing.exceptions import PointerToNowhere, Unresolvable
+
+    cause = exc.__cause__ if exc.__cause__ is not None else exc
+    if isinstance(cause, PointerToNowhere):
+        return f'json-pointer in "{SCHEMA_URL}#{cause.ref}" not found'
+    if isinstance(cause, Unresolvable):
+        url = urljoin(SCHEMA_URL, str(cause.ref))
+        if url.startswith("file://"):
+            path = url.removeprefix("file://").split("#", 1)[0]
+            return f'failing loading "{url}": open {path}: no such file or directory'
+        return f'failing loading "{url}": remote schemas are not fetched (offline)'
+    raise exc
 
 
 def _json_error(exc: Exception) -> str:
