@@ -1,0 +1,63 @@
+"""Steps shared by install, upgrade and rollback: CRDs, namespace, the SSA
+conflict preflight, and waiting."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from runner.kube import wait as kube_wait
+from runner.kube.apply import ApplyConflictError, create, preflight_conflicts
+from runner.kube.client import KubeClient, KubeError
+from runner.kube.resources import Resource, parse_documents, resource_of
+
+
+def preflight(client: KubeClient, resources: Sequence[Resource]) -> None:
+    """Dry-run every server-side apply first: all conflicts reported, nothing written."""
+    conflicts = preflight_conflicts(client, resources)
+    if conflicts:
+        raise ApplyConflictError(conflicts)
+
+
+def ensure_namespace(client: KubeClient, namespace: str) -> None:
+    body = {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": namespace}}
+    reply = client.request("POST", "/api/v1/namespaces", body=body)
+    if not reply.ok and reply.status != 409:
+        raise KubeError(f"failed to create namespace {namespace}: {reply.message}", reply.status)
+
+
+def install_crds(client: KubeClient, chart: Any, timeout: float) -> list[str]:
+    """Chart CRDs (crds/) are created before anything else, never updated (Helm)."""
+    created: list[str] = []
+    crds: list[Resource] = []
+    for _, file in chart.crd_objects():
+        for obj in parse_documents(file.data.decode("utf-8", "replace")):
+            crd = resource_of(client, obj, "")
+            try:
+                create(client, crd)
+            except KubeError as err:
+                if err.status != 409:
+                    raise
+                continue
+            crds.append(crd)
+            created.append(crd.ref())
+    if crds:
+        _wait_established(client, crds, timeout)
+    return created
+
+
+def _wait_established(client: KubeClient, crds: Sequence[Resource], timeout: float) -> None:
+    import time
+
+    deadline = time.monotonic() + timeout
+    for crd in crds:
+        while time.monotonic() < deadline:
+            live = client.checked("GET", crd.path, f"get {crd.describe()}")
+            conditions = (live.get("status") or {}).get("conditions") or []
+            if any(c.get("type") == "Established" and c.get("status") == "True" for c in conditions):
+                break
+            time.sleep(0.2)
+
+
+def wait(client: KubeClient, resources: Sequence[Resource], timeout: float) -> None:
+    kube_wait.wait_ready(client, resources, timeout)

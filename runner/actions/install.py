@@ -1,0 +1,184 @@
+"""`install`: Helm 4.1.4's Install.Run, orchestrating chart, engine, kube and release.
+
+Records: pending-install ("Initial install underway") before anything is
+applied, then deployed ("Install complete") or failed ("Release "x" failed:
+...") — the same sequence Helm writes.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from runner import engine
+from runner.actions import apply_steps
+from runner.actions.hooks import run_hooks
+from runner.actions.release_config import (
+    DEFAULT_TIMEOUT,
+    ActionConfig,
+    RenderRequest,
+    now,
+    render_release,
+    validate_name,
+)
+from runner.actions.results import ReleaseResult
+from runner.errors import RunnerError
+from runner.kube import operations
+from runner.kube.ownership import existing_resources, set_release_metadata
+from runner.kube.resources import build
+from runner.release.record import (
+    CLIENT_SIDE_APPLY,
+    DEPLOYED,
+    FAILED,
+    PENDING_INSTALL,
+    SERVER_SIDE_APPLY,
+    SUPERSEDED,
+    UNINSTALLED,
+    Info,
+    Release,
+)
+from runner.release.storage import ReleaseNotFoundError
+
+
+@dataclass
+class InstallOptions:
+    name: str
+    chart: str
+    values: dict[str, Any] = field(default_factory=dict)
+    create_namespace: bool = False
+    generate_name: bool = False
+    server_side: bool = True
+    force_conflicts: bool = False
+    dry_run: str = ""  # "", "client", "server"
+    take_ownership: bool = False
+    replace: bool = False
+    wait: bool = False
+    timeout: float = DEFAULT_TIMEOUT
+    no_hooks: bool = False
+    skip_crds: bool = False
+    description: str = ""
+    release_history_max: int = 0
+    include_history_values: bool = False
+    wait_for_lock: float = 0.0
+
+
+class InstallError(RunnerError):
+    """Helm prefixes install failures with INSTALLATION FAILED at the CLI."""
+
+
+def install(cfg: ActionConfig, opts: InstallOptions) -> ReleaseResult:
+    from runner.actions.template import locate_chart
+
+    source = locate_chart(opts.chart)
+    chart = engine.load_chart(source)
+    name = opts.name or (f"{chart.name()}-{int(time.time())}" if opts.generate_name else "")
+    validate_name(name)
+    if opts.dry_run:
+        return _dry_run(cfg, opts, chart, source, name)
+    with cfg.locked(name, opts.wait_for_lock):
+        _check_available(cfg, name, opts.replace)
+        rendered = render_release(cfg, chart, source, opts.values, RenderRequest(
+            name, cfg.namespace, 1, False, opts.release_history_max, opts.include_history_values))
+        release = Release(
+            name=name, namespace=cfg.namespace, version=1, chart=rendered.chart_json,
+            config=opts.values, manifest=rendered.manifest, hooks=rendered.hooks,
+            info=Info(status=PENDING_INSTALL, first_deployed=now(), last_deployed="",
+                      description="Initial install underway", notes=rendered.notes),
+            apply_method=SERVER_SIDE_APPLY if opts.server_side else CLIENT_SIDE_APPLY,
+        )
+        release.info.last_deployed = release.info.first_deployed
+        return _perform(cfg, opts, chart, release)
+
+
+def _check_available(cfg: ActionConfig, name: str, replace: bool) -> None:
+    """availableName: a name is free when unused, or (with --replace) failed/uninstalled."""
+    try:
+        last = cfg.storage.last(name)
+    except ReleaseNotFoundError:
+        return
+    if replace and last.info.status in (UNINSTALLED, FAILED):
+        return
+    raise InstallError("cannot reuse a name that is still in use")
+
+
+def _perform(cfg: ActionConfig, opts: InstallOptions, chart: Any, release: Release) -> ReleaseResult:
+    client = cfg.kube()
+    result = ReleaseResult(release)
+    if not opts.skip_crds:
+        apply_steps.install_crds(client, chart, opts.timeout)
+    resources = build(client, release.manifest, cfg.namespace)
+    set_release_metadata(resources, release.name, release.namespace)
+    adopted = existing_resources(client, resources, release.name, release.namespace,
+                                 take_ownership=opts.take_ownership)
+    if opts.server_side and not opts.force_conflicts:
+        apply_steps.preflight(client, resources)
+    if opts.create_namespace:
+        apply_steps.ensure_namespace(client, cfg.namespace)
+    if opts.replace:
+        _replace_previous(cfg, release)
+    cfg.storage.create(release, history_max=0)
+    try:
+        if not opts.no_hooks:
+            run_hooks(client, release, "pre-install", server_side=opts.server_side,
+                      timeout=opts.timeout, record=cfg.storage.update)
+        if adopted:
+            applied = operations.update_all(client, adopted, resources, server_side=opts.server_side,
+                                            force=opts.force_conflicts)
+        else:
+            applied = operations.create_all(client, resources, server_side=opts.server_side,
+                                            force=opts.force_conflicts)
+        result.add(applied)
+        if opts.wait:
+            apply_steps.wait(client, resources, opts.timeout)
+        if not opts.no_hooks:
+            run_hooks(client, release, "post-install", server_side=opts.server_side,
+                      timeout=opts.timeout, record=cfg.storage.update)
+    except RunnerError as err:
+        release.info.status = FAILED
+        release.info.description = f'Release "{release.name}" failed: {err}'
+        cfg.storage.update(release)
+        raise InstallError(str(err)) from err
+    release.info.status = DEPLOYED
+    release.info.description = opts.description or "Install complete"
+    cfg.storage.update(release)
+    return result
+
+
+def _replace_previous(cfg: ActionConfig, release: Release) -> None:
+    """replaceRelease: take the next revision; a non-failed last record becomes superseded."""
+    try:
+        last = cfg.storage.last(release.name)
+    except ReleaseNotFoundError:
+        return
+    release.version = last.version + 1
+    if last.info.status != FAILED:
+        last.info.status = SUPERSEDED
+        cfg.storage.update(last)
+
+
+def _dry_run(cfg: ActionConfig, opts: InstallOptions, chart: Any, source: str,
+             name: str) -> ReleaseResult:
+    """--dry-run=client renders offline; =server also sends every write with dryRun=All."""
+    offline = opts.dry_run == "client"
+    rendered = render_release(cfg, chart, source, opts.values, RenderRequest(
+        name, cfg.namespace, 1, False, opts.release_history_max, opts.include_history_values,
+        offline=offline))
+    stamp = now()
+    release = Release(
+        name=name, namespace=cfg.namespace, version=1, chart=rendered.chart_json,
+        config=opts.values, manifest=rendered.manifest, hooks=rendered.hooks,
+        info=Info(status=PENDING_INSTALL, first_deployed=stamp, last_deployed=stamp,
+                  description=opts.description or "Dry run complete", notes=rendered.notes),
+        apply_method=SERVER_SIDE_APPLY if opts.server_side else CLIENT_SIDE_APPLY,
+    )
+    result = ReleaseResult(release, dry_run=opts.dry_run)
+    if not offline:
+        client = cfg.kube()
+        resources = build(client, release.manifest, cfg.namespace)
+        set_release_metadata(resources, release.name, release.namespace)
+        existing_resources(client, resources, name, cfg.namespace, take_ownership=opts.take_ownership)
+        if opts.server_side and not opts.force_conflicts:
+            apply_steps.preflight(client, resources)
+        result.created = [r.ref() for r in resources]
+    return result

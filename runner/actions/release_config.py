@@ -1,0 +1,183 @@
+"""What every release action needs: the cluster client, the release namespace,
+the record storage (HELM_DRIVER: secret | configmap | memory), the per-release
+lock, and rendering a chart for a release (with .Release.History)."""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from runner import engine
+from runner.engine_objects import default_capabilities
+from runner.errors import RunnerError
+from runner.kube.client import KubeClient
+from runner.kube.lease import ReleaseLock
+from runner.release import history as release_history
+from runner.release.chartjson import chart_to_json
+from runner.release.record import (
+    FAILED,
+    PENDING_STATUSES,
+    Hook,
+    Release,
+    go_time_now,
+    parse_go_time,
+)
+from runner.release.storage import MemoryDriver, Storage
+from runner.release.storage.kube import KubeDriver
+
+_NAME = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
+MAX_NAME_LENGTH = 53
+ERR_PENDING = "another operation (install/upgrade/rollback) is in progress"
+DEFAULT_TIMEOUT = 300.0
+
+
+class PendingError(RunnerError):
+    """Helm's errPending: the release has an operation in flight."""
+
+    def __init__(self, detail: str = "") -> None:
+        super().__init__(ERR_PENDING + (f" ({detail})" if detail else ""))
+
+
+@dataclass
+class ActionConfig:
+    client: KubeClient | None
+    namespace: str
+    storage: Storage
+
+    @classmethod
+    def connect(cls, namespace: str | None = None, kubeconfig: str | None = None,
+                context: str | None = None, driver: str | None = None) -> ActionConfig:
+        client = KubeClient.from_kubeconfig(kubeconfig or os.environ.get("KUBECONFIG"), context)
+        ns = namespace or client.default_namespace
+        return cls(client, ns, Storage(_driver(client, ns, driver)))
+
+    def kube(self) -> KubeClient:
+        if self.client is None:
+            raise RunnerError("this operation needs a cluster connection")
+        return self.client
+
+    @contextmanager
+    def locked(self, name: str, wait_seconds: float = 0.0) -> Iterator[ReleaseLock | None]:
+        """Hold the release's Lease for the duration (none for the memory driver)."""
+        if self.client is None or isinstance(self.storage.driver, MemoryDriver):
+            yield None
+            return
+        lock = ReleaseLock(self.client, self.namespace, name).acquire(wait_seconds)
+        try:
+            yield lock
+        finally:
+            lock.release_lock()
+
+
+def _driver(client: KubeClient, namespace: str, name: str | None) -> Any:
+    choice = (name or os.environ.get("HELM_DRIVER") or "secret").lower()
+    if choice in ("secret", "secrets", ""):
+        return KubeDriver(client.api_client, namespace, "secrets")
+    if choice in ("configmap", "configmaps"):
+        return KubeDriver(client.api_client, namespace, "configmaps")
+    if choice == "memory":
+        return MemoryDriver()
+    raise RunnerError(f'"{choice}" is not a supported storage driver')
+
+
+def validate_name(name: str) -> None:
+    if not name or len(name) > MAX_NAME_LENGTH or not _NAME.match(name):
+        raise RunnerError(
+            f'release name "{name}": invalid release name, must match regex '
+            f"{_NAME.pattern} and the length must not be longer than {MAX_NAME_LENGTH}")
+
+
+def recover_stranded(cfg: ActionConfig, last: Release, lock: ReleaseLock | None,
+                     timeout: float) -> bool:
+    """A pending latest record whose operation is gone is marked failed (True);
+    one that may still be running raises Helm's errPending."""
+    if last.info.status not in PENDING_STATUSES:
+        return False
+    if lock is not None and lock.taken_over is not None:
+        reason = (f"its lock holder {lock.taken_over.identity} stopped renewing at "
+                  f"{lock.taken_over.renewed}")
+    else:
+        started = parse_go_time(last.info.last_deployed) if last.info.last_deployed else None
+        age = (datetime.now(UTC) - started).total_seconds() if started else 0.0
+        if started is None or age < timeout:
+            raise PendingError()
+        reason = f"no lock and no progress for {int(age)}s (timeout {int(timeout)}s)"
+    last.info.status = FAILED
+    last.info.description = f"Stranded {last.info.description!r}: operation abandoned; {reason}"
+    cfg.storage.update(last)
+    return True
+
+
+# -- rendering -------------------------------------------------------------------
+
+
+@dataclass
+class RenderRequest:
+    name: str
+    namespace: str
+    revision: int
+    is_upgrade: bool
+    history_max: int = 0
+    include_history_values: bool = False
+    offline: bool = False  # --dry-run=client: no cluster (default capabilities, empty history)
+
+
+@dataclass
+class RenderedRelease:
+    manifest: str
+    hooks: list[Hook]
+    notes: str
+    chart_json: dict[str, Any]
+    history: list[dict[str, Any]] = field(default_factory=list)
+
+
+def render_release(cfg: ActionConfig, chart: Any, chart_source: str | None,
+                   values: dict[str, Any], req: RenderRequest) -> RenderedRelease:
+    """Coalesce values, render, split hooks and notes: Helm's renderResources."""
+    from runner.actions.template import TemplateOptions, render_resources
+
+    coalesced, warnings = engine.prepare_values(chart, values)
+    for warning in warnings:
+        print(warning, file=sys.stderr)
+    caps = default_capabilities() if req.offline else cluster_capabilities(cfg.kube())
+    options = engine.ReleaseOptions(req.name, req.namespace, req.revision,
+                                    not req.is_upgrade, req.is_upgrade)
+    top = engine.to_render_values(chart, coalesced, options, caps)
+    history: list[dict[str, Any]] = []
+    if req.history_max > 0 and not req.offline:
+        history = release_history.entries(cfg.storage, req.name, req.history_max,
+                                          req.include_history_values)
+    release_history.attach(top, history)
+    rendered = render_resources(chart, top, TemplateOptions(release_name=req.name,
+                                                            namespace=req.namespace))
+    hooks = [_record_hook(h) for h in rendered.hooks]
+    return RenderedRelease(rendered.manifest, hooks, rendered.notes,
+                           chart_to_json(chart, chart_source), history)
+
+
+def _record_hook(hook: Any) -> Hook:
+    return Hook(name=hook.name, kind=hook.kind, path=hook.path, manifest=hook.manifest,
+                events=list(hook.events), weight=hook.weight,
+                delete_policies=list(hook.delete_policies),
+                output_log_policies=list(hook.output_log_policies))
+
+
+def cluster_capabilities(client: KubeClient) -> Any:
+    """The cluster's version and served API versions, as Helm's getCapabilities."""
+    apis = client.api_versions()
+    try:
+        return default_capabilities(client.server_version(), apis)
+    except RunnerError:
+        raise
+    except Exception:  # noqa: BLE001 - a dev build's version (v0.0.0-master+...) may not parse
+        return default_capabilities(None, apis)
+
+
+def now() -> str:
+    return go_time_now()

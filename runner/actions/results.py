@@ -1,0 +1,34 @@
+"""Structured results of release actions: what a report or the CLI prints from."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from runner.kube.apply import ApplyResult
+from runner.release.record import Release
+
+
+@dataclass
+class ReleaseResult:
+    release: Release
+    created: list[str] = field(default_factory=list)  # Kind/name
+    updated: list[str] = field(default_factory=list)
+    deleted: list[str] = field(default_factory=list)
+    kept: list[str] = field(default_factory=list)  # helm.sh/resource-policy: keep
+    dry_run: str = ""  # "", "client" or "server"
+    notes: list[str] = field(default_factory=list)  # recovery, apply-method explanations
+
+    def add(self, applied: ApplyResult) -> None:
+        self.created += [r.ref() for r in applied.created]
+        self.updated += [r.ref() for r in applied.updated]
+        self.deleted += [r.ref() for r in applied.deleted]
+        self.kept += [r.ref() for r in applied.kept]
+
+
+@dataclass
+class UninstallResult:
+    release: Release
+    deleted: list[str] = field(default_factory=list)
+    kept: list[str] = field(default_factory=list)
+    info: str = ""  # Helm's "These resources were kept due to the resource policy:" text
+    errors: list[str] = field(default_factory=list)

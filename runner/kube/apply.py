@@ -1,0 +1,151 @@
+"""Writing objects: server-side apply (field manager `helm`), client-side
+create / three-way patch, and the conflict preflight.
+
+Server-side apply sends the whole object as `application/apply-patch+yaml`
+(JSON is YAML) with `fieldManager=helm`, as Helm 4 does, so the helm CLI and
+we share field ownership. A 409 carries one cause per conflicting field; we
+keep every one of them so a user sees all fields and their managers at once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from runner.errors import RunnerError
+from runner.kube.client import KubeClient, KubeError, Response
+from runner.kube.patch import three_way_patch
+from runner.kube.resources import Resource
+
+FIELD_MANAGER = "helm"
+APPLY_PATCH = "application/apply-patch+yaml"
+MERGE_PATCH = "application/merge-patch+json"
+STRATEGIC_PATCH = "application/strategic-merge-patch+json"
+
+
+@dataclass(frozen=True)
+class FieldConflict:
+    resource: str  # Kind "name" in namespace "ns"
+    field: str  # e.g. .spec.replicas
+    manager: str  # e.g. kubectl
+    message: str  # the API server's text for this cause
+
+
+class ApplyConflictError(RunnerError):
+    """SSA refused: other managers own fields we set. Lists every field and manager."""
+
+    def __init__(self, conflicts: Sequence[FieldConflict]) -> None:
+        self.conflicts = list(conflicts)
+        lines = [f"  {c.resource}: {c.field} is owned by {c.manager!r}" for c in self.conflicts]
+        super().__init__(
+            f"server-side apply conflicts ({len(self.conflicts)}); nothing was written:\n"
+            + "\n".join(lines)
+            + "\nRe-run with --force-conflicts to take these fields over for the field manager "
+            f'"{FIELD_MANAGER}".')
+
+
+@dataclass
+class ApplyResult:
+    """What one apply pass did, by Helm's buckets."""
+
+    created: list[Resource] = field(default_factory=list)
+    updated: list[Resource] = field(default_factory=list)
+    deleted: list[Resource] = field(default_factory=list)
+    kept: list[Resource] = field(default_factory=list)
+
+
+# -- server-side apply -----------------------------------------------------------
+
+
+def server_side_apply(client: KubeClient, resource: Resource, *, force: bool,
+                      dry_run: bool = False) -> bool:
+    """Apply one object; returns True when the server created it. Conflicts raise."""
+    reply = _ssa_request(client, resource, force=force, dry_run=dry_run)
+    if reply.status == 409 and reply.body.get("reason") == "Conflict":
+        raise ApplyConflictError(conflicts_of(resource, reply))
+    _raise_for(reply, f"failed to apply {resource.describe()}")
+    resource.live = reply.body
+    return reply.status == 201
+
+
+def _ssa_request(client: KubeClient, resource: Resource, *, force: bool, dry_run: bool) -> Response:
+    query = [("fieldManager", FIELD_MANAGER), ("force", "true" if force else "false")]
+    if dry_run:
+        query.append(("dryRun", "All"))
+    return client.request("PATCH", resource.path, body=resource.obj, query=query,
+                          content_type=APPLY_PATCH)
+
+
+def conflicts_of(resource: Resource, reply: Response) -> list[FieldConflict]:
+    """One FieldConflict per cause of a 409 Status (the manager is quoted in its message)."""
+    found = []
+    for cause in (reply.body.get("details") or {}).get("causes") or []:
+        message = str(cause.get("message", ""))
+        found.append(FieldConflict(resource.describe(), str(cause.get("field", "")),
+                                   _manager_in(message), message))
+    if not found:
+        found.append(FieldConflict(resource.describe(), "", "", reply.message))
+    return found
+
+
+def _manager_in(message: str) -> str:
+    """`conflict with "kubectl" using apps/v1` -> kubectl."""
+    start = message.find('"')
+    end = message.find('"', start + 1)
+    return message[start + 1:end] if start >= 0 and end > start else message
+
+
+def preflight_conflicts(client: KubeClient, resources: Sequence[Resource]) -> list[FieldConflict]:
+    """Dry-run the SSA of every object (force off); collect all conflicts, write nothing."""
+    conflicts: list[FieldConflict] = []
+    for resource in resources:
+        reply = _ssa_request(client, resource, force=False, dry_run=True)
+        if reply.status == 409 and reply.body.get("reason") == "Conflict":
+            conflicts.extend(conflicts_of(resource, reply))
+        elif reply.status == 404 and resource.mapping.namespaced:
+            continue  # the namespace is created later (--create-namespace)
+        else:
+            _raise_for(reply, f"failed to apply {resource.describe()}")
+    return conflicts
+
+
+# -- client-side apply -------------------------------------------------------------
+
+
+def create(client: KubeClient, resource: Resource, *, dry_run: bool = False) -> None:
+    query = [("fieldManager", FIELD_MANAGER)] + ([("dryRun", "All")] if dry_run else [])
+    namespace = resource.namespace
+    reply = client.request("POST", resource.mapping.collection_path(namespace),
+                           body=resource.obj, query=query)
+    _raise_for(reply, f"failed to create {resource.describe()}")
+    resource.live = reply.body
+
+
+def three_way_update(client: KubeClient, original: dict[str, Any] | None, resource: Resource,
+                     live: dict[str, Any], *, dry_run: bool = False) -> bool:
+    """Helm's CSA update: a patch from (original, target, live); strategic for built-in kinds."""
+    patch, strategic = three_way_patch(client, original, resource, live)
+    if not patch:
+        resource.live = live
+        return False
+    query = [("fieldManager", FIELD_MANAGER)] + ([("dryRun", "All")] if dry_run else [])
+    reply = client.request("PATCH", resource.path, body=patch, query=query,
+                           content_type=STRATEGIC_PATCH if strategic else MERGE_PATCH)
+    _raise_for(reply, f"cannot patch {resource.describe()}")
+    resource.live = reply.body
+    return True
+
+
+def get_live(client: KubeClient, resource: Resource) -> dict[str, Any] | None:
+    reply = client.request("GET", resource.path)
+    if reply.status == 404:
+        return None
+    _raise_for(reply, f"could not get information about the resource {resource.describe()}")
+    return reply.body
+
+
+def _raise_for(reply: Response, what: str) -> None:
+    if not reply.ok:
+        raise KubeError(f"{what}: {reply.message}", reply.status,
+                        str(reply.body.get("reason", "")), reply.body)

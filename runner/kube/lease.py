@@ -1,0 +1,173 @@
+"""A per-release lock: a coordination.k8s.io/v1 Lease held while an operation runs.
+
+The Lease names its holder and how long the hold lasts from the last
+renewal; a renewer thread keeps it fresh. Another run may take it over only
+once it has expired (its holder stopped renewing: killed, lost network).
+Optimistic concurrency (resourceVersion) makes take-over races safe: of two
+writers, one gets a 409 and backs off.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import threading
+import time
+import uuid
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from runner.errors import RunnerError
+from runner.kube.client import KubeClient, KubeError
+
+LEASE_PATH = "/apis/coordination.k8s.io/v1/namespaces/{ns}/leases"
+DEFAULT_DURATION_SECONDS = 60
+
+
+class LockHeldError(RunnerError):
+    """Another live operation holds the release's lock."""
+
+    def __init__(self, holder: str, expires: str) -> None:
+        super().__init__("another operation (install/upgrade/rollback) is in progress"
+                         f" (held by {holder} until {expires})")
+        self.holder = holder
+
+
+def lease_name(release: str) -> str:
+    return f"sh.helm.release.v1.{release}.lock"
+
+
+def new_identity() -> str:
+    return f"deploy-runner@{socket.gethostname()}/{os.getpid()}/{uuid.uuid4().hex[:8]}"
+
+
+def micro_time(moment: datetime) -> str:
+    """metav1.MicroTime's text."""
+    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def _parse(text: str) -> datetime:
+    return datetime.fromisoformat(text.replace("Z", "+00:00"))
+
+
+@dataclass
+class PreviousHolder:
+    identity: str
+    renewed: str
+
+
+@dataclass
+class ReleaseLock:
+    client: KubeClient
+    namespace: str
+    release: str
+    identity: str = field(default_factory=new_identity)
+    duration: int = DEFAULT_DURATION_SECONDS
+    taken_over: PreviousHolder | None = None
+    _resource_version: str = ""
+    _stop: threading.Event = field(default_factory=threading.Event)
+    _thread: threading.Thread | None = None
+
+    @property
+    def _collection(self) -> str:
+        return LEASE_PATH.format(ns=self.namespace)
+
+    @property
+    def _path(self) -> str:
+        return f"{self._collection}/{lease_name(self.release)}"
+
+    def acquire(self, wait_seconds: float = 0.0) -> ReleaseLock:
+        """Take the lock (waiting up to `wait_seconds` for a live holder), start renewing."""
+        deadline = time.monotonic() + wait_seconds
+        while True:
+            try:
+                self._try_acquire()
+                break
+            except LockHeldError:
+                if time.monotonic() >= deadline:
+                    raise
+                time.sleep(1.0)
+        self._thread = threading.Thread(target=self._renew_loop, daemon=True,
+                                        name=f"lease-{self.release}")
+        self._thread.start()
+        return self
+
+    def _try_acquire(self) -> None:
+        now = datetime.now(UTC)
+        reply = self.client.request("GET", self._path)
+        if reply.status == 404:
+            self._create(now)
+            return
+        if not reply.ok:
+            raise KubeError(f"release lock: {reply.message}", reply.status)
+        spec = reply.body.get("spec") or {}
+        renewed = spec.get("renewTime") or spec.get("acquireTime")
+        expiry = _parse(renewed) + timedelta(seconds=int(spec.get("leaseDurationSeconds", 0))) if renewed else now
+        holder = spec.get("holderIdentity") or ""
+        if holder and holder != self.identity and expiry > now:
+            raise LockHeldError(holder, micro_time(expiry))
+        if holder and holder != self.identity:
+            self.taken_over = PreviousHolder(holder, renewed or "")
+        self._write(reply.body, now)
+
+    def _create(self, now: datetime) -> None:
+        body = {"apiVersion": "coordination.k8s.io/v1", "kind": "Lease",
+                "metadata": {"name": lease_name(self.release), "namespace": self.namespace,
+                             "labels": {"owner": "helm", "name": self.release}},
+                "spec": self._spec(now, now)}
+        reply = self.client.request("POST", self._collection, body=body)
+        if reply.status == 409:
+            raise LockHeldError("a concurrent run", "now")
+        if not reply.ok:
+            raise KubeError(f"release lock: {reply.message}", reply.status)
+        self._resource_version = reply.body["metadata"]["resourceVersion"]
+
+    def _spec(self, acquired: datetime, renewed: datetime) -> dict[str, Any]:
+        return {"holderIdentity": self.identity, "leaseDurationSeconds": self.duration,
+                "acquireTime": micro_time(acquired), "renewTime": micro_time(renewed)}
+
+    def _write(self, current: dict[str, Any], now: datetime) -> None:
+        current["spec"] = self._spec(now, now)
+        reply = self.client.request("PUT", self._path, body=current)
+        if reply.status == 409:  # someone else wrote it first
+            raise LockHeldError("a concurrent run", "now")
+        if not reply.ok:
+            raise KubeError(f"release lock: {reply.message}", reply.status)
+        self._resource_version = reply.body["metadata"]["resourceVersion"]
+
+    def renew(self) -> None:
+        reply = self.client.request("GET", self._path)
+        if not reply.ok or (reply.body.get("spec") or {}).get("holderIdentity") != self.identity:
+            return  # lost (deleted or taken over): nothing to renew
+        reply.body["spec"]["renewTime"] = micro_time(datetime.now(UTC))
+        put = self.client.request("PUT", self._path, body=reply.body)
+        if put.ok:
+            self._resource_version = put.body["metadata"]["resourceVersion"]
+
+    def _renew_loop(self) -> None:
+        while not self._stop.wait(max(1.0, self.duration / 3)):
+            try:
+                self.renew()
+            except KubeError:
+                continue  # transient; the next tick tries again before expiry
+
+    def release_lock(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+        body = {"kind": "DeleteOptions", "apiVersion": "v1",
+                "preconditions": {"resourceVersion": self._resource_version}}
+        self.client.request("DELETE", self._path, body=body)
+
+    def __enter__(self) -> ReleaseLock:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.release_lock()
+
+
+def lock_state(client: KubeClient, namespace: str, release: str) -> dict[str, Any] | None:
+    """The Lease's spec if one exists (for status reports and recovery decisions)."""
+    reply = client.request("GET", f"{LEASE_PATH.format(ns=namespace)}/{lease_name(release)}")
+    return (reply.body.get("spec") or {}) if reply.ok else None

@@ -1,0 +1,146 @@
+"""Helm's KubeClient Create / Update / Delete over lists of resources.
+
+`update` is Helm's: every target object is applied (created when missing),
+objects of the current release no longer rendered are deleted, except those
+annotated helm.sh/resource-policy: keep.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from runner.kube import apply
+from runner.kube.apply import ApplyResult
+from runner.kube.client import KubeClient, KubeError
+from runner.kube.resources import Resource, difference
+
+RESOURCE_POLICY_ANNOTATION = "helm.sh/resource-policy"
+KEEP_POLICY = "keep"
+CASCADE_POLICIES = {"background": "Background", "foreground": "Foreground", "orphan": "Orphan"}
+
+
+def create_all(client: KubeClient, resources: Sequence[Resource], *, server_side: bool,
+               force: bool = False, dry_run: bool = False) -> ApplyResult:
+    result = ApplyResult()
+    for resource in resources:
+        if server_side:
+            apply.server_side_apply(client, resource, force=force, dry_run=dry_run)
+        else:
+            apply.create(client, resource, dry_run=dry_run)
+        result.created.append(resource)
+    return result
+
+
+def update_all(client: KubeClient, current: Sequence[Resource], target: Sequence[Resource], *,
+               server_side: bool, force: bool = False, upgrade_csa_manager: bool = False,
+               three_way_for_custom: bool = True, cascade: str = "background") -> ApplyResult:
+    """Apply `target`, then delete what `current` had and `target` lacks (unless kept)."""
+    result = ApplyResult()
+    originals = {r.key: r.obj for r in current}
+    for resource in target:
+        if server_side:
+            if upgrade_csa_manager:
+                migrate_client_side_manager(client, resource)
+            created = apply.server_side_apply(client, resource, force=force)
+        else:
+            created = _client_side(client, originals.get(resource.key), resource,
+                                   three_way_for_custom)
+        (result.created if created else result.updated).append(resource)
+    for resource in difference(current, target):
+        if has_keep_policy(resource, exact=True):
+            result.kept.append(resource)
+            continue
+        if delete_one(client, resource, cascade):
+            result.deleted.append(resource)
+    return result
+
+
+def _client_side(client: KubeClient, original: dict[str, Any] | None, resource: Resource,
+                 three_way_for_custom: bool) -> bool:
+    live = apply.get_live(client, resource)
+    if live is None:
+        apply.create(client, resource)
+        return True
+    if not three_way_for_custom and "." in resource.mapping.group:
+        original = None  # Helm's rollback: no three-way merge for unstructured objects
+    apply.three_way_update(client, original, resource, live)
+    return False
+
+
+def has_keep_policy(resource: Resource, *, exact: bool) -> bool:
+    """helm.sh/resource-policy: keep (uninstall trims and lower-cases; upgrade is exact)."""
+    value = resource.annotations.get(RESOURCE_POLICY_ANNOTATION, "")
+    return value == KEEP_POLICY if exact else value.strip().lower() == KEEP_POLICY
+
+
+def delete_one(client: KubeClient, resource: Resource, cascade: str = "background") -> bool:
+    """Delete with a propagation policy; an object already gone is not an error (False)."""
+    body = {"kind": "DeleteOptions", "apiVersion": "v1",
+            "propagationPolicy": CASCADE_POLICIES.get(cascade, "Background")}
+    reply = client.request("DELETE", resource.path, body=body)
+    if reply.status == 404:
+        return False
+    if not reply.ok:
+        raise KubeError(f"failed to delete {resource.describe()}: {reply.message}", reply.status)
+    return True
+
+
+def delete_all(client: KubeClient, resources: Sequence[Resource], cascade: str = "background"
+               ) -> tuple[list[Resource], list[str]]:
+    """Delete each in the given order; collect errors instead of stopping (Helm's Delete)."""
+    deleted: list[Resource] = []
+    errors: list[str] = []
+    for resource in resources:
+        try:
+            if delete_one(client, resource, cascade):
+                deleted.append(resource)
+        except KubeError as err:
+            errors.append(str(err))
+    return deleted, errors
+
+
+def wait_for_delete(client: KubeClient, resources: Sequence[Resource], timeout: float) -> list[str]:
+    """Poll until every object is gone; names of those still present at the deadline."""
+    deadline = time.monotonic() + timeout
+    left = list(resources)
+    while left and time.monotonic() < deadline:
+        left = [r for r in left if client.request("GET", r.path).status != 404]
+        if left:
+            time.sleep(0.2)
+    return [r.describe() for r in left]
+
+
+def migrate_client_side_manager(client: KubeClient, resource: Resource) -> None:
+    """csaupgrade: fold the `helm` Update (client-side) managedFields entry into the
+    `helm` Apply entry, so server-side apply owns what client-side apply set."""
+    live = apply.get_live(client, resource)
+    if live is None:
+        return
+    fields = (live.get("metadata") or {}).get("managedFields") or []
+    csa = [e for e in fields if e.get("manager") == apply.FIELD_MANAGER
+           and e.get("operation") == "Update" and not e.get("subresource")]
+    if not csa:
+        return
+    ssa = next((e for e in fields if e.get("manager") == apply.FIELD_MANAGER
+                and e.get("operation") == "Apply"), None)
+    merged = dict(ssa or {**csa[0], "operation": "Apply"})
+    for entry in csa:
+        merged["fieldsV1"] = _union(merged.get("fieldsV1") or {}, entry.get("fieldsV1") or {})
+    kept = [e for e in fields if e not in csa and e is not ssa]
+    patch = [{"op": "test", "path": "/metadata/resourceVersion",
+              "value": live["metadata"]["resourceVersion"]},
+             {"op": "replace", "path": "/metadata/managedFields", "value": [*kept, merged]}]
+    reply = client.request("PATCH", resource.path, body=patch,
+                           content_type="application/json-patch+json")
+    if not reply.ok:
+        raise KubeError(f"failed to upgrade field managers of {resource.describe()}: {reply.message}",
+                        reply.status)
+
+
+def _union(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
+    out = dict(a)
+    for key, value in b.items():
+        out[key] = _union(out[key], value) if isinstance(out.get(key), dict) and isinstance(value, dict) else value
+    return out

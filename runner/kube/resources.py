@@ -1,0 +1,125 @@
+"""Objects built from a release manifest (Helm's KubeClient.Build), and kind orders.
+
+A Resource is one object of a manifest with its REST mapping; lists of them
+are what the apply, delete and wait functions work on.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from runner.errors import RunnerError
+from runner.kube.client import KubeClient, RestMapping
+
+# Helm's releaseutil.UninstallOrder (pkg/release/v1/util/kind_sorter.go).
+UNINSTALL_ORDER = (
+    "ValidatingWebhookConfiguration", "MutatingWebhookConfiguration", "APIService", "Ingress",
+    "IngressClass", "Service", "CronJob", "Job", "StatefulSet", "HorizontalPodAutoscaler",
+    "Deployment", "ReplicaSet", "ReplicationController", "Pod", "DaemonSet", "RoleBindingList",
+    "RoleBinding", "RoleList", "Role", "ClusterRoleBindingList", "ClusterRoleBinding",
+    "ClusterRoleList", "ClusterRole", "CustomResourceDefinition", "PersistentVolumeClaim",
+    "PersistentVolume", "StorageClass", "ConfigMap", "SecretList", "Secret", "ServiceAccount",
+    "PodDisruptionBudget", "PodSecurityPolicy", "LimitRange", "ResourceQuota", "NetworkPolicy",
+    "Namespace", "PriorityClass",
+)
+
+
+class ManifestBuildError(RunnerError):
+    """A manifest document that is not a Kubernetes object."""
+
+
+@dataclass
+class Resource:
+    obj: dict[str, Any]
+    mapping: RestMapping
+    namespace: str = ""
+    live: dict[str, Any] | None = field(default=None, repr=False)  # last seen server copy
+
+    @property
+    def kind(self) -> str:
+        return str(self.obj.get("kind", ""))
+
+    @property
+    def api_version(self) -> str:
+        return str(self.obj.get("apiVersion", ""))
+
+    @property
+    def name(self) -> str:
+        return str((self.obj.get("metadata") or {}).get("name", ""))
+
+    @property
+    def key(self) -> str:
+        """Helm's objectKey: group/version/kind/namespace/name."""
+        return f"{self.api_version}/{self.kind}/{self.namespace}/{self.name}"
+
+    @property
+    def path(self) -> str:
+        return self.mapping.object_path(self.name, self.namespace)
+
+    @property
+    def annotations(self) -> dict[str, str]:
+        return dict((self.obj.get("metadata") or {}).get("annotations") or {})
+
+    def describe(self) -> str:
+        """Helm's resourceString: Kind "name" in namespace "ns"."""
+        return f'{self.kind} "{self.name}" in namespace "{self.namespace}"'
+
+    def ref(self) -> str:
+        """kubectl-style short reference for reports: kind/name."""
+        return f"{self.kind}/{self.name}"
+
+
+def parse_documents(manifest: str) -> list[dict[str, Any]]:
+    """Every non-empty object of a multi-document manifest (sigs.k8s.io/yaml rules)."""
+    from runner.encoding import goyaml
+
+    try:
+        docs = goyaml.load_all(manifest, ints=True)
+    except Exception as err:  # goyaml raises its own error types with Go's text
+        raise ManifestBuildError(f"error parsing manifest: {err}") from err
+    objects: list[dict[str, Any]] = []
+    for doc in docs:
+        if doc is None:
+            continue
+        if not isinstance(doc, dict):
+            raise ManifestBuildError("error parsing manifest: a document is not an object")
+        if doc.get("kind") == "List" or str(doc.get("kind", "")).endswith("List") and "items" in doc:
+            objects.extend(item for item in doc.get("items") or [] if isinstance(item, dict))
+        elif doc:
+            objects.append(doc)
+    return objects
+
+
+def build(client: KubeClient, manifest: str, namespace: str) -> list[Resource]:
+    """Helm's Build: map every object; namespaced ones default to the release namespace."""
+    return [resource_of(client, obj, namespace) for obj in parse_documents(manifest)]
+
+
+def resource_of(client: KubeClient, obj: dict[str, Any], namespace: str) -> Resource:
+    api_version, kind = obj.get("apiVersion"), obj.get("kind")
+    if not api_version or not kind:
+        raise ManifestBuildError(f"error validating data: apiVersion or kind not set in {obj.get('metadata')}")
+    mapping = client.mapping(str(api_version), str(kind))
+    obj = copy.deepcopy(obj)
+    ns = ""
+    if mapping.namespaced:
+        meta = obj.setdefault("metadata", {})
+        ns = str(meta.get("namespace") or namespace)
+        meta["namespace"] = ns
+    return Resource(obj, mapping, ns)
+
+
+def difference(a: Iterable[Resource], b: Iterable[Resource]) -> list[Resource]:
+    """Resources of `a` whose key is not in `b`, in `a`'s order."""
+    keys = {r.key for r in b}
+    return [r for r in a if r.key not in keys]
+
+
+def uninstall_sorted(resources: Sequence[Resource]) -> list[Resource]:
+    """Helm's uninstall order: by kind, stable; unknown kinds last, alphabetical."""
+    rank = {kind: i for i, kind in enumerate(UNINSTALL_ORDER)}
+    unknown = len(UNINSTALL_ORDER)
+    return sorted(resources, key=lambda r: (rank.get(r.kind, unknown), r.kind if r.kind not in rank else ""))

@@ -1,0 +1,97 @@
+"""Readiness: Deployments rolled out, Jobs complete, Pods ready or succeeded.
+
+A simple poll (bounded by a timeout), as Helm's legacy waiter; other kinds
+are ready once they exist.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from runner.errors import RunnerError
+from runner.kube.client import KubeClient
+from runner.kube.resources import Resource
+
+POLL_SECONDS = 0.5
+
+
+class WaitError(RunnerError):
+    """A resource did not become ready in time, or failed (a Job's Failed condition)."""
+
+
+def ready_state(kind: str, obj: dict[str, Any]) -> tuple[bool, str]:
+    """(ready, why-not) for one live object."""
+    check = _CHECKS.get(kind)
+    return check(obj) if check else (True, "")
+
+
+def _deployment(obj: dict[str, Any]) -> tuple[bool, str]:
+    spec, status = obj.get("spec") or {}, obj.get("status") or {}
+    want = int(spec.get("replicas", 1))
+    if int(status.get("observedGeneration", 0)) < int(obj["metadata"].get("generation", 0)):
+        return False, "rollout not observed yet"
+    if int(status.get("updatedReplicas", 0)) < want or int(status.get("availableReplicas", 0)) < want:
+        return False, f"{status.get('availableReplicas', 0)}/{want} replicas available"
+    return True, ""
+
+
+def _job(obj: dict[str, Any]) -> tuple[bool, str]:
+    for condition in (obj.get("status") or {}).get("conditions") or []:
+        if condition.get("status") != "True":
+            continue
+        if condition.get("type") == "Complete":
+            return True, ""
+        if condition.get("type") == "Failed":
+            raise WaitError(f"job {obj['metadata']['name']} failed: {condition.get('reason', 'BackoffLimitExceeded')}")
+    return False, "not complete"
+
+
+def _pod(obj: dict[str, Any]) -> tuple[bool, str]:
+    status = obj.get("status") or {}
+    phase = status.get("phase", "")
+    if phase == "Succeeded":
+        return True, ""
+    if phase == "Failed":
+        raise WaitError(f"pod {obj['metadata']['name']} failed")
+    ready = any(c.get("type") == "Ready" and c.get("status") == "True"
+                for c in status.get("conditions") or [])
+    return ready, f"phase {phase or 'Pending'}"
+
+
+def _pod_done(obj: dict[str, Any]) -> tuple[bool, str]:
+    """A hook Pod must run to completion, not just be ready."""
+    phase = (obj.get("status") or {}).get("phase", "")
+    if phase == "Failed":
+        raise WaitError(f"pod {obj['metadata']['name']} failed")
+    return phase == "Succeeded", f"phase {phase or 'Pending'}"
+
+
+_CHECKS: dict[str, Callable[[dict[str, Any]], tuple[bool, str]]] = {
+    "Deployment": _deployment, "Job": _job, "Pod": _pod,
+}
+
+
+def wait_ready(client: KubeClient, resources: Sequence[Resource], timeout: float,
+               *, completion: bool = False) -> None:
+    """Poll until all are ready; raise WaitError naming what is not at the deadline.
+    `completion`: Pods must succeed (hooks), not only be ready."""
+    deadline = time.monotonic() + timeout
+    pending = [r for r in resources if r.kind in _CHECKS]
+    reasons: dict[str, str] = {}
+    while pending:
+        still = []
+        for resource in pending:
+            live = client.checked("GET", resource.path, f"get {resource.describe()}")
+            check = _pod_done if completion and resource.kind == "Pod" else _CHECKS[resource.kind]
+            ready, why = check(live)
+            if not ready:
+                still.append(resource)
+                reasons[resource.ref()] = why
+        pending = still
+        if pending and time.monotonic() >= deadline:
+            detail = ", ".join(f"{r.ref()} ({reasons[r.ref()]})" for r in pending)
+            raise WaitError(f"context deadline exceeded: resources not ready: {detail}")
+        if pending:
+            time.sleep(POLL_SECONDS)
