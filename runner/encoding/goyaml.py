@@ -333,6 +333,31 @@ def _reader_guard(text: str) -> None:
     # go-yaml's reader rejects these before parsing (libyaml reports them later).
     if _CONTROL.search(text):
         raise GoYAMLError("yaml: control characters are not allowed")
+    if "?" in text and ("[" in text or "{" in text):
+        _flow_question_guard(text)
+
+
+def _flow_question_guard(text: str) -> None:
+    """go-yaml v2 (old libyaml) ends a plain scalar at '?' inside [...] / {...}.
+
+    Newer libyaml reads `[http://x?y=1]` as one scalar; go-yaml then fails
+    with "did not find expected ',' or ']'". PyYAML's pure-Python scanner
+    keeps the old rule, so let it find the spot and report it go-yaml's way.
+    """
+    import yaml
+
+    try:
+        for _ in yaml.parse(text, Loader=yaml.SafeLoader):
+            pass
+    except MarkedYAMLError as exc:
+        problem = exc.problem or ""
+        match = re.match(r"expected ',' or '([\]}])'", problem)
+        if match and problem.endswith("but got '?'"):
+            line = exc.problem_mark.line if exc.problem_mark is not None else 0
+            if not line and exc.context_mark is not None:
+                line = exc.context_mark.line
+            where = f"line {line}: " if line else ""
+            raise GoYAMLError(f"yaml: {where}did not find expected ',' or '{match[1]}'") from None
 
 
 _CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x84\x86-\x9f\ud800-\udfff\ufffe\uffff]")

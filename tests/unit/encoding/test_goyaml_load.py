@@ -168,3 +168,14 @@ def test_resolve_plain_marks_timestamps() -> None:
     assert isinstance(goyaml.resolve_plain("2001-12-14T21:59:43.10-05:00"), goyaml.Timestamp)
     assert not isinstance(goyaml.resolve_plain("2001-02-30"), goyaml.Timestamp)
     assert math.isnan(goyaml.resolve_plain(".NaN"))
+
+
+def test_question_mark_ends_a_plain_scalar_in_flow_context() -> None:
+    # go-yaml v2's scanner (libyaml before 0.2) stops a plain scalar at '?'
+    # inside [...] and {...}; outside flow context '?' is ordinary text.
+    with pytest.raises(GoYAMLError) as info:
+        goyaml.load("k: [http://x?y=1]\n")
+    assert str(info.value) == "yaml: did not find expected ',' or ']'"
+    with pytest.raises(GoYAMLError, match=r"^yaml: line 3: did not find expected ',' or '\]'$"):
+        goyaml.load("a: 1\nk:\n  - [x,\n    a?b]\n")
+    assert goyaml.load('k: ["a?b"]\nu: http://x?y=1\n') == {"k": ["a?b"], "u": "http://x?y=1"}
