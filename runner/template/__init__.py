@@ -18,6 +18,7 @@ from typing import Any
 
 from runner.funcs.registry import GoFunc
 from runner.template.builtins import BUILTINS
+from runner.template.calls import gomethod
 from runner.template.errors import ExecError, ParseError, TemplateError
 from runner.template.exec import MISSINGKEY_MODES, execute_tree
 from runner.template.lex import go_quote
@@ -31,6 +32,7 @@ __all__ = [
     "Template",
     "TemplateError",
     "Tree",
+    "gomethod",
     "parse_cached",
 ]
 

@@ -216,3 +216,16 @@ def test_deep_template_recursion_is_reported_not_crashed() -> None:
 @pytest.mark.parametrize("mode", ["zero", "default"])
 def test_present_values_read_the_same_in_every_mode(mode: str) -> None:
     assert render("{{ .a.b }}", {"a": {"b": "x"}}, missingkey=mode) == "x"
+
+
+class TypedFiles:
+    from runner.template import gomethod
+
+    @gomethod(("string",), returns="string")
+    def Get(self, name: str) -> str:  # noqa: N802
+        return name.upper()
+
+
+def test_declared_method_signature_converts_and_checks_arguments() -> None:
+    assert render('{{ .F.Get "a" }}', {"F": TypedFiles()}) == "A"
+    assert exec_error("{{ .F.Get 1 }}", {"F": TypedFiles()}).endswith("at <1>: expected string; found 1")
