@@ -2,7 +2,7 @@
 
 One CA signs everything: the apiserver's and kwok's serving certificates and
 an admin client certificate (group system:masters) that every component and
-the tests use. A separate RSA key signs service-account tokens.
+the tests use. A separate key signs service-account tokens.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from pathlib import Path
 
 from cryptography import x509
 from cryptography.hazmat.primitives import hashes, serialization
-from cryptography.hazmat.primitives.asymmetric import ec, rsa
+from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
 
 _LOOPBACK = ipaddress.ip_address("127.0.0.1")
@@ -139,7 +139,7 @@ def _write(directory: Path, stem: str, cert: x509.Certificate, key: ec.EllipticC
     return pair
 
 
-def _private_pem(key: ec.EllipticCurvePrivateKey | rsa.RSAPrivateKey) -> bytes:
+def _private_pem(key: ec.EllipticCurvePrivateKey) -> bytes:
     return key.private_bytes(
         serialization.Encoding.PEM,
         serialization.PrivateFormat.PKCS8,
@@ -148,8 +148,8 @@ def _private_pem(key: ec.EllipticCurvePrivateKey | rsa.RSAPrivateKey) -> bytes:
 
 
 def _service_account_keys(directory: Path) -> tuple[Path, Path]:
-    # RSA, the key type every Kubernetes version signs service-account tokens with.
-    key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+    # ECDSA P-256 (tokens signed ES256): accepted by Kubernetes and far quicker to make than RSA.
+    key = _new_key()
     private, public = directory / "sa.key", directory / "sa.pub"
     private.write_bytes(_private_pem(key))
     private.chmod(0o600)
