@@ -71,9 +71,13 @@ def namespace(cluster: Cluster) -> Iterator[str]:
 
 @pytest.fixture
 def helm(cluster: Cluster, tmp_path: Path) -> Callable[..., subprocess.CompletedProcess[str]]:
+    from runner.errors import RunnerError
     from runner.testbed.helm import helm_binary
 
-    binary = helm_binary()
+    try:
+        binary = helm_binary()
+    except RunnerError as error:
+        pytest.fail(f"the Helm binary is not available: {error}", pytrace=False)
     home = tmp_path / "helm-home"
     env = {
         **os.environ,
