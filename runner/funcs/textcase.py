@@ -13,9 +13,12 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Callable
 
+from runner.funcs.gotext import is_space
+from runner.funcs.gotext import lower_rune as _to_lower
+from runner.funcs.gotext import upper_rune as _to_upper
+
 INVALID, NUMBER, UPPER, ALPHA, CONNECTOR, PUNCT, OTHER = range(7)
 _RUNE_ERROR = "\ufffd"
-_SPACES = frozenset("\t\n\v\f\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000")
 
 
 def _category(c: str) -> str:
@@ -27,7 +30,7 @@ def _is_invalid(c: str) -> bool:
 
 
 def is_connector(c: str) -> bool:
-    return c == "-" or c == "_" or c in _SPACES
+    return c == "-" or c == "_" or is_space(c)
 
 
 def _is_upper(c: str) -> bool:
@@ -50,19 +53,6 @@ def _is_punct(c: str) -> bool:
 
 def _is_number(c: str) -> bool:
     return _category(c)[0] == "N"
-
-
-def _to_lower(c: str) -> str:
-    low = c.lower()
-    return low if len(low) == 1 else ("i" if c == "\u0130" else c)
-
-
-def _to_upper(c: str) -> str:
-    up = c.upper()
-    if len(up) == 1:
-        return up
-    t = c.title()
-    return t if len(t) == 1 else c
 
 
 class _Scanner:
