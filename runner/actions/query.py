@@ -1,0 +1,57 @@
+"""Read-only release actions: status, history, get values|manifest|notes|hooks."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from runner.actions.release_config import ActionConfig
+from runner.errors import RunnerError
+from runner.release.record import Release
+from runner.release.storage import ReleaseNotFoundError
+
+
+@dataclass(frozen=True)
+class HistoryRow:
+    revision: int
+    updated: str
+    status: str
+    chart: str
+    app_version: str
+    description: str
+
+
+def get_release(cfg: ActionConfig, name: str, revision: int = 0) -> Release:
+    """The given revision, or the latest one (Helm's releaseContent)."""
+    try:
+        if revision > 0:
+            return cfg.storage.get(name, revision)
+        return cfg.storage.last(name)
+    except ReleaseNotFoundError as err:
+        raise RunnerError("release: not found") from err
+
+
+def history(cfg: ActionConfig, name: str, max_rows: int = 256) -> list[HistoryRow]:
+    """Oldest first, the newest `max_rows` (helm history --max)."""
+    records = cfg.storage.history(name, max_rows)
+    if not records:
+        raise RunnerError("release: not found")
+    return [_row(r) for r in reversed(records)]
+
+
+def _row(record: Release) -> HistoryRow:
+    metadata = (record.chart or {}).get("metadata") or {}
+    chart = f"{metadata.get('name', '')}-{metadata.get('version', '')}"
+    return HistoryRow(record.version, record.info.last_deployed, record.info.status, chart,
+                      str(metadata.get("appVersion", "")), record.info.description)
+
+
+def values(cfg: ActionConfig, name: str, revision: int = 0, all_values: bool = False) -> dict[str, Any]:
+    """User-supplied values, or (--all) the values coalesced with the chart's defaults."""
+    release = get_release(cfg, name, revision)
+    if not all_values:
+        return dict(release.config)
+    from runner.actions.upgrade import stored_chart
+    from runner.chart.values import Warnings, coalesce_values
+
+    return coalesce_values(stored_chart(release), dict(release.config), Warnings())

@@ -1,0 +1,363 @@
+"""Subcommands install, upgrade, rollback, uninstall, status, history, get:
+Helm's flag names, Helm-like output, and a --output json of the result."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from dataclasses import asdict
+from datetime import datetime
+from typing import Any
+
+from runner.errors import RunnerError, UsageError
+
+_SET_FLAGS = ("set", "set-string", "set-file", "set-json", "set-literal")
+
+
+def register(subparsers: Any) -> None:
+    _install_parser(subparsers)
+    _upgrade_parser(subparsers)
+    _rollback_parser(subparsers)
+    _uninstall_parser(subparsers)
+    status = subparsers.add_parser("status", help="show the status of a named release")
+    status.add_argument("name")
+    status.add_argument("--revision", type=int, default=0)
+    _common(status)
+    status.set_defaults(handler=_status)
+    hist = subparsers.add_parser("history", help="fetch release history")
+    hist.add_argument("name")
+    hist.add_argument("--max", type=int, default=256)
+    _common(hist)
+    hist.set_defaults(handler=_history)
+    get = subparsers.add_parser("get", help="download extended information of a named release")
+    get.add_argument("what", choices=("values", "manifest", "notes", "hooks"))
+    get.add_argument("name")
+    get.add_argument("--revision", type=int, default=0)
+    get.add_argument("-a", "--all", action="store_true", dest="all_values")
+    _common(get)
+    get.set_defaults(handler=_get)
+
+
+def _common(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("-n", "--namespace", default=None)
+    parser.add_argument("--kubeconfig", default=None)
+    parser.add_argument("--kube-context", default=None)
+    parser.add_argument("-o", "--output", choices=("table", "json", "yaml"), default="table")
+
+
+def _write_flags(parser: argparse.ArgumentParser) -> None:
+    _common(parser)
+    parser.add_argument("-f", "--values", action="append", default=[], dest="values_files")
+    for flag in _SET_FLAGS:
+        parser.add_argument(f"--{flag}", action="append", default=[], dest=flag.replace("-", "_"))
+    parser.add_argument("--dry-run", nargs="?", const="client", default="",
+                        choices=("", "client", "server", "none"))
+    parser.add_argument("--force-conflicts", action="store_true")
+    parser.add_argument("--take-ownership", action="store_true")
+    parser.add_argument("--wait", nargs="?", const="watcher", default="")
+    parser.add_argument("--timeout", default="5m0s")
+    parser.add_argument("--no-hooks", action="store_true")
+    parser.add_argument("--description", default="")
+    parser.add_argument("--create-namespace", action="store_true")
+    parser.add_argument("--release-history-max", "--deployed-depth", type=int, default=0,
+                        dest="release_history_max")
+    parser.add_argument("--include-history-values", action="store_true")
+    parser.add_argument("--wait-for-lock", default="0s")
+
+
+def _install_parser(subparsers: Any) -> None:
+    parser = subparsers.add_parser("install", help="install a chart")
+    parser.add_argument("args", nargs="+", metavar="[NAME] CHART")
+    _write_flags(parser)
+    parser.add_argument("-g", "--generate-name", action="store_true")
+    parser.add_argument("--server-side", default="true", choices=("true", "false"))
+    parser.add_argument("--replace", action="store_true")
+    parser.add_argument("--skip-crds", action="store_true")
+    parser.set_defaults(handler=_install)
+
+
+def _upgrade_parser(subparsers: Any) -> None:
+    parser = subparsers.add_parser("upgrade", help="upgrade a release")
+    parser.add_argument("name")
+    parser.add_argument("chart")
+    _write_flags(parser)
+    parser.add_argument("-i", "--install", action="store_true")
+    parser.add_argument("--reuse-values", action="store_true")
+    parser.add_argument("--reset-values", action="store_true")
+    parser.add_argument("--reset-then-reuse-values", action="store_true")
+    parser.add_argument("--server-side", default="auto", choices=("true", "false", "auto"))
+    parser.add_argument("--cleanup-on-fail", action="store_true")
+    parser.add_argument("--history-max", type=int, default=_history_max_default())
+    parser.set_defaults(handler=_upgrade)
+
+
+def _rollback_parser(subparsers: Any) -> None:
+    parser = subparsers.add_parser("rollback", help="roll back a release to a previous revision")
+    parser.add_argument("name")
+    parser.add_argument("revision", nargs="?", type=int, default=0)
+    _common(parser)
+    parser.add_argument("--server-side", default="auto", choices=("true", "false", "auto"))
+    parser.add_argument("--force-conflicts", action="store_true")
+    parser.add_argument("--cleanup-on-fail", action="store_true")
+    parser.add_argument("--history-max", type=int, default=_history_max_default())
+    parser.add_argument("--dry-run", action="store_true")
+    parser.add_argument("--wait", nargs="?", const="watcher", default="")
+    parser.add_argument("--timeout", default="5m0s")
+    parser.add_argument("--no-hooks", action="store_true")
+    parser.add_argument("--wait-for-lock", default="0s")
+    parser.set_defaults(handler=_rollback)
+
+
+def _uninstall_parser(subparsers: Any) -> None:
+    parser = subparsers.add_parser("uninstall", aliases=["delete", "del", "un"],
+                                   help="uninstall a release")
+    parser.add_argument("names", nargs="+")
+    _common(parser)
+    parser.add_argument("--keep-history", action="store_true")
+    parser.add_argument("--cascade", default="background")
+    parser.add_argument("--no-hooks", action="store_true")
+    parser.add_argument("--dry-run", action="store_true")
+    parser.add_argument("--ignore-not-found", action="store_true")
+    parser.add_argument("--wait", nargs="?", const="watcher", default="")
+    parser.add_argument("--timeout", default="5m0s")
+    parser.add_argument("--description", default="")
+    parser.add_argument("--wait-for-lock", default="0s")
+    parser.set_defaults(handler=_uninstall)
+
+
+def _history_max_default() -> int:
+    import os
+
+    text = os.environ.get("HELM_MAX_HISTORY", "")
+    return int(text) if text.isdigit() else 10
+
+
+# -- handlers --------------------------------------------------------------------
+
+
+def _config(args: argparse.Namespace) -> Any:
+    from runner.actions.release_config import ActionConfig
+
+    return ActionConfig.connect(args.namespace, args.kubeconfig, args.kube_context)
+
+
+def _values(args: argparse.Namespace) -> dict[str, Any]:
+    from runner import engine
+
+    sets = {flag: getattr(args, flag.replace("-", "_")) for flag in _SET_FLAGS}
+    return engine.merge_user_values(args.values_files, sets)
+
+
+def _install(args: argparse.Namespace) -> int:
+    from runner.actions.install import InstallOptions, install
+
+    if len(args.args) > 2:
+        raise UsageError(f"expected at most two arguments, unexpected arguments: {' '.join(args.args[2:])}")
+    if args.generate_name:
+        if len(args.args) != 1:
+            raise UsageError("expected 1 argument with --generate-name")
+        name, chart = "", args.args[0]
+    elif len(args.args) != 2:
+        raise UsageError("must either provide a name or specify --generate-name")
+    else:
+        name, chart = args.args
+    opts = InstallOptions(
+        name=name, chart=chart, values=_values(args), create_namespace=args.create_namespace,
+        generate_name=args.generate_name, server_side=args.server_side == "true",
+        force_conflicts=args.force_conflicts, dry_run=_dry(args.dry_run),
+        take_ownership=args.take_ownership, replace=args.replace, wait=bool(args.wait),
+        timeout=parse_duration(args.timeout), no_hooks=args.no_hooks, skip_crds=args.skip_crds,
+        description=args.description, release_history_max=args.release_history_max,
+        include_history_values=args.include_history_values,
+        wait_for_lock=parse_duration(args.wait_for_lock))
+    result = _failing("INSTALLATION FAILED", lambda: install(_config(args), opts))
+    _print_result(result, args.output)
+    return 0
+
+
+def _upgrade(args: argparse.Namespace) -> int:
+    from runner.actions.upgrade import UpgradeOptions, upgrade
+
+    opts = UpgradeOptions(
+        name=args.name, chart=args.chart, values=_values(args), install=args.install,
+        reuse_values=args.reuse_values, reset_values=args.reset_values,
+        reset_then_reuse_values=args.reset_then_reuse_values, server_side=args.server_side,
+        force_conflicts=args.force_conflicts, cleanup_on_fail=args.cleanup_on_fail,
+        history_max=args.history_max, dry_run=_dry(args.dry_run),
+        take_ownership=args.take_ownership, wait=bool(args.wait),
+        timeout=parse_duration(args.timeout), no_hooks=args.no_hooks,
+        description=args.description, create_namespace=args.create_namespace,
+        release_history_max=args.release_history_max,
+        include_history_values=args.include_history_values,
+        wait_for_lock=parse_duration(args.wait_for_lock))
+    result = _failing("UPGRADE FAILED", lambda: upgrade(_config(args), opts))
+    if args.output == "table":
+        if result.release.version == 1:
+            print(f'Release "{args.name}" does not exist. Installing it now.')
+        else:
+            print(f'Release "{args.name}" has been upgraded. Happy Helming!')
+    _print_result(result, args.output)
+    return 0
+
+
+def _rollback(args: argparse.Namespace) -> int:
+    from runner.actions.rollback import RollbackOptions, rollback
+
+    opts = RollbackOptions(
+        name=args.name, revision=args.revision, server_side=args.server_side,
+        force_conflicts=args.force_conflicts, cleanup_on_fail=args.cleanup_on_fail,
+        history_max=args.history_max, dry_run=args.dry_run, wait=bool(args.wait),
+        timeout=parse_duration(args.timeout), no_hooks=args.no_hooks,
+        wait_for_lock=parse_duration(args.wait_for_lock))
+    result = rollback(_config(args), opts)
+    for note in result.notes:
+        print(f"note: {note}", file=sys.stderr)
+    if args.output == "json":
+        print(json.dumps(_result_json(result)))
+    else:
+        print("Rollback was a success! Happy Helming!")
+    return 0
+
+
+def _uninstall(args: argparse.Namespace) -> int:
+    from runner.actions.uninstall import UninstallOptions, uninstall
+
+    cfg = _config(args)
+    for name in args.names:
+        opts = UninstallOptions(
+            name=name, keep_history=args.keep_history, cascade=args.cascade,
+            no_hooks=args.no_hooks, dry_run=args.dry_run, wait=bool(args.wait),
+            timeout=parse_duration(args.timeout), ignore_not_found=args.ignore_not_found,
+            description=args.description, wait_for_lock=parse_duration(args.wait_for_lock))
+        result = uninstall(cfg, opts)
+        if result is not None and result.info:
+            print(result.info)
+        print(f'release "{name}" uninstalled')
+    return 0
+
+
+def _status(args: argparse.Namespace) -> int:
+    from runner.actions.query import get_release
+
+    release = get_release(_config(args), args.name, args.revision)
+    if args.output == "json":
+        print(json.dumps(release.to_json()))
+    else:
+        sys.stdout.write(status_text(release))
+    return 0
+
+
+def _history(args: argparse.Namespace) -> int:
+    from runner.actions.query import history
+
+    rows = history(_config(args), args.name, args.max)
+    if args.output == "json":
+        print(json.dumps([asdict(r) for r in rows]))
+        return 0
+    table = [["REVISION", "UPDATED", "STATUS", "CHART", "APP VERSION", "DESCRIPTION"]]
+    for row in rows:
+        table.append([str(row.revision), ansic(row.updated), row.status, row.chart,
+                      row.app_version, row.description])
+    sys.stdout.write(format_table(table))
+    return 0
+
+
+def _get(args: argparse.Namespace) -> int:
+    from runner.actions import query
+    from runner.funcs.helm import to_yaml
+
+    cfg = _config(args)
+    if args.what == "values":
+        values = query.values(cfg, args.name, args.revision, args.all_values)
+        if args.output == "json":
+            print(json.dumps(values))
+            return 0
+        print("COMPUTED VALUES:" if args.all_values else "USER-SUPPLIED VALUES:")
+        print(to_yaml(values) if values else "null")
+        return 0
+    release = query.get_release(cfg, args.name, args.revision)
+    if args.what == "manifest":
+        sys.stdout.write(release.manifest + "\n")
+    elif args.what == "notes":
+        print(f"NOTES:\n{release.info.notes}")
+    else:
+        for hook in release.hooks:
+            sys.stdout.write(f"---\n# Source: {hook.path}\n{hook.manifest}\n")
+    return 0
+
+
+# -- output ------------------------------------------------------------------------
+
+
+def _failing(prefix: str, work: Any) -> Any:
+    """Helm's CLI prefix for install/upgrade failures."""
+    try:
+        return work()
+    except RunnerError as err:
+        raise RunnerError(f"{prefix}: {err}") from err
+
+
+def _dry(value: str) -> str:
+    return "" if value in ("", "none") else value
+
+
+def _print_result(result: Any, output: str) -> None:
+    for note in result.notes:
+        print(f"note: {note}", file=sys.stderr)
+    if output == "json":
+        print(json.dumps(_result_json(result)))
+        return
+    sys.stdout.write(status_text(result.release, dry_run=bool(result.dry_run)))
+
+
+def _result_json(result: Any) -> dict[str, Any]:
+    data = asdict(result)
+    data["release"] = result.release.to_json()
+    return data
+
+
+def status_text(release: Any, dry_run: bool = False) -> str:
+    info = release.info
+    lines = [f"NAME: {release.name}", f"LAST DEPLOYED: {ansic(info.last_deployed)}",
+             f"NAMESPACE: {release.namespace}", f"STATUS: {info.status}",
+             f"REVISION: {release.version}"]
+    if info.description:
+        lines.append(f"DESCRIPTION: {info.description}")
+    lines.append("TEST SUITE: None")
+    if dry_run:
+        lines += ["HOOKS:"] + [f"---\n# Source: {h.path}\n{h.manifest}" for h in release.hooks]
+        lines += [f"MANIFEST:\n{release.manifest}"]
+    if info.notes:
+        lines.append(f"NOTES:\n{info.notes.rstrip(chr(10))}")
+    return "\n".join(lines) + "\n"
+
+
+def ansic(stamp: str) -> str:
+    """Go's time.ANSIC layout (Mon Jan _2 15:04:05 2006), in UTC."""
+    from runner.release.record import parse_go_time
+
+    if not stamp:
+        return ""
+    moment: datetime = parse_go_time(stamp)
+    return moment.strftime("%a %b ") + f"{moment.day:>2}" + moment.strftime(" %H:%M:%S %Y")
+
+
+def format_table(rows: list[list[str]]) -> str:
+    """gosuri/uitable as Helm prints it: cells padded to the column width, tab-separated."""
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    return "".join("\t".join(cell.ljust(widths[i]) for i, cell in enumerate(row)) + "\n"
+                   for row in rows)
+
+
+def parse_duration(text: str) -> float:
+    """A Go duration (5m0s, 90s, 1h) in seconds."""
+    import re
+
+    if re.fullmatch(r"\d+(\.\d+)?", text):
+        return float(text)
+    parts = re.findall(r"(\d+(?:\.\d+)?)(h|ms|m|s)", text)
+    if not parts or "".join(n + u for n, u in parts) != text:
+        raise UsageError(f'invalid argument "{text}": time: invalid duration "{text}"')
+    scale = {"h": 3600.0, "m": 60.0, "s": 1.0, "ms": 0.001}
+    return sum(float(n) * scale[u] for n, u in parts)

@@ -1,0 +1,132 @@
+"""`rollback [REVISION]`: Helm 4.1.4's Rollback.Run.
+
+A new revision is written with the target revision's chart, values,
+manifest and hooks ("Rollback to N"); auto apply method follows the target
+revision's apply_method; every deployed record becomes superseded.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from runner.actions import apply_steps
+from runner.actions.hooks import run_hooks
+from runner.actions.release_config import (
+    DEFAULT_TIMEOUT,
+    ActionConfig,
+    now,
+    recover_stranded,
+    validate_name,
+)
+from runner.actions.results import ReleaseResult
+from runner.actions.upgrade import resolve_server_side
+from runner.errors import RunnerError
+from runner.kube import operations
+from runner.kube.ownership import set_release_metadata
+from runner.kube.resources import build
+from runner.release.record import (
+    CLIENT_SIDE_APPLY,
+    DEPLOYED,
+    FAILED,
+    PENDING_ROLLBACK,
+    PENDING_STATUSES,
+    SERVER_SIDE_APPLY,
+    SUPERSEDED,
+    Info,
+    Release,
+)
+from runner.release.storage.storage import DEFAULT_HISTORY_MAX
+
+
+@dataclass
+class RollbackOptions:
+    name: str
+    revision: int = 0  # 0: the one before the latest
+    server_side: str = "auto"
+    force_conflicts: bool = False
+    cleanup_on_fail: bool = False
+    history_max: int = DEFAULT_HISTORY_MAX
+    dry_run: bool = False
+    wait: bool = False
+    timeout: float = DEFAULT_TIMEOUT
+    no_hooks: bool = False
+    wait_for_lock: float = 0.0
+
+
+class RollbackError(RunnerError):
+    pass
+
+
+def rollback(cfg: ActionConfig, opts: RollbackOptions) -> ReleaseResult:
+    validate_name(opts.name)
+    if opts.revision < 0:
+        raise RollbackError("invalid release revision")
+    with cfg.locked(opts.name, opts.wait_for_lock) as lock:
+        current = cfg.storage.last(opts.name)
+        notes = []
+        if current.info.status in PENDING_STATUSES:
+            recover_stranded(cfg, current, lock, opts.timeout)
+            notes.append(f"revision {current.version} was left pending by an abandoned operation; "
+                         "marked failed")
+        wanted = opts.revision or current.version - 1
+        if wanted not in {head.version for head in cfg.storage.heads(opts.name)}:
+            raise RollbackError(f"release has no {wanted} version")
+        previous = cfg.storage.get(opts.name, wanted)
+        server_side = resolve_server_side(opts.server_side, previous.apply_method)
+        target = Release(
+            name=opts.name, namespace=current.namespace, version=current.version + 1,
+            chart=previous.chart, config=previous.config, manifest=previous.manifest,
+            hooks=previous.hooks, labels=dict(previous.labels),
+            info=Info(status=PENDING_ROLLBACK, first_deployed=current.info.first_deployed,
+                      last_deployed=now(), notes=previous.info.notes,
+                      description=f"Rollback to {wanted}"),
+            apply_method=SERVER_SIDE_APPLY if server_side else CLIENT_SIDE_APPLY,
+        )
+        result = ReleaseResult(target, dry_run="client" if opts.dry_run else "", notes=notes)
+        if opts.dry_run:
+            return result
+        cfg.storage.create(target, history_max=opts.history_max)
+        _perform(cfg, opts, current, target, server_side, result)
+        cfg.storage.update(target)
+        return result
+
+
+def _perform(cfg: ActionConfig, opts: RollbackOptions, current: Release, target: Release,
+             server_side: bool, result: ReleaseResult) -> None:
+    client = cfg.kube()
+    old = build(client, current.manifest, current.namespace)
+    new = build(client, target.manifest, target.namespace)
+    if not opts.no_hooks:
+        run_hooks(client, target, "pre-rollback", server_side=server_side, timeout=opts.timeout,
+                  record=cfg.storage.update)
+    set_release_metadata(new, target.name, target.namespace)
+    try:
+        applied = operations.update_all(client, old, new, server_side=server_side,
+                                        force=opts.force_conflicts, upgrade_csa_manager=server_side,
+                                        three_way_for_custom=False)
+    except RunnerError as err:
+        message = f'Rollback "{target.name}" failed: {err}'
+        current.info.status, target.info.status = SUPERSEDED, FAILED
+        target.info.description = message
+        cfg.storage.update(current)
+        cfg.storage.update(target)
+        raise RollbackError(str(err)) from err
+    result.add(applied)
+    if opts.wait:
+        try:
+            apply_steps.wait(client, new, opts.timeout)
+        except RunnerError as err:
+            target.info.status = FAILED
+            target.info.description = f'Release "{target.name}" failed: {err}'
+            cfg.storage.update(current)
+            cfg.storage.update(target)
+            raise RollbackError(f"release {target.name} failed: {err}") from err
+    if not opts.no_hooks:
+        run_hooks(client, target, "post-rollback", server_side=server_side, timeout=opts.timeout,
+                  record=cfg.storage.update)
+    for head in cfg.storage.heads(target.name):
+        if head.status == DEPLOYED:
+            record = cfg.storage.get(target.name, head.version)
+            record.info.status = SUPERSEDED
+            cfg.storage.update(record)
+    target.info.status = DEPLOYED
