@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from runner.funcs.netip import AddrError, parse_addr_version
 from runner.funcs.registry import FuncError, gofunc
 from runner.template.gotypes import kind_of
 
@@ -103,7 +104,9 @@ def _quote(s: str) -> str:
     """strconv.Quote for the short ASCII pieces net/url errors show."""
     out = []
     for ch in s:
-        if ch in '"\\':
+        if "\udc80" <= ch <= "\udcff":  # an invalid UTF-8 byte kept by surrogateescape
+            out.append(f"\\x{ord(ch) - 0xDC00:02x}")
+        elif ch in '"\\':
             out.append("\\" + ch)
         elif ch.isprintable():
             out.append(ch)
@@ -234,24 +237,39 @@ def _get_scheme(raw: str) -> tuple[str, str]:
 
 
 def _parse_host(host: str) -> str:
-    if host.startswith("["):
-        end = host.rfind("]")
-        if end < 0:
-            raise URLError("missing ']' in host")
-        colon_port = host[end + 1 :]
-        if not _valid_optional_port(colon_port):
-            raise URLError(f"invalid port {_quote(colon_port)} after host")
-        zone = host[:end].find("%25")
-        if zone >= 0:
-            head = unescape(host[:zone], HOST)
-            zone_part = unescape(host[zone:end], ZONE)
-            tail = unescape(host[end:], HOST)
-            return head + zone_part + tail
-    else:
-        colon = host.rfind(":")
-        if colon != -1 and not _valid_optional_port(host[colon:]):
-            raise URLError(f"invalid port {_quote(host[colon:])} after host")
+    """net/url parseHost (Go 1.25.9): bracketed hosts must be IPv6 literals."""
+    bracket = host.rfind("[")
+    if bracket > 0:
+        raise URLError("invalid IP-literal")
+    if bracket == 0:
+        return _parse_ip_literal(host)
+    colon = host.rfind(":")
+    if colon != -1 and not _valid_optional_port(host[colon:]):
+        raise URLError(f"invalid port {_quote(host[colon:])} after host")
     return unescape(host, HOST)
+
+
+def _parse_ip_literal(host: str) -> str:
+    end = host.rfind("]")
+    if end < 0:
+        raise URLError("missing ']' in host")
+    colon_port = host[end + 1 :]
+    if not _valid_optional_port(colon_port):
+        raise URLError(f"invalid port {_quote(colon_port)} after host")
+    port = unescape(colon_port, HOST)
+    hostname = host[1:end]
+    zone = hostname.find("%25")
+    if zone >= 0:
+        address = unescape(hostname[:zone], HOST) + unescape(hostname[zone:], ZONE)
+    else:
+        address = unescape(hostname, HOST)
+    try:
+        version = parse_addr_version(address)
+    except AddrError as err:
+        raise URLError(f"invalid host: {err}") from None
+    if version == 4:
+        raise URLError("invalid IP-literal")
+    return "[" + address + "]" + port
 
 
 def _valid_userinfo(s: str) -> bool:
@@ -313,14 +331,20 @@ def _parse_reference(raw: str) -> URL:
 
 
 def parse_url(raw: str) -> URL:
-    """url.Parse; raises URLError with Go's full `parse "<url>": ...` text."""
-    before, hash_mark, fragment = raw.partition("#")
+    """url.Parse; raises URLError with Go's full `parse "<url>": ...` text.
+
+    The error names the part before '#' for a parse failure and the whole
+    input for a bad fragment, as Go does."""
+    before, _, fragment = raw.partition("#")
     try:
         url = _parse_reference(before)
-        if hash_mark:
-            url.fragment = unescape(fragment, FRAGMENT)
     except URLError as err:
-        raise URLError(f"parse {_quote(raw)}: {err}") from None
+        raise URLError(f"parse {_quote(before)}: {err}") from None
+    if fragment:
+        try:
+            url.fragment = unescape(fragment, FRAGMENT)
+        except URLError as err:
+            raise URLError(f"parse {_quote(raw)}: {err}") from None
     return url
 
 

@@ -116,9 +116,19 @@ def test_go_parse_cases(raw: str, field: str, value: str) -> None:
         ("http://x/%zz", 'invalid URL escape "%zz"'),
         ("1http:x", "first path segment in URL cannot contain colon"),
         ("http://x\n/", "net/url: invalid control character in URL"),
+        # Go 1.25.2+ (CVE-2025-47912): brackets only around a whole IPv6 literal.
+        ("http://[1.2.3.4]/", "invalid IP-literal"),
+        ("http://x[::1]/", "invalid IP-literal"),
+        ("http://[zz]/", 'invalid host: ParseAddr("zz"): unable to parse IP'),
+        ("http://[1::2::3]/", 'invalid host: ParseAddr("1::2::3"): multiple :: in address (at ":3")'),
+        (
+            "http://[12345::]/",
+            'invalid host: ParseAddr("12345::"): each group must have 4 or less digits (at "12345::")',
+        ),
     ],
 )
 def test_parse_errors_are_sprig_panics_wrapping_go_errors(raw: str, reason: str) -> None:
+    # url.Parse wraps errors as `parse "<url>": <reason>` (url.Error).
     quoted = raw.replace("\n", "\\n")
     with pytest.raises(FuncError) as info:
         urls.url_parse(raw)
@@ -140,3 +150,19 @@ def test_join_rejects_non_string_values() -> None:
     with pytest.raises(FuncError) as info:
         urls.url_join({"host": 80.0})
     assert str(info.value) == "unable to parse host key, must be of type string, but float64 found"
+
+
+def test_parse_error_names_the_part_before_the_fragment() -> None:
+    # url.Parse cuts "#frag" first and reports parse errors on the rest;
+    # a bad fragment is reported with the whole input.
+    with pytest.raises(FuncError) as info:
+        urls.url_parse("(,)%#frag")
+    assert str(info.value) == 'unable to parse url: parse "(,)%": invalid URL escape "%"'
+    with pytest.raises(FuncError) as info:
+        urls.url_parse("http://h/#%zz")
+    assert str(info.value) == 'unable to parse url: parse "http://h/#%zz": invalid URL escape "%zz"'
+
+
+def test_ipv4_mapped_and_zoned_literals_are_accepted() -> None:
+    assert urls.url_parse("http://[::ffff:1.2.3.4]:80/")["hostname"] == "::ffff:1.2.3.4"
+    assert urls.url_parse("http://[fe80::1%25en0]/")["host"] == "[fe80::1%en0]"
