@@ -8,6 +8,7 @@ error becomes an error item that ends the stream, as in Go.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Callable
 from enum import IntEnum
@@ -285,8 +286,10 @@ def lex_comment(lx: Lexer) -> State | None:
 
 
 def _skip_leading_space(lx: Lexer) -> None:
-    rest = lx.input[lx.pos :]
-    lx.pos += len(rest) - len(rest.lstrip(SPACE_CHARS))
+    lx.pos = _SPACES_OPT.match(lx.input, lx.pos).end()  # type: ignore[union-attr]
+
+
+_SPACES_OPT = re.compile(r"[ \t\r\n]*")
 
 
 def lex_right_delim(lx: Lexer) -> State | None:
@@ -381,11 +384,13 @@ def _lex_other(lx: Lexer, r: str) -> State | None:
     return lx.errorf(f"unrecognized character in action: {go_unicode(r)}")
 
 
+_SPACES = re.compile(r"[ \t\r\n]+")
+
+
 def lex_space(lx: Lexer) -> State | None:
-    n = 0
-    while lx.peek() in SPACE_CHARS and lx.peek() != "":
-        lx.next()
-        n += 1
+    end = _SPACES.match(lx.input, lx.pos).end()  # type: ignore[union-attr]
+    n = end - lx.pos
+    lx.pos = end
     s, p = lx.input, lx.pos - 1
     if _has_right_trim(s, p) and s.startswith(RIGHT_DELIM, p + 2):
         lx.backup()  # before the space
@@ -395,7 +400,16 @@ def lex_space(lx: Lexer) -> State | None:
     return lex_inside_action
 
 
+_ASCII_WORD = re.compile(r"[A-Za-z0-9_]*")
+
+
+def _skip_ascii_word(lx: Lexer) -> None:
+    """Fast path over the ASCII part of a word; the rune loop finishes the rest."""
+    lx.pos = _ASCII_WORD.match(lx.input, lx.pos).end()  # type: ignore[union-attr]
+
+
 def lex_identifier(lx: Lexer) -> State | None:
+    _skip_ascii_word(lx)
     while True:
         r = lx.next()
         if is_alnum(r):
@@ -434,6 +448,7 @@ def _lex_field_or_variable(lx: Lexer, typ: T) -> State | None:
     if lx.at_terminator():  # nothing interesting follows: "." or "$"
         lx.emit(T.VARIABLE if typ == T.VARIABLE else T.DOT)
         return lex_inside_action
+    _skip_ascii_word(lx)
     while True:
         r = lx.next()
         if not is_alnum(r):
