@@ -16,7 +16,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from runner.funcs.registry import FuncError, alias, gofunc
+from runner.funcs.lists import plain_variant
+from runner.funcs.registry import FuncError, gofunc
 from runner.template.gocast import strval
 from runner.template.gotypes import StringSlice, go_type_name, kind_of
 
@@ -155,7 +156,7 @@ def must_merge(dst: dict[str, Any] | None, *srcs: dict[str, Any] | None) -> dict
     return _merge_all(dst, srcs, overwrite=False)
 
 
-alias("merge", "mustMerge")
+plain_variant("merge", "mustMerge")
 
 
 @gofunc("mustMergeOverwrite", (_MAP,), variadic=_MAP, returns="interface {}", fallible=True)
@@ -163,7 +164,7 @@ def must_merge_overwrite(dst: dict[str, Any] | None, *srcs: dict[str, Any] | Non
     return _merge_all(dst, srcs, overwrite=True)
 
 
-alias("mergeOverwrite", "mustMergeOverwrite")
+plain_variant("mergeOverwrite", "mustMergeOverwrite")
 
 
 # ------------------------------------------------------------------ copying
@@ -185,7 +186,7 @@ def must_deep_copy(v: Any) -> Any:
     return deep_copy(v)
 
 
-alias("deepCopy", "mustDeepCopy")
+plain_variant("deepCopy", "mustDeepCopy")
 
 
 # ---------------------------------------------------------------------- dig

@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from runner.funcs.registry import FuncError, alias, gofunc
+from runner.funcs.registry import FuncError, alias, gofunc, registered
 from runner.template.gocast import strslice, strval, to_int
 from runner.template.gotypes import StringSlice, go_type_name, is_empty, kind_of
 
@@ -26,6 +26,16 @@ class ChunkList(list):
 
     __slots__ = ()
     go_type = "[][]interface {}"
+
+
+def plain_variant(name: str, target: str) -> None:
+    """Register `name` as the panicking twin of must* `target`.
+
+    Go's signature has no error result, but the panic reaches the template as
+    the same `error calling <name>: <text>`, so the implementation is shared.
+    """
+    fn = registered()[target]
+    gofunc(name, fn.params, variadic=fn.variadic, returns=fn.returns)(fn.impl)
 
 
 def elements(v: Any, error_format: str) -> list[Any]:
@@ -73,8 +83,8 @@ def must_push(items: Any, v: Any) -> list[Any]:
     return [*elements(items, "Cannot push on type %s"), v]
 
 
-alias("push", "mustPush")
-alias("append", "mustPush")
+plain_variant("push", "mustPush")
+plain_variant("append", "mustPush")
 alias("mustAppend", "mustPush")
 
 
@@ -83,7 +93,7 @@ def must_prepend(items: Any, v: Any) -> list[Any]:
     return [v, *elements(items, "Cannot prepend on type %s")]
 
 
-alias("prepend", "mustPrepend")
+plain_variant("prepend", "mustPrepend")
 
 
 @gofunc("concat", (), variadic="interface {}", returns="interface {}")
@@ -103,7 +113,7 @@ def must_first(items: Any) -> Any:
     return values[0] if values else None
 
 
-alias("first", "mustFirst")
+plain_variant("first", "mustFirst")
 
 
 @gofunc("mustLast", ("interface {}",), returns="interface {}", fallible=True)
@@ -112,7 +122,7 @@ def must_last(items: Any) -> Any:
     return values[-1] if values else None
 
 
-alias("last", "mustLast")
+plain_variant("last", "mustLast")
 
 
 @gofunc("mustRest", ("interface {}",), returns="[]interface {}", fallible=True)
@@ -120,7 +130,7 @@ def must_rest(items: Any) -> list[Any]:
     return elements(items, "Cannot find rest on type %s")[1:]
 
 
-alias("rest", "mustRest")
+plain_variant("rest", "mustRest")
 
 
 @gofunc("mustInitial", ("interface {}",), returns="[]interface {}", fallible=True)
@@ -128,7 +138,7 @@ def must_initial(items: Any) -> list[Any]:
     return elements(items, "Cannot find initial on type %s")[:-1]
 
 
-alias("initial", "mustInitial")
+plain_variant("initial", "mustInitial")
 
 
 @gofunc("mustSlice", ("interface {}",), variadic="interface {}", returns="interface {}", fallible=True)
@@ -147,7 +157,7 @@ def must_slice(items: Any, *indices: Any) -> Any:
     return part if isinstance(part, (list, bytes)) else list(part)
 
 
-alias("slice", "mustSlice")
+plain_variant("slice", "mustSlice")
 
 
 @gofunc("mustHas", ("interface {}", "interface {}"), returns="bool", fallible=True)
@@ -157,7 +167,7 @@ def must_has(needle: Any, haystack: Any) -> bool:
     return _contains(elements(haystack, "Cannot find has on type %s"), needle)
 
 
-alias("has", "mustHas")
+plain_variant("has", "mustHas")
 
 
 # -------------------------------------------------------------- reshaping
@@ -168,7 +178,7 @@ def must_reverse(items: Any) -> list[Any]:
     return elements(items, "Cannot find reverse on type %s")[::-1]
 
 
-alias("reverse", "mustReverse")
+plain_variant("reverse", "mustReverse")
 
 
 @gofunc("mustUniq", ("interface {}",), returns="[]interface {}", fallible=True)
@@ -180,7 +190,7 @@ def must_uniq(items: Any) -> list[Any]:
     return out
 
 
-alias("uniq", "mustUniq")
+plain_variant("uniq", "mustUniq")
 
 
 @gofunc("mustWithout", ("interface {}",), variadic="interface {}", returns="[]interface {}", fallible=True)
@@ -189,7 +199,7 @@ def must_without(items: Any, *omit: Any) -> list[Any]:
     return [item for item in values if not _contains(list(omit), item)]
 
 
-alias("without", "mustWithout")
+plain_variant("without", "mustWithout")
 
 
 @gofunc("mustCompact", ("interface {}",), returns="[]interface {}", fallible=True)
@@ -197,7 +207,7 @@ def must_compact(items: Any) -> list[Any]:
     return [item for item in elements(items, "Cannot compact on type %s") if not is_empty(item)]
 
 
-alias("compact", "mustCompact")
+plain_variant("compact", "mustCompact")
 
 
 @gofunc("mustChunk", ("int", "interface {}"), returns="[][]interface {}", fallible=True)
@@ -225,7 +235,7 @@ def _chunk_count(length: int, size: int) -> int:
     return count
 
 
-alias("chunk", "mustChunk")
+plain_variant("chunk", "mustChunk")
 
 
 @gofunc("sortAlpha", ("interface {}",), returns="[]string")
