@@ -16,13 +16,13 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterator
 from typing import Any
 
 from yaml import MarkedYAMLError, YAMLError
 from yaml._yaml import CParser
 from yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
+from runner.encoding import goscan
 from runner.encoding.yamlemit import EncodeError, dump, dump_pretty  # noqa: F401 - public API
 from runner.template.gotypes import format_float
 
@@ -280,18 +280,21 @@ class _Builder:
         return {self.raw(k): self.raw(v) for k, v in node.value}
 
 
-def _go_syntax(value: Any) -> str:
+def _go_syntax(value: Any, nested: bool = False) -> str:
     """A small `%#v` for go-yaml values in error texts."""
     if value is None:
-        return "<nil>"
+        return "interface {}(nil)" if nested else "<nil>"
     if isinstance(value, str):
-        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+        from runner.template.gofmt import quote
+
+        return quote(value)
     if value is True or value is False:
         return "true" if value else "false"
     if isinstance(value, list):
-        return "[]interface {}{" + ", ".join(_go_syntax(v) for v in value) + "}"
+        return "[]interface {}{" + ", ".join(_go_syntax(v, True) for v in value) + "}"
     if isinstance(value, dict):
-        items = ", ".join(f"{_go_syntax(k)}:{_go_syntax(v)}" for k, v in value.items())
+        ordered = sorted(value.items(), key=lambda kv: (not isinstance(kv[0], str), str(kv[0])))
+        items = ", ".join(f"{_go_syntax(k, True)}:{_go_syntax(v, True)}" for k, v in ordered)
         return "map[interface {}]interface {}{" + items + "}"
     if isinstance(value, float):
         return format_float(value, "g", -1, 64)
@@ -324,7 +327,7 @@ def _composer_problem(exc: MarkedYAMLError, problem: str, text: str) -> str:
     if problem.startswith("found undefined alias") and exc.problem_mark is not None:
         # libyaml does not name the alias; read it at the mark as go-yaml shows it.
         line = text.splitlines()[exc.problem_mark.line] if text else ""
-        match = re.match(r"\*([^\s,\[\]{}]*)", line[exc.problem_mark.column :])
+        match = re.match(r"\*([0-9A-Za-z_-]*)", line[exc.problem_mark.column :])
         return f"unknown anchor '{match[1] if match else ''}' referenced"
     return problem
 
@@ -333,31 +336,6 @@ def _reader_guard(text: str) -> None:
     # go-yaml's reader rejects these before parsing (libyaml reports them later).
     if _CONTROL.search(text):
         raise GoYAMLError("yaml: control characters are not allowed")
-    if "?" in text and ("[" in text or "{" in text):
-        _flow_question_guard(text)
-
-
-def _flow_question_guard(text: str) -> None:
-    """go-yaml v2 (old libyaml) ends a plain scalar at '?' inside [...] / {...}.
-
-    Newer libyaml reads `[http://x?y=1]` as one scalar; go-yaml then fails
-    with "did not find expected ',' or ']'". PyYAML's pure-Python scanner
-    keeps the old rule, so let it find the spot and report it go-yaml's way.
-    """
-    import yaml
-
-    try:
-        for _ in yaml.parse(text, Loader=yaml.SafeLoader):
-            pass
-    except MarkedYAMLError as exc:
-        problem = exc.problem or ""
-        match = re.match(r"expected ',' or '([\]}])'", problem)
-        if match and problem.endswith("but got '?'"):
-            line = exc.problem_mark.line if exc.problem_mark is not None else 0
-            if not line and exc.context_mark is not None:
-                line = exc.context_mark.line
-            where = f"line {line}: " if line else ""
-            raise GoYAMLError(f"yaml: {where}did not find expected ',' or '{match[1]}'") from None
 
 
 _CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x84\x86-\x9f\ud800-\udfff\ufffe\uffff]")
@@ -375,15 +353,47 @@ def _text(data: str | bytes) -> str:
     return data
 
 
-def _nodes(text: str) -> Iterator[Any]:
+def _nodes(text: str, first_only: bool) -> list[Any]:
+    """Node trees of the documents (or just the first), parsed as go-yaml v2 would."""
+    if goscan.needs_go_scanner(text):
+        return _go_nodes(text, first_only)
     composer = _Composer(text)
     try:
+        nodes = []
         while composer.check_node():
-            yield composer.get_node()
+            nodes.append(composer.get_node())
+            if first_only:
+                break
+        if goscan.may_split_on_question_mark(text) and goscan.has_flow_plain_question_mark(nodes):
+            return _go_nodes(text, first_only)
+        return nodes
     except YAMLError as exc:
+        problem = getattr(exc, "problem", None) or ""
+        if isinstance(exc, MarkedYAMLError) and goscan.differs_after_error(problem):
+            return _go_nodes(text, first_only)
+        if "duplicate anchor" in (getattr(exc, "context", None) or "") + problem:
+            return _event_nodes(text, first_only)
         raise GoYAMLError(_error_text(exc, text)) from None
     finally:
         composer.dispose()
+
+
+def _event_nodes(text: str, first_only: bool) -> list[Any]:
+    parser = _Composer(text)
+    try:
+        return goscan.compose_events(parser, first_only)
+    except YAMLError as exc:
+        raise GoYAMLError(_error_text(exc, text)) from None
+    finally:
+        parser.dispose()
+
+
+def _go_nodes(text: str, first_only: bool) -> list[Any]:
+    try:
+        return goscan.compose(text, first_only)
+    except MarkedYAMLError as exc:
+        exc.problem = goscan.libyaml_problem(exc)
+        raise GoYAMLError(_error_text(exc, text)) from None
 
 
 def load(data: str | bytes, *, ints: bool = False) -> Any:
@@ -399,10 +409,8 @@ def load(data: str | bytes, *, ints: bool = False) -> Any:
     if cached is not _MISSING:
         return _copy(cached)
     _reader_guard(text)
-    value = None
-    for node in _nodes(text):
-        value = _Builder(ints).value(node)
-        break
+    nodes = _nodes(text, first_only=True)
+    value = _Builder(ints).value(nodes[0]) if nodes else None
     if len(text) <= 65536:
         if len(_LOAD_CACHE) >= 256:
             _LOAD_CACHE.clear()
@@ -430,7 +438,7 @@ def load_all(data: str | bytes, *, ints: bool = False) -> list[Any]:
     text = _text(data)
     _reader_guard(text)
     builder = _Builder(ints)
-    return [builder.value(node) for node in _nodes(text)]
+    return [builder.value(node) for node in _nodes(text, first_only=False)]
 
 
 _JSON_KIND = {

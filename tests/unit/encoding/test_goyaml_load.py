@@ -179,3 +179,21 @@ def test_question_mark_ends_a_plain_scalar_in_flow_context() -> None:
     with pytest.raises(GoYAMLError, match=r"^yaml: line 3: did not find expected ',' or '\]'$"):
         goyaml.load("a: 1\nk:\n  - [x,\n    a?b]\n")
     assert goyaml.load('k: ["a?b"]\nu: http://x?y=1\n') == {"k": ["a?b"], "u": "http://x?y=1"}
+
+
+def test_colon_inside_a_flow_plain_scalar_is_text() -> None:
+    # go-yaml ends a plain scalar at ':' only before a blank (libyaml 0.2.5
+    # rejects these with "found unexpected ':'").
+    assert goyaml.load("a: [b:]\nc: {d:, e: 1}\n") == {"a": ["b:"], "c": {"d:": None, "e": 1.0}}
+    with pytest.raises(GoYAMLError, match=r"^yaml: did not find expected ',' or '\}'$"):
+        goyaml.load("a: {b:{c: 1}}\n")
+
+
+def test_double_quoted_escapes_go_yaml_accepts() -> None:
+    assert goyaml.load('a: "x\\\'y"\nb: "x\\ y"\n') == {"a": "x'y", "b": "x y"}
+    with pytest.raises(GoYAMLError, match="^yaml: found unknown escape character$"):
+        goyaml.load('a: "x\\/y"\n')
+
+
+def test_a_redefined_anchor_replaces_the_earlier_one() -> None:
+    assert goyaml.load("a: &x 1\nb: &x 2\nc: *x\n") == {"a": 1.0, "b": 2.0, "c": 2.0}
