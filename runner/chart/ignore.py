@@ -9,6 +9,7 @@ is: a `!pattern` rule ignores every path it does NOT match.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from runner.chart.errors import ChartError
@@ -139,6 +140,57 @@ def _get_esc(chunk: str) -> tuple[str, str]:
     return c, chunk
 
 
+def glob_regex(pattern: str) -> re.Pattern[str] | None:
+    """The regex equivalent of a valid Go glob (None when Python cannot express it)."""
+    out: list[str] = []
+    i = 0
+    while i < len(pattern):
+        c = pattern[i]
+        if c == "*":
+            out.append("[^/]*")
+        elif c == "?":
+            out.append("[^/]")
+        elif c == "\\":
+            i += 1
+            out.append(re.escape(pattern[i]))
+        elif c == "[":
+            end, text = _class_regex(pattern, i + 1)
+            out.append(text)
+            i = end
+        else:
+            out.append(re.escape(c))
+        i += 1
+    try:
+        return re.compile("".join(out), re.DOTALL)
+    except re.error:
+        return None
+
+
+def _class_regex(pattern: str, i: int) -> tuple[int, str]:
+    """A Go character class starting after `[`: (index of its `]`, regex class)."""
+    parts = ["["]
+    if pattern[i] == "^":
+        parts.append("^")
+        i += 1
+    first = True
+    while first or pattern[i] != "]":
+        first = False
+        lo, i = _class_char(pattern, i)
+        if pattern[i] == "-":
+            hi, i = _class_char(pattern, i + 1)
+            parts.append(f"{re.escape(lo)}-{re.escape(hi)}")
+        else:
+            parts.append(re.escape(lo))
+    parts.append("]")
+    return i, "".join(parts)
+
+
+def _class_char(pattern: str, i: int) -> tuple[str, int]:
+    if pattern[i] == "\\":
+        i += 1
+    return pattern[i], i + 1
+
+
 @dataclass
 class _Pattern:
     raw: str
@@ -147,12 +199,14 @@ class _Pattern:
     must_dir: bool = False
     anchored: bool = False
     structural: bool = False
+    regex: re.Pattern[str] | None = None
 
     def match(self, path: str) -> bool:
+        name = path if self.anchored or self.structural else path.rsplit("/", 1)[-1]
+        if self.regex is not None:
+            return self.regex.fullmatch(name) is not None
         try:
-            if self.anchored or self.structural:
-                return go_match(self.glob, path)
-            return go_match(self.glob, path.rsplit("/", 1)[-1])
+            return go_match(self.glob, name)
         except BadPattern:
             return False
 
@@ -194,6 +248,7 @@ class Rules:
             pattern.anchored, pattern.glob = True, pattern.glob[1:]
         elif "/" in pattern.glob:
             pattern.structural = True
+        pattern.regex = glob_regex(pattern.glob)
         self.patterns.append(pattern)
 
     def ignore(self, path: str, is_dir: bool) -> bool:

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from runner.chart.errors import SchemaError
+from runner.chart.metaschema import looks_valid
 
 if TYPE_CHECKING:
     from jsonschema.exceptions import ValidationError
@@ -79,7 +80,8 @@ def validate_single(values: Any, schema_bytes: bytes) -> str:
         return _json_error(exc)  # compile errors carry no trailing newline in Helm
     validator_cls = _validator_class(schema)
     try:
-        validator_cls.check_schema(schema)
+        if not looks_valid(schema, validator_cls):  # the full check is slow: only on suspicion
+            validator_cls.check_schema(schema)
     except Exception as exc:  # jsonschema.SchemaError
         return f'"{SCHEMA_URL}#" is not valid against metaschema: {getattr(exc, "message", exc)}'
     validator = _build_validator(validator_cls, schema)

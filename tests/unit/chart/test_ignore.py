@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from runner.chart.ignore import BadPattern, Rules, go_match
+from runner.chart.ignore import BadPattern, Rules, glob_regex, go_match
 
 MATCHES = [
     ("abc", "abc", True),
@@ -85,3 +85,10 @@ def test_rules_follow_helms_pkg_ignore_semantics() -> None:
     assert rules.ignore("mast", True)
     assert not rules.ignore("mast", False)
     assert not rules.ignore(".", True)
+
+
+@pytest.mark.parametrize(("pattern", "name", "expected"), MATCHES)
+def test_compiled_glob_regex_agrees_with_go_match(pattern: str, name: str, expected: bool) -> None:
+    regex = glob_regex(pattern)
+    assert regex is not None
+    assert (regex.fullmatch(name) is not None) is expected

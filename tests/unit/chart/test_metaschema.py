@@ -1,0 +1,58 @@
+"""The fast metaschema pre-check agrees with jsonschema's full check_schema."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from jsonschema import Draft4Validator, Draft7Validator, Draft202012Validator, validators
+from jsonschema.exceptions import SchemaError
+
+from runner.chart.metaschema import looks_valid
+
+CORPUS_SCHEMAS = sorted(Path("/work/shared/charts").glob("**/values.schema.json"))
+
+INVALID = [
+    {"type": "foo"},
+    {"type": ["string", "string"]},
+    {"type": []},
+    {"minLength": -1},
+    {"maxItems": 1.5},
+    {"required": "x"},
+    {"required": ["a", "a"]},
+    {"properties": []},
+    {"properties": {"a": 3}},
+    {"allOf": []},
+    {"anyOf": {}},
+    {"items": [{"type": "string"}]},
+    {"multipleOf": 0},
+    {"pattern": 1},
+    {"dependentRequired": {"a": "b"}},
+    {"additionalProperties": "no"},
+    {"$defs": {"x": {"type": 1}}},
+    {"not": {"properties": {"a": {"minimum": "1"}}}},
+]
+
+
+@pytest.mark.parametrize("path", CORPUS_SCHEMAS, ids=lambda p: str(p)[20:])
+def test_corpus_schemas_pass_both_checks(path: Path) -> None:
+    schema = json.loads(path.read_bytes())
+    cls = validators.validator_for(schema, default=Draft202012Validator)
+    cls.check_schema(schema)
+    assert looks_valid(schema, cls)
+
+
+@pytest.mark.parametrize("schema", INVALID, ids=json.dumps)
+def test_invalid_2020_12_schemas_are_caught(schema: dict) -> None:
+    with pytest.raises(SchemaError):
+        Draft202012Validator.check_schema(schema)
+    assert not looks_valid(schema, Draft202012Validator)
+
+
+def test_draft_specific_keywords() -> None:
+    assert looks_valid({"items": [{"type": "string"}]}, Draft7Validator)
+    assert looks_valid({"maximum": 1, "exclusiveMaximum": True}, Draft4Validator)
+    assert not looks_valid({"exclusiveMaximum": True}, Draft7Validator)
+    assert not looks_valid({"required": []}, Draft4Validator)
+    assert not looks_valid(True, Draft4Validator)
