@@ -61,11 +61,8 @@ def _validate_metadata(build: str) -> None:
 
 
 @dataclass(frozen=True, eq=False)
-class Version:
-    """*semver.Version; templates call its Go methods (Major, Compare, ...)."""
-
-    go_type = "*semver.Version"
-    go_kind = "ptr"
+class _VersionData:
+    """A semantic version's parts and the value-receiver methods of semver.Version."""
 
     major: int
     minor: int
@@ -90,9 +87,6 @@ class Version:
     def Metadata(self) -> str:  # noqa: N802
         return self.build
 
-    def Original(self) -> str:  # noqa: N802
-        return self.original
-
     def String(self) -> str:  # noqa: N802
         text = f"{self.major}.{self.minor}.{self.patch}"
         if self.pre:
@@ -100,6 +94,57 @@ class Version:
         if self.build:
             text += "+" + self.build
         return text
+
+    def IncPatch(self) -> VersionValue:  # noqa: N802
+        if self.pre:
+            return self._next(self.major, self.minor, self.patch)
+        return self._next(self.major, self.minor, self.patch + 1)
+
+    def IncMinor(self) -> VersionValue:  # noqa: N802
+        return self._next(self.major, self.minor + 1, 0)
+
+    def IncMajor(self) -> VersionValue:  # noqa: N802
+        return self._next(self.major + 1, 0, 0)
+
+    def SetPrerelease(self, prerelease: str) -> VersionValue:  # noqa: N802
+        if prerelease:
+            _validate_prerelease(prerelease)
+        return self._with(self.major, self.minor, self.patch, prerelease, self.build)
+
+    def SetMetadata(self, metadata: str) -> VersionValue:  # noqa: N802
+        if metadata:
+            _validate_metadata(metadata)
+        return self._with(self.major, self.minor, self.patch, self.pre, metadata)
+
+    def _next(self, major: int, minor: int, patch: int) -> VersionValue:
+        return self._with(major, minor, patch, "", "")
+
+    def _with(self, major: int, minor: int, patch: int, pre: str, build: str) -> VersionValue:
+        """A semver.Version value whose Original keeps only the 'v' prefix."""
+        made = VersionValue(major, minor, patch, pre, build, "")
+        prefix = "v" if self.original.startswith("v") else ""
+        object.__setattr__(made, "original", prefix + made.String())
+        return made
+
+    def __str__(self) -> str:
+        return self.String()
+
+    def __go_json__(self) -> str:
+        return self.String()  # Version.MarshalJSON
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.String()!r})"
+
+
+class Version(_VersionData):
+    """*semver.Version (what `semver` returns): the value methods plus those
+    Masterminds/semver v3.4.0 declares on the pointer (Original, Compare, ...)."""
+
+    go_type = "*semver.Version"
+    go_kind = "ptr"
+
+    def Original(self) -> str:  # noqa: N802
+        return self.original
 
     def Compare(self, other: Version) -> int:  # noqa: N802
         return compare(self, other)
@@ -119,30 +164,28 @@ class Version:
     def Equal(self, other: Version) -> bool:  # noqa: N802
         return other is self or compare(self, other) == 0
 
-    def IncPatch(self) -> Version:  # noqa: N802
-        if self.pre:
-            return self._next(self.major, self.minor, self.patch)
-        return self._next(self.major, self.minor, self.patch + 1)
 
-    def IncMinor(self) -> Version:  # noqa: N802
-        return self._next(self.major, self.minor + 1, 0)
+class VersionValue(_VersionData):
+    """A semver.Version value (what IncPatch and friends return): templates
+    reach only its value-receiver methods, as in Go."""
 
-    def IncMajor(self) -> Version:  # noqa: N802
-        return self._next(self.major + 1, 0, 0)
+    go_type = "semver.Version"
+    go_kind = "struct"
 
-    def _next(self, major: int, minor: int, patch: int) -> Version:
-        prefix = "v" if self.original.startswith("v") else ""
-        text = f"{major}.{minor}.{patch}"
-        return Version(major, minor, patch, "", "", prefix + text)
 
-    def __str__(self) -> str:
-        return self.String()
+def _wrap_fallible(name: str) -> None:
+    """SetPrerelease / SetMetadata return (Version, error): SemverError becomes FuncError."""
+    method = getattr(_VersionData, name)
 
-    def __go_json__(self) -> str:
-        return self.String()  # Version.MarshalJSON
+    def call(self: _VersionData, value: str) -> VersionValue:
+        try:
+            return method(self, value)
+        except SemverError as err:
+            raise FuncError(str(err)) from None
 
-    def __repr__(self) -> str:
-        return f"Version({self.String()!r})"
+    call.__name__ = name
+    call.__gofunc__ = GoFunc(name, call, ("string",), returns="semver.Version", fallible=True)  # type: ignore[attr-defined]
+    setattr(_VersionData, name, call)
 
 
 def _declare_version_methods() -> None:
@@ -152,11 +195,13 @@ def _declare_version_methods() -> None:
         method = getattr(Version, name)
         method.__gofunc__ = GoFunc(name, method, ("*semver.Version",), returns=returns.get(name, "bool"))
     for name in ("Major", "Minor", "Patch"):
-        method = getattr(Version, name)
+        method = getattr(_VersionData, name)
         method.__gofunc__ = GoFunc(name, method, (), returns="uint64")
 
 
 _declare_version_methods()
+_wrap_fallible("SetPrerelease")
+_wrap_fallible("SetMetadata")
 
 
 def new_version(text: str) -> Version:
@@ -205,7 +250,7 @@ def compare_prerelease(s: str, o: str) -> int:
     return 0
 
 
-def compare(v: Version, o: Version) -> int:
+def compare(v: _VersionData, o: _VersionData) -> int:
     """Version.Compare: major, minor, patch, then prerelease; build ignored."""
     for a, b in ((v.major, o.major), (v.minor, o.minor), (v.patch, o.patch)):
         if a != b:
@@ -315,7 +360,7 @@ def new_constraint(text: str) -> Constraints:
     return Constraints(tuple(groups), tuple(contains_pre))
 
 
-def _matches(atom: _Atom, v: Version, include_pre: bool) -> bool:
+def _matches(atom: _Atom, v: _VersionData, include_pre: bool) -> bool:
     if v.pre and not include_pre:
         return False  # prereleases only match groups that name one
     return _OPERATORS[atom.op](atom, v)

@@ -191,3 +191,18 @@ def test_many_or_groups_are_accepted() -> None:
     # v3.4.0's NewConstraint splits on || without a group limit.
     constraint = "||".join(str(n) for n in range(1, 40))
     assert sv.semver_compare(constraint, "1.0.0") is True
+
+
+def test_inc_methods_return_version_values() -> None:
+    # IncPatch/IncMinor/IncMajor/SetPrerelease return semver.Version (a value):
+    # value-receiver methods work, the *Version ones (Original, Compare, ...) are absent.
+    bumped = sv.semver("v1.2.3-beta+b").IncPatch()
+    assert bumped.String() == "1.2.3"  # a prerelease is dropped, not bumped
+    assert sv.semver("1.2.3").IncPatch().String() == "1.2.4"
+    assert sv.semver("1.2.3").IncMinor().String() == "1.3.0"
+    assert sv.semver("1.2.3").IncMajor().String() == "2.0.0"
+    assert bumped.go_type == "semver.Version" and bumped.go_kind == "struct"
+    assert not hasattr(bumped, "Original") and not hasattr(bumped, "Compare")
+    assert sv.semver("1.2.3").SetPrerelease("rc.1").String() == "1.2.3-rc.1"
+    with pytest.raises(FuncError, match="^invalid prerelease string$"):
+        sv.semver("1.2.3").SetPrerelease("a..b")
