@@ -99,7 +99,7 @@ def _check_available(cfg: ActionConfig, name: str, replace: bool) -> None:
         return
     if replace and last.info.status in (UNINSTALLED, FAILED):
         return
-    raise InstallError("cannot reuse a name that is still in use")
+    raise InstallError("release name check failed: cannot reuse a name that is still in use")
 
 
 def _perform(cfg: ActionConfig, opts: InstallOptions, chart: Any, release: Release) -> ReleaseResult:

@@ -1,0 +1,117 @@
+"""Helpers for the release e2e tests: small charts on disk, our CLI in-process,
+records read back from the cluster."""
+
+from __future__ import annotations
+
+import io
+from contextlib import redirect_stderr, redirect_stdout
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+DEMO_TEMPLATES = {
+    "cm.yaml": """apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: {{ .Release.Name }}-cm
+data:
+  message: {{ .Values.message | quote }}
+""",
+    "deploy.yaml": """apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: {{ .Release.Name }}-web
+spec:
+  replicas: {{ .Values.replicas }}
+  selector:
+    matchLabels: {app: {{ .Release.Name }}}
+  template:
+    metadata:
+      labels: {app: {{ .Release.Name }}}
+    spec:
+      containers:
+      - name: web
+        image: nginx:1.25
+""",
+    "hook.yaml": """apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: {{ .Release.Name }}-hook
+  annotations:
+    "helm.sh/hook": pre-install,pre-upgrade
+    "helm.sh/hook-delete-policy": before-hook-creation
+data:
+  x: "1"
+""",
+    "NOTES.txt": "Thanks for installing {{ .Release.Name }} ({{ .Values.message }}).\n",
+}
+
+
+def write_chart(root: Path, name: str = "demo", version: str = "1.0.0",
+                templates: dict[str, str] | None = None, values: str = "replicas: 1\nmessage: hello\n") -> Path:
+    chart = root / f"{name}-{version}"
+    (chart / "templates").mkdir(parents=True, exist_ok=True)
+    (chart / "Chart.yaml").write_text(
+        f"apiVersion: v2\nname: {name}\nversion: {version}\nappVersion: \"1.16\"\n"
+        "description: A demo chart\n")
+    (chart / "values.yaml").write_text(values)
+    for file, text in (DEMO_TEMPLATES if templates is None else templates).items():
+        (chart / "templates" / file).write_text(text)
+    return chart
+
+
+@dataclass
+class Run:
+    code: int
+    out: str
+    err: str
+
+
+def ours(cluster: Any, namespace: str, *args: str) -> Run:
+    """Our CLI, in-process, against the testbed."""
+    from runner.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    with redirect_stdout(out), redirect_stderr(err):
+        code = main([*args, "-n", namespace, "--kubeconfig", str(cluster.kubeconfig)])
+    return Run(code, out.getvalue(), err.getvalue())
+
+
+def config(cluster: Any, namespace: str) -> Any:
+    from runner.actions.release_config import ActionConfig
+
+    return ActionConfig.connect(namespace, str(cluster.kubeconfig))
+
+
+def record(cluster: Any, namespace: str, name: str, version: int) -> dict[str, Any]:
+    """A stored record as JSON, decoded the way Helm decodes it."""
+    return config(cluster, namespace).storage.get(name, version).to_json()
+
+
+def comparable(data: dict[str, Any], name: str) -> dict[str, Any]:
+    """A record without timestamps, with the release name replaced by NAME."""
+    import json
+
+    text = json.dumps(data, sort_keys=True).replace(name, "NAME")
+    clean = json.loads(text)
+    _drop_times(clean)
+    return clean
+
+
+def _drop_times(value: Any) -> None:
+    if isinstance(value, dict):
+        for key in [k for k in value if k in ("first_deployed", "last_deployed", "deleted",
+                                             "started_at", "completed_at", "modtime")]:
+            del value[key]
+        for item in value.values():
+            _drop_times(item)
+    elif isinstance(value, list):
+        for item in value:
+            _drop_times(item)
+
+
+def get_object(cluster: Any, path: str) -> dict[str, Any] | None:
+    from runner.kube.client import KubeClient
+
+    reply = KubeClient(cluster.api_client).request("GET", path)
+    return reply.body if reply.ok else None
