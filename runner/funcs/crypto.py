@@ -12,11 +12,8 @@ from __future__ import annotations
 
 import base64
 import hashlib
-import hmac
 import os
-import secrets
 import struct
-import uuid
 import zlib
 from dataclasses import dataclass
 from typing import Any
@@ -70,6 +67,8 @@ def htpasswd(username: str, password: str) -> str:
 
 @gofunc("randBytes", ("int",), returns="string", fallible=True)
 def rand_bytes(count: int) -> str:
+    import secrets
+
     if count < 0:
         raise FuncError("runtime error: makeslice: len out of range")
     return base64.b64encode(secrets.token_bytes(count)).decode("ascii")
@@ -77,6 +76,8 @@ def rand_bytes(count: int) -> str:
 
 @gofunc("uuidv4", (), returns="string")
 def uuidv4() -> str:
+    import uuid
+
     return str(uuid.uuid4())
 
 
@@ -112,6 +113,8 @@ _TEMPLATE_CHARACTERS = {
 
 @gofunc("derivePassword", ("uint32", "string", "string", "string", "string"), returns="string")
 def derive_password(counter: int, password_type: str, password: str, user: str, site: str) -> str:
+    import hmac
+
     templates = _PASSWORD_TEMPLATES.get(password_type)
     if templates is None:
         return f"cannot find password template {password_type}"
@@ -327,6 +330,8 @@ def _build_certificate(
     addresses, names = _ip_addresses(ips), _dns_names(dns)
     _check_go_key_types(signer[1] if signer else key, key)
     subject = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, cn)]) if cn else x509.Name([])
+    import secrets
+
     issuer_cert, issuer_key = signer if signer else (None, key)
     now = dt.datetime.now(dt.UTC)
     builder = (

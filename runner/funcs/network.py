@@ -12,13 +12,14 @@ the template reports as an error. The engine installs it with
 from __future__ import annotations
 
 import random
-import socket
 
 from runner.funcs.registry import FuncError, GoFunc, gofunc
 
 
 def lookup_host(name: str) -> list[str]:
     """net.LookupHost: every IPv4 and IPv6 address of name, without duplicates."""
+    import socket  # only with DNS enabled: keep the render path's imports small
+
     try:
         infos = socket.getaddrinfo(name, None, proto=socket.IPPROTO_TCP)
     except (OSError, UnicodeError):

@@ -7,6 +7,7 @@ groups and `||` OR groups. Error texts are the package's.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 
@@ -274,12 +275,27 @@ _CV = (
 _OPS = r"=||!=|>|<|>=|=>|<=|=<|~|~>|\^"
 # Go's \s in these ASCII patterns is [\t\n\f\r ].
 _WS = r"[\t\n\f\r ]"
-_CONSTRAINT = re.compile(rf"^{_WS}*({_OPS}){_WS}*({_CV}){_WS}*$")
-_RANGE = re.compile(rf"{_WS}*({_CV}){_WS}+-{_WS}+({_CV}){_WS}*")
-_FIND = re.compile(rf"({_OPS}){_WS}*({_CV})")
-_VALID = re.compile(
-    rf"^({_WS}*({_OPS}){_WS}*({_CV}){_WS}*)((?:{_WS}+|,{_WS}*)({_OPS}){_WS}*({_CV}){_WS}*)*$"
-)
+
+
+@dataclass(frozen=True)
+class _Patterns:
+    constraint: re.Pattern[str]
+    range: re.Pattern[str]
+    find: re.Pattern[str]
+    valid: re.Pattern[str]
+
+
+@functools.cache
+def _patterns() -> _Patterns:
+    """The constraint regexes, compiled on first use (keeps imports fast)."""
+    return _Patterns(
+        constraint=re.compile(rf"^{_WS}*({_OPS}){_WS}*({_CV}){_WS}*$"),
+        range=re.compile(rf"{_WS}*({_CV}){_WS}+-{_WS}+({_CV}){_WS}*"),
+        find=re.compile(rf"({_OPS}){_WS}*({_CV})"),
+        valid=re.compile(
+            rf"^({_WS}*({_OPS}){_WS}*({_CV}){_WS}*)((?:{_WS}+|,{_WS}*)({_OPS}){_WS}*({_CV}){_WS}*)*$"
+        ),
+    )
 
 
 def _is_x(text: str) -> bool:
@@ -300,7 +316,7 @@ def _parse_atom(text: str) -> _Atom:
     if not text:
         # An empty constraint is `*`: any release version.
         return _Atom("", text, Version(0, 0, 0, "", "", "0.0.0"), True, False, False)
-    match = _CONSTRAINT.match(text)
+    match = _patterns().constraint.match(text)
     if match is None:
         raise SemverError(f"improper constraint: {text}")
     op, orig = match.group(1), match.group(2)
@@ -326,7 +342,7 @@ def _rewrite_range(text: str) -> str:
     if "-" not in text:
         return text
     result = text
-    for match in _RANGE.finditer(text):
+    for match in _patterns().range.finditer(text):
         replacement = f">= {match.group(1)}, <= {match.group(11)} "
         result = result.replace(match.group(0), replacement, 1)
     return result
@@ -351,9 +367,9 @@ def new_constraint(text: str) -> Constraints:
     groups: list[tuple[_Atom, ...]] = []
     contains_pre: list[bool] = []
     for group in ors:
-        if not _VALID.match(group):
+        if not _patterns().valid.match(group):
             raise SemverError(f"improper constraint: {group}")
-        found = [m.group(0) for m in _FIND.finditer(group)] or [group]
+        found = [m.group(0) for m in _patterns().find.finditer(group)] or [group]
         atoms = tuple(_parse_atom(atom) for atom in found)
         groups.append(atoms)
         contains_pre.append(any(atom.con.pre for atom in atoms))
