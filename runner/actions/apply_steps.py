@@ -7,14 +7,19 @@ from collections.abc import Sequence
 from typing import Any
 
 from runner.kube import wait as kube_wait
-from runner.kube.apply import ApplyConflictError, create, preflight_conflicts
+from runner.kube.apply import FIELD_MANAGER, ApplyConflictError, create, preflight_conflicts
 from runner.kube.client import KubeClient, KubeError
 from runner.kube.resources import Resource, parse_documents, resource_of
 
 
-def preflight(client: KubeClient, resources: Sequence[Resource]) -> None:
-    """Dry-run every server-side apply first: all conflicts reported, nothing written."""
+def preflight(client: KubeClient, resources: Sequence[Resource], *,
+              migrating_from_csa: bool = False) -> None:
+    """Dry-run every server-side apply first: all conflicts reported, nothing written.
+    When moving a release from client-side apply, our own `helm` Update entries are
+    folded into the Apply entry before applying, so they are not conflicts."""
     conflicts = preflight_conflicts(client, resources)
+    if migrating_from_csa:
+        conflicts = [c for c in conflicts if c.manager != FIELD_MANAGER]
     if conflicts:
         raise ApplyConflictError(conflicts)
 

@@ -25,7 +25,7 @@ from runner.actions.release_config import (
 from runner.actions.results import ReleaseResult
 from runner.errors import RunnerError
 from runner.kube import operations
-from runner.kube.ownership import existing_resources, set_release_metadata
+from runner.kube.ownership import OwnershipError, existing_resources, set_release_metadata
 from runner.kube.resources import build
 from runner.release.record import (
     CLIENT_SIDE_APPLY,
@@ -76,6 +76,8 @@ def install(cfg: ActionConfig, opts: InstallOptions) -> ReleaseResult:
     validate_name(name)
     if opts.dry_run:
         return _dry_run(cfg, opts, chart, source, name)
+    if opts.create_namespace:
+        apply_steps.ensure_namespace(cfg.kube(), cfg.namespace)  # the lock lives there
     with cfg.locked(name, opts.wait_for_lock):
         _check_available(cfg, name, opts.replace)
         rendered = render_release(cfg, chart, source, opts.values, RenderRequest(
@@ -109,12 +111,9 @@ def _perform(cfg: ActionConfig, opts: InstallOptions, chart: Any, release: Relea
         apply_steps.install_crds(client, chart, opts.timeout)
     resources = build(client, release.manifest, cfg.namespace)
     set_release_metadata(resources, release.name, release.namespace)
-    adopted = existing_resources(client, resources, release.name, release.namespace,
-                                 take_ownership=opts.take_ownership)
+    adopted = _existing(client, resources, release.name, release.namespace, opts.take_ownership)
     if opts.server_side and not opts.force_conflicts:
         apply_steps.preflight(client, resources)
-    if opts.create_namespace:
-        apply_steps.ensure_namespace(client, cfg.namespace)
     if opts.replace:
         _replace_previous(cfg, release)
     cfg.storage.create(release, history_max=0)
@@ -143,6 +142,14 @@ def _perform(cfg: ActionConfig, opts: InstallOptions, chart: Any, release: Relea
     release.info.description = opts.description or "Install complete"
     cfg.storage.update(release)
     return result
+
+
+def _existing(client: Any, resources: list[Any], name: str, namespace: str,
+              take_ownership: bool) -> list[Any]:
+    try:
+        return existing_resources(client, resources, name, namespace, take_ownership=take_ownership)
+    except OwnershipError as err:
+        raise InstallError(f"unable to continue with install: {err}") from err
 
 
 def _replace_previous(cfg: ActionConfig, release: Release) -> None:
@@ -177,7 +184,7 @@ def _dry_run(cfg: ActionConfig, opts: InstallOptions, chart: Any, source: str,
         client = cfg.kube()
         resources = build(client, release.manifest, cfg.namespace)
         set_release_metadata(resources, release.name, release.namespace)
-        existing_resources(client, resources, name, cfg.namespace, take_ownership=opts.take_ownership)
+        _existing(client, resources, name, cfg.namespace, opts.take_ownership)
         if opts.server_side and not opts.force_conflicts:
             apply_steps.preflight(client, resources)
         result.created = [r.ref() for r in resources]

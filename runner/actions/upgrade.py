@@ -26,7 +26,7 @@ from runner.actions.release_config import (
 from runner.actions.results import ReleaseResult
 from runner.errors import RunnerError, UsageError
 from runner.kube import operations
-from runner.kube.ownership import existing_resources, set_release_metadata
+from runner.kube.ownership import OwnershipError, existing_resources, set_release_metadata
 from runner.kube.resources import build, difference
 from runner.release.record import (
     CLIENT_SIDE_APPLY,
@@ -206,11 +206,14 @@ def _perform(cfg: ActionConfig, opts: UpgradeOptions, current: Release, upgraded
     old = build(client, current.manifest, current.namespace)
     target = build(client, upgraded.manifest, upgraded.namespace)
     set_release_metadata(target, upgraded.name, upgraded.namespace)
-    adopted = existing_resources(client, difference(target, old), upgraded.name,
-                                 upgraded.namespace, take_ownership=opts.take_ownership)
+    try:
+        adopted = existing_resources(client, difference(target, old), upgraded.name,
+                                     upgraded.namespace, take_ownership=opts.take_ownership)
+    except OwnershipError as err:
+        raise UpgradeError(f"unable to continue with update: {err}") from err
     old += adopted
     if server_side and not opts.force_conflicts:
-        apply_steps.preflight(client, target)
+        apply_steps.preflight(client, target, migrating_from_csa=upgrade_csa)
     if opts.dry_run:
         upgraded.info.description = opts.description or "Dry run complete"
         result.updated = [r.ref() for r in target]

@@ -1,0 +1,153 @@
+"""Server-side apply, conflicts, ownership and the apply method on the testbed."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.e2e.release_helpers import config, get_object, ours, record, write_chart
+
+pytestmark = pytest.mark.e2e
+
+CM_ONLY = {"cm.yaml": """apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: {{ .Release.Name }}-cm
+data:
+  message: {{ .Values.message | quote }}
+  other: "x"
+"""}
+
+
+def _apply_as(cluster, namespace: str, manager: str, body: dict) -> None:
+    from runner.kube.client import KubeClient
+
+    path = f"/api/v1/namespaces/{namespace}/configmaps/{body['metadata']['name']}"
+    reply = KubeClient(cluster.api_client).request(
+        "PATCH", path, body=body, query=[("fieldManager", manager), ("force", "true")],
+        content_type="application/apply-patch+yaml")
+    assert reply.ok, reply.body
+
+
+def _owned_cm(name: str, release: str, namespace: str, data: dict) -> dict:
+    return {"apiVersion": "v1", "kind": "ConfigMap",
+            "metadata": {"name": name, "labels": {"app.kubernetes.io/managed-by": "Helm"},
+                         "annotations": {"meta.helm.sh/release-name": release,
+                                         "meta.helm.sh/release-namespace": namespace}},
+            "data": data}
+
+
+def test_ssa_conflicts_are_all_reported_with_field_and_manager_before_anything_is_written(
+        cluster, namespace, tmp_path):
+    templates = dict(CM_ONLY)
+    templates["second.yaml"] = CM_ONLY["cm.yaml"].replace("-cm", "-two")
+    chart = write_chart(tmp_path, templates=templates)
+    _apply_as(cluster, namespace, "kubectl", _owned_cm("c-cm", "c", namespace,
+                                                       {"message": "theirs", "other": "y"}))
+    _apply_as(cluster, namespace, "argocd", _owned_cm("c-two", "c", namespace, {"message": "z"}))
+
+    result = ours(cluster, namespace, "install", "c", str(chart))
+
+    assert result.code != 0
+    assert 'ConfigMap "c-cm" in namespace' in result.err
+    assert ".data.message is owned by 'kubectl'" in result.err
+    assert ".data.other is owned by 'kubectl'" in result.err
+    assert 'ConfigMap "c-two" in namespace' in result.err
+    assert ".data.message is owned by 'argocd'" in result.err
+    assert "--force-conflicts" in result.err
+    assert config(cluster, namespace).storage.heads("c") == []  # no record written
+    cm = get_object(cluster, f"/api/v1/namespaces/{namespace}/configmaps/c-cm")
+    assert cm["data"] == {"message": "theirs", "other": "y"}
+
+
+def test_force_conflicts_takes_the_fields_for_manager_helm(cluster, namespace, tmp_path):
+    chart = write_chart(tmp_path, templates=CM_ONLY)
+    _apply_as(cluster, namespace, "kubectl", _owned_cm("f-cm", "f", namespace, {"message": "theirs"}))
+
+    assert ours(cluster, namespace, "install", "f", str(chart), "--force-conflicts").code == 0
+
+    cm = get_object(cluster, f"/api/v1/namespaces/{namespace}/configmaps/f-cm")
+    assert cm["data"]["message"] == "hello"
+    helm_fields = [m for m in cm["metadata"]["managedFields"] if m["manager"] == "helm"]
+    assert helm_fields and helm_fields[0]["operation"] == "Apply"
+    assert "f:message" in json.dumps(helm_fields[0]["fieldsV1"])
+
+
+def test_foreign_object_blocks_install_with_helms_error_text(cluster, namespace, helm, tmp_path):
+    chart = write_chart(tmp_path, templates=CM_ONLY)
+    _apply_as(cluster, namespace, "kubectl", {"apiVersion": "v1", "kind": "ConfigMap",
+                                              "metadata": {"name": "o-cm"}, "data": {"a": "b"}})
+    theirs = helm("install", "o", str(chart), "-n", namespace)
+    mine = ours(cluster, namespace, "install", "o", str(chart))
+    assert theirs.returncode != 0 and mine.code != 0
+    assert mine.err.strip() == theirs.stderr.strip().splitlines()[-1]
+
+    assert ours(cluster, namespace, "install", "o", str(chart), "--take-ownership",
+                "--force-conflicts").code == 0
+    cm = get_object(cluster, f"/api/v1/namespaces/{namespace}/configmaps/o-cm")
+    assert cm["metadata"]["annotations"]["meta.helm.sh/release-name"] == "o"
+
+
+def test_object_of_another_release_blocks_upgrade(cluster, namespace, helm, tmp_path):
+    chart = write_chart(tmp_path, templates=CM_ONLY)
+    bigger = write_chart(tmp_path, version="2.0.0", templates={
+        **CM_ONLY, "steal.yaml": CM_ONLY["cm.yaml"].replace("{{ .Release.Name }}-cm", "a-cm")})
+    assert ours(cluster, namespace, "install", "a", str(chart)).code == 0
+    assert ours(cluster, namespace, "install", "b", str(chart)).code == 0
+    theirs = helm("upgrade", "b", str(bigger), "-n", namespace)
+    mine = ours(cluster, namespace, "upgrade", "b", str(bigger))
+    assert mine.code != 0
+    assert mine.err.strip() == theirs.stderr.strip().splitlines()[-1]
+
+
+def test_apply_method_is_recorded_and_followed_by_auto(cluster, namespace, tmp_path):
+    chart = write_chart(tmp_path, templates=CM_ONLY)
+    assert ours(cluster, namespace, "install", "m", str(chart), "--server-side=false").code == 0
+    assert ours(cluster, namespace, "upgrade", "m", str(chart), "--set", "message=2").code == 0
+    assert ours(cluster, namespace, "upgrade", "m", str(chart), "--set", "message=3",
+                "--server-side=true").code == 0
+    assert ours(cluster, namespace, "rollback", "m", "2").code == 0
+    methods = [record(cluster, namespace, "m", v).get("apply_method") for v in (1, 2, 3, 4)]
+    assert methods == ["csa", "csa", "ssa", "csa"]
+    cm = get_object(cluster, f"/api/v1/namespaces/{namespace}/configmaps/m-cm")
+    assert cm["data"]["message"] == "2"
+
+
+def test_client_side_apply_keeps_fields_set_by_others(cluster, namespace, tmp_path):
+    chart = write_chart(tmp_path, templates=CM_ONLY)
+    assert ours(cluster, namespace, "install", "k", str(chart), "--server-side=false").code == 0
+    _apply_as(cluster, namespace, "someone", {"apiVersion": "v1", "kind": "ConfigMap",
+                                              "metadata": {"name": "k-cm"}, "data": {"extra": "1"}})
+    assert ours(cluster, namespace, "upgrade", "k", str(chart), "--set", "message=new").code == 0
+    cm = get_object(cluster, f"/api/v1/namespaces/{namespace}/configmaps/k-cm")
+    assert cm["data"] == {"message": "new", "other": "x", "extra": "1"}
+
+
+def test_force_conflicts_on_a_client_side_release_is_explained(cluster, namespace, tmp_path):
+    chart = write_chart(tmp_path, templates=CM_ONLY)
+    assert ours(cluster, namespace, "install", "e", str(chart), "--server-side=false").code == 0
+    result = ours(cluster, namespace, "upgrade", "e", str(chart), "--force-conflicts")
+    assert result.code == 0
+    assert "client-side apply because the latest record's apply method is csa" in result.err
+
+
+def test_dry_run_server_writes_nothing(cluster, namespace, tmp_path):
+    chart = write_chart(tmp_path)
+    result = ours(cluster, namespace, "install", "d", str(chart), "--dry-run=server")
+    assert result.code == 0 and "STATUS: pending-install" in result.out
+    assert "DESCRIPTION: Dry run complete" in result.out
+    assert config(cluster, namespace).storage.heads("d") == []
+    assert get_object(cluster, f"/api/v1/namespaces/{namespace}/configmaps/d-cm") is None
+
+
+def test_create_namespace(cluster, namespace, tmp_path):
+    chart = write_chart(tmp_path, templates=CM_ONLY)
+    target = f"{namespace}-new"
+    try:
+        assert ours(cluster, target, "install", "n", str(chart), "--create-namespace").code == 0
+        assert get_object(cluster, f"/api/v1/namespaces/{target}/configmaps/n-cm") is not None
+    finally:
+        from runner.kube.client import KubeClient
+
+        KubeClient(cluster.api_client).request("DELETE", f"/api/v1/namespaces/{target}")
