@@ -146,12 +146,34 @@ class _Checker:
         return rules
 
 
-def draft_of(validator_cls: Any) -> str:
-    """ "draft4", "draft7", "draft2020", ... from a jsonschema validator class name."""
-    name = validator_cls.__name__.lower().removesuffix("validator")
-    return name.replace("202012", "2020").replace("201909", "2019")
+_DRAFT_MARKERS = (
+    ("draft-03", "draft3"),
+    ("draft-04", "draft4"),
+    ("draft-06", "draft6"),
+    ("draft-07", "draft7"),
+    ("2019-09", "draft2019"),
+    ("2020-12", "draft2020"),
+)
 
 
-def looks_valid(schema: Any, validator_cls: Any) -> bool:
+def detect_draft(schema: Any) -> str | None:
+    """The draft a schema declares ("draft7", "draft2020", ...); 2020-12 when it names none.
+
+    None for a `$schema` we do not recognise (the full validator decides).
+    """
+    declared = schema.get("$schema") if isinstance(schema, dict) else None
+    if declared is None:
+        return "draft2020"
+    if not isinstance(declared, str) or "json-schema.org" not in declared:
+        return None
+    for marker, draft in _DRAFT_MARKERS:
+        if marker in declared:
+            return draft
+    if declared.rstrip("#").endswith("json-schema.org/schema"):
+        return "draft2020"  # the "latest" URL; jsonschema falls back to 2020-12 for it too
+    return None
+
+
+def looks_valid(schema: Any, draft: str) -> bool:
     """True when nothing the metaschema checks is obviously wrong (False: run the full check)."""
-    return _Checker(draft_of(validator_cls)).schema(schema)
+    return _Checker(draft).schema(schema)

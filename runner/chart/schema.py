@@ -19,8 +19,9 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from runner.chart import quickcheck
 from runner.chart.errors import SchemaError
-from runner.chart.metaschema import looks_valid
+from runner.chart.metaschema import detect_draft, looks_valid
 
 if TYPE_CHECKING:
     from jsonschema.exceptions import ValidationError
@@ -78,9 +79,13 @@ def validate_single(values: Any, schema_bytes: bytes) -> str:
         schema = json.loads(schema_bytes)
     except (ValueError, UnicodeDecodeError) as exc:
         return _json_error(exc)  # compile errors carry no trailing newline in Helm
+    draft = detect_draft(schema)
+    quick = draft is not None and draft != "draft3" and looks_valid(schema, draft)
+    if quick and quickcheck.is_valid(schema, values, draft) is True:
+        return ""  # the common case, without importing jsonschema
     validator_cls = _validator_class(schema)
     try:
-        if not looks_valid(schema, validator_cls):  # the full check is slow: only on suspicion
+        if not quick:  # the full metaschema check is slow: only on suspicion
             validator_cls.check_schema(schema)
     except Exception as exc:  # jsonschema.SchemaError
         return f'"{SCHEMA_URL}#" is not valid against metaschema: {getattr(exc, "message", exc)}'
