@@ -20,6 +20,7 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -205,6 +206,62 @@ def check_chart(helm: Path, chart: str, extra: tuple[str, ...] = ()) -> Comparis
     if chart in nondeterministic_charts():
         runs.append(run_helm(helm, chart, extra))
     return compare(chart, runs, run_ours(chart, extra))
+
+
+# Flag variants every chart is also rendered with (issue 4): CRDs, capabilities
+# that switch on optional resources, upgrade without tests, no hooks, common toggles.
+VARIANTS: dict[str, tuple[str, ...]] = {
+    "include-crds": ("--include-crds",),
+    "capabilities": ("--kube-version", "1.30.2", "--api-versions", "monitoring.coreos.com/v1",
+                     "--api-versions", "autoscaling.k8s.io/v1"),
+    "upgrade-skip-tests": ("--is-upgrade", "--skip-tests"),
+    "no-hooks": ("--no-hooks",),
+    "toggles": ("--set", "ingress.enabled=true", "--set", "serviceAccount.create=false",
+                "--set", "autoscaling.enabled=true", "--set-string", "podAnnotations.x=1"),
+}
+_FIRST_SOURCE = re.compile(r"^# Source: [^/]+/(.+)$", re.MULTILINE)
+
+
+def check_variant(helm: Path, chart: str, variant: str) -> Comparison:
+    """One chart with one flag variant; `show-only` and `output-dir` are derived per chart."""
+    if variant == "output-dir":
+        return check_output_dir(helm, chart)
+    if variant == "show-only":
+        sources = _FIRST_SOURCE.findall(run_helm(helm, chart).stdout)
+        extra = ("--show-only", sources[-1]) if sources else ("--show-only", "templates/none.yaml")
+        return check_chart(helm, chart, extra)
+    return check_chart(helm, chart, VARIANTS[variant])
+
+
+def variant_names() -> list[str]:
+    return [*VARIANTS, "show-only", "output-dir"]
+
+
+def check_output_dir(helm: Path, chart: str) -> Comparison:
+    """--output-dir: the same `wrote` lines and the same file tree, byte for byte."""
+    with tempfile.TemporaryDirectory(prefix="conf-outdir-") as tmp:
+        dirs = [Path(tmp, "helm-a"), Path(tmp, "helm-b"), Path(tmp, "ours")]
+        printed = run_helm(helm, chart, ("--output-dir", str(dirs[0])))
+        trees = [Run(_tree_text(dirs[0]), "", 0)]
+        if chart in nondeterministic_charts():
+            run_helm(helm, chart, ("--output-dir", str(dirs[1])))
+            trees.append(Run(_tree_text(dirs[1]), "", 0))
+        ours = run_ours(chart, ("--output-dir", str(dirs[2])))
+        ours = Run(ours.stdout.replace(str(dirs[2]), str(dirs[0])),
+                   ours.stderr.replace(str(dirs[2]), str(dirs[0])), ours.code)
+        stdout = compare(chart, [printed], ours)
+        tree = compare(chart, trees, Run(_tree_text(dirs[2]), "", 0))
+    return stdout if not stdout.identical else tree
+
+
+def _tree_text(root: Path) -> str:
+    """Every file under root as `== relative/path` and its bytes, in sorted order."""
+    if not root.exists():
+        return "<no directory>"
+    parts = []
+    for path in sorted(p for p in root.rglob("*") if p.is_file()):
+        parts.append(f"== {path.relative_to(root)}\n{path.read_text(errors='surrogateescape')}")
+    return "\n".join(parts)
 
 
 def main(argv: list[str]) -> int:
