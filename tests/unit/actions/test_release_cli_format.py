@@ -1,0 +1,35 @@
+import pytest
+
+from runner.actions.release_cli import ansic, format_table, parse_duration
+from runner.actions.upgrade import resolve_server_side
+from runner.errors import UsageError
+from runner.release.codec import go_json
+
+
+def test_ansic_pads_the_day_with_a_space_as_go():
+    assert ansic("2026-11-03T04:05:06.123Z") == "Tue Nov  3 04:05:06 2026"
+
+
+def test_table_pads_every_cell_and_separates_with_tabs():
+    assert format_table([["A", "BB"], ["ccc", "d"]]) == "A  \tBB\nccc\td \n"
+
+
+def test_go_durations():
+    assert parse_duration("5m0s") == 300
+    assert parse_duration("1h30m") == 5400
+    assert parse_duration("250ms") == 0.25
+    with pytest.raises(UsageError):
+        parse_duration("5 minutes")
+
+
+def test_server_side_auto_follows_the_record():
+    assert resolve_server_side("auto", "ssa") is True
+    assert resolve_server_side("auto", "csa") is False
+    assert resolve_server_side("auto", "") is False  # a Helm 3 record
+    assert resolve_server_side("true", "csa") is True
+    with pytest.raises(UsageError):
+        resolve_server_side("maybe", "ssa")
+
+
+def test_records_are_written_as_go_json():
+    assert go_json({"n": 1.0, "f": 0.5, "s": "<a&b>"}) == '{"n":1,"f":0.5,"s":"\\u003ca\\u0026b\\u003e"}'
