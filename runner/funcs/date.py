@@ -14,17 +14,16 @@ from typing import Any
 
 from runner.funcs.gotime import (
     ZERO_TIME,
-    TimeParseError,
     add_duration,
     from_unix,
     go_format,
-    go_parse,
     in_zone,
     load_location,
     local_zone,
     now_in,
     parse_duration,
 )
+from runner.funcs.gotime_parse import TimeParseError, go_parse
 from runner.funcs.registry import ANY, FuncError, alias, gofunc
 from runner.template.gocast import wrap_int64
 from runner.template.gotypes import Duration, Int64, duration_string

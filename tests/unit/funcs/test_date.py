@@ -14,7 +14,7 @@ from datetime import UTC, datetime, timedelta, timezone
 import pytest
 
 from runner.funcs import date as d
-from runner.funcs import gotime
+from runner.funcs import gotime, gotime_parse
 from runner.funcs.registry import FuncError, registered
 from runner.template.gotypes import Duration, Int64, time_string
 
@@ -150,7 +150,7 @@ def test_duration_round(value: object, expected: str) -> None:
 
 def test_date_modify() -> None:
     # TestDateModify: date_modify "24h" on 13 Jun 19 20:39:39 GMT.
-    moment = gotime.go_parse("02 Jan 06 15:04:05 MST", "13 Jun 19 20:39:39 GMT", UTC)
+    moment = gotime_parse.go_parse("02 Jan 06 15:04:05 MST", "13 Jun 19 20:39:39 GMT", UTC)
     modified = d.date_modify("24h", moment)
     assert time_string(modified) == "2019-06-14 20:39:39 +0000 GMT"
     assert d.date_modify("1f", moment) is moment  # an invalid duration leaves the time
@@ -263,11 +263,11 @@ def test_must_to_date_errors_are_go_parse_errors(layout: str, value: str, messag
 
 
 def test_parse_accepts_fractions_and_case_insensitive_names() -> None:
-    parsed = gotime.go_parse("Jan 2 2006 15:04:05", "fEb 3 2013 19:54:00.25", UTC)
+    parsed = gotime_parse.go_parse("Jan 2 2006 15:04:05", "fEb 3 2013 19:54:00.25", UTC)
     assert parsed == datetime(2013, 2, 3, 19, 54, 0, 250000, tzinfo=UTC)
-    rfc = gotime.go_parse("2006-01-02T15:04:05Z07:00", "2023-01-15T10:20:30.5Z", UTC)
+    rfc = gotime_parse.go_parse("2006-01-02T15:04:05Z07:00", "2023-01-15T10:20:30.5Z", UTC)
     assert rfc == datetime(2023, 1, 15, 10, 20, 30, 500000, tzinfo=UTC)
-    kitchen = gotime.go_parse("2006 3:04PM", "2020 12:30AM", UTC)
+    kitchen = gotime_parse.go_parse("2006 3:04PM", "2020 12:30AM", UTC)
     assert (kitchen.hour, kitchen.minute) == (0, 30)
 
 
