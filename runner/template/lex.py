@@ -11,12 +11,15 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable
-from enum import IntEnum
 from typing import NamedTuple
 
 
-class T(IntEnum):
-    """Item types, in Go's order: keywords sort after KEYWORD."""
+class T:
+    """Item types, in Go's order: keywords sort after KEYWORD.
+
+    Plain int constants, not an Enum: the lexer and parser compare them on
+    every token, and Enum attribute access costs several times more.
+    """
 
     ERROR = 0
     BOOL = 1
@@ -72,7 +75,7 @@ KEYWORDS = {
 
 
 class Item(NamedTuple):
-    typ: T
+    typ: int
     pos: int  # byte offset in the UTF-8 input, as Go's Pos
     val: str
     line: int
@@ -170,7 +173,7 @@ class Lexer:
         elif self.pos > 0:
             self.pos -= 1
 
-    def emit(self, typ: T) -> None:
+    def emit(self, typ: int) -> None:
         start = self.start
         self.items.append(
             Item(typ, self.byte_pos(start), self.input[start : self.pos], self.line_of(start))
@@ -308,12 +311,41 @@ def lex_right_delim(lx: Lexer) -> State | None:
 _SINGLE = {"=": T.ASSIGN, "|": T.PIPE}
 
 
+# The common tokens of an action, ASCII only; anything else takes the state
+# functions below (which also produce every error).
+_TERM = r"(?=[ \t\r\n.,|:()]|\}\}|$)"
+_FAST = re.compile(
+    r"(?P<sp>[ \t\r\n])"
+    r"|(?P<field>\.[A-Za-z_][A-Za-z0-9_]*)" + _TERM
+    + r"|(?P<var>\$[A-Za-z0-9_]*)" + _TERM
+    + r"|(?P<word>[A-Za-z_][A-Za-z0-9_]*)" + _TERM
+    + r'|(?P<str>"(?:[^"\\\n]|\\[^\n])*")'
+)
+
+
+def _fast_token(lx: Lexer) -> State | None:
+    m = _FAST.match(lx.input, lx.pos)
+    if m is None:
+        return None
+    kind = m.lastgroup
+    if kind == "sp":
+        return lex_space
+    lx.pos = m.end()
+    if kind == "word":
+        return _emit_word(lx, m.group())
+    lx.emit(T.FIELD if kind == "field" else T.VARIABLE if kind == "var" else T.STRING)
+    return lex_inside_action
+
+
 def lex_inside_action(lx: Lexer) -> State | None:
     delim, _ = lx.at_right_delim()
     if delim:
         if lx.paren_depth == 0:
             return lex_right_delim
         return lx.errorf("unclosed left paren")
+    state = _fast_token(lx)
+    if state is not None:
+        return state
     r = lx.next()
     if r == "":
         return lx.errorf("unclosed action")
@@ -418,19 +450,23 @@ def lex_identifier(lx: Lexer) -> State | None:
         word = lx.input[lx.start : lx.pos]
         if not lx.at_terminator():
             return lx.errorf(f"bad character {go_unicode(r)}")
-        kw = KEYWORDS.get(word)
-        if kw is not None and kw > T.KEYWORD:
-            if (kw == T.BREAK and not lx.break_ok) or (kw == T.CONTINUE and not lx.continue_ok):
-                lx.emit(T.IDENTIFIER)
-            else:
-                lx.emit(kw)
-        elif word[0] == ".":
-            lx.emit(T.FIELD)
-        elif word in ("true", "false"):
-            lx.emit(T.BOOL)
-        else:
+        return _emit_word(lx, word)
+
+
+def _emit_word(lx: Lexer, word: str) -> State | None:
+    kw = KEYWORDS.get(word)
+    if kw is not None and kw > T.KEYWORD:
+        if (kw == T.BREAK and not lx.break_ok) or (kw == T.CONTINUE and not lx.continue_ok):
             lx.emit(T.IDENTIFIER)
-        return lex_inside_action
+        else:
+            lx.emit(kw)
+    elif word[0] == ".":
+        lx.emit(T.FIELD)
+    elif word in ("true", "false"):
+        lx.emit(T.BOOL)
+    else:
+        lx.emit(T.IDENTIFIER)
+    return lex_inside_action
 
 
 def lex_field(lx: Lexer) -> State | None:
@@ -444,7 +480,7 @@ def lex_variable(lx: Lexer) -> State | None:
     return _lex_field_or_variable(lx, T.VARIABLE)
 
 
-def _lex_field_or_variable(lx: Lexer, typ: T) -> State | None:
+def _lex_field_or_variable(lx: Lexer, typ: int) -> State | None:
     if lx.at_terminator():  # nothing interesting follows: "." or "$"
         lx.emit(T.VARIABLE if typ == T.VARIABLE else T.DOT)
         return lex_inside_action

@@ -124,7 +124,7 @@ def _simplify_complex(n: NumberNode) -> None:
         n.is_uint, n.uint64 = _exact_uint(n.float64)
 
 
-def parse_number(pos: int, text: str, typ: T) -> tuple[NumberNode, str | None]:
+def parse_number(pos: int, text: str, typ: int) -> tuple[NumberNode, str | None]:
     """parse.Tree.newNumber: every reading of the literal; an error text if none."""
     n = NumberNode(pos, text)
     if typ == T.CHAR_CONSTANT:

@@ -165,13 +165,13 @@ class _Parser:
     def errorf(self, msg: str) -> NoReturn:
         raise ParseError(self.sh.parse_name, self.token[0].line, msg)
 
-    def expect(self, expected: T, context: str) -> Item:
+    def expect(self, expected: int, context: str) -> Item:
         token = self.next_non_space()
         if token.typ != expected:
             self.unexpected(token, context)
         return token
 
-    def expect_one_of(self, e1: T, e2: T, context: str) -> Item:
+    def expect_one_of(self, e1: int, e2: int, context: str) -> Item:
         token = self.next_non_space()
         if token.typ not in (e1, e2):
             self.unexpected(token, context)
@@ -352,7 +352,7 @@ class _Parser:
             return self._unquote(token.val)
         self.unexpected(token, context)
 
-    _controls: dict[T, Callable[[_Parser, Item], Node]] = {
+    _controls: dict[int, Callable[[_Parser, Item], Node]] = {
         T.BLOCK: block_control,
         T.BREAK: break_control,
         T.CONTINUE: continue_control,
@@ -366,7 +366,7 @@ class _Parser:
 
     # -------------------------------------------------------- pipelines
 
-    def pipeline(self, context: str, end: T) -> PipeNode:
+    def pipeline(self, context: str, end: int) -> PipeNode:
         token = self.peek_non_space()
         pipe = PipeNode(token.pos, token.line)
         self._declarations(pipe, context)
