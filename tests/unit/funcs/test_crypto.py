@@ -17,7 +17,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import dsa, ec, ed25519, rsa
 from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
 
-from runner.funcs import crypto
+from runner.funcs import certs, crypto
 from runner.funcs.registry import FuncError, registered
 
 
@@ -118,24 +118,24 @@ def test_decrypt_aes_errors() -> None:
     ],
 )
 def test_gen_private_key_pem_blocks(kind: str, header: str, key_type: type) -> None:
-    pem = crypto.gen_private_key(kind)
+    pem = certs.gen_private_key(kind)
     assert pem.startswith(f"-----BEGIN {header}-----\n")
     assert pem.endswith(f"-----END {header}-----\n")
     assert isinstance(serialization.load_pem_private_key(pem.encode(), None), key_type)
 
 
 def test_gen_private_key_rsa_is_4096_bit_pkcs1() -> None:
-    pem = crypto.gen_private_key("rsa")
+    pem = certs.gen_private_key("rsa")
     assert pem.startswith("-----BEGIN RSA PRIVATE KEY-----\n")
     key = serialization.load_pem_private_key(pem.encode(), None)
     assert isinstance(key, rsa.RSAPrivateKey) and key.key_size == 4096
 
 
 def test_gen_private_key_unknown_type() -> None:
-    assert crypto.gen_private_key("foo") == "Unknown type foo"
+    assert certs.gen_private_key("foo") == "Unknown type foo"
 
 
-def _load(cert: crypto.Certificate) -> x509.Certificate:
+def _load(cert: certs.Certificate) -> x509.Certificate:
     return x509.load_pem_x509_certificate(cert.Cert.encode())
 
 
@@ -144,11 +144,11 @@ def _key_usage(cert: x509.Certificate) -> x509.KeyUsage:
 
 
 @pytest.fixture(scope="module")
-def ca() -> crypto.Certificate:
-    return crypto.gen_ca("foo-ca", 365)
+def ca() -> certs.Certificate:
+    return certs.gen_ca("foo-ca", 365)
 
 
-def test_gen_ca(ca: crypto.Certificate) -> None:
+def test_gen_ca(ca: certs.Certificate) -> None:
     # Sprig TestGenCA: CN, IsCA, validity of daysValid days, a 2048-bit RSA key.
     cert = _load(ca)
     assert cert.subject.get_attributes_for_oid(NameOID.COMMON_NAME)[0].value == "foo-ca"
@@ -166,7 +166,7 @@ def test_gen_ca(ca: crypto.Certificate) -> None:
 
 def test_gen_self_signed_cert_sans_and_usages() -> None:
     # Sprig TestGenSelfSignedCert: SANs from ips and alternate names.
-    cert_obj = crypto.gen_self_signed_cert("foo.com", ["10.0.0.1", "::1"], ["bar.com", "bat.com"], 365)
+    cert_obj = certs.gen_self_signed_cert("foo.com", ["10.0.0.1", "::1"], ["bar.com", "bat.com"], 365)
     cert = _load(cert_obj)
     sans = cert.extensions.get_extension_for_class(x509.SubjectAlternativeName).value
     assert sans.get_values_for_type(x509.DNSName) == ["bar.com", "bat.com"]
@@ -178,9 +178,9 @@ def test_gen_self_signed_cert_sans_and_usages() -> None:
     cert.verify_directly_issued_by(cert)
 
 
-def test_gen_signed_cert_verifies_against_its_ca(ca: crypto.Certificate) -> None:
+def test_gen_signed_cert_verifies_against_its_ca(ca: certs.Certificate) -> None:
     # Sprig TestGenSignedCert: issuer is the CA, signature verifies.
-    signed = crypto.gen_signed_cert("foo.com", ["10.0.0.1"], ["bar.com"], 30, ca)
+    signed = certs.gen_signed_cert("foo.com", ["10.0.0.1"], ["bar.com"], 30, ca)
     cert, ca_cert = _load(signed), _load(ca)
     assert cert.issuer == ca_cert.subject
     cert.verify_directly_issued_by(ca_cert)
@@ -189,12 +189,12 @@ def test_gen_signed_cert_verifies_against_its_ca(ca: crypto.Certificate) -> None
     )
 
 
-def test_with_key_variants_use_the_given_key(ca: crypto.Certificate) -> None:
-    key_pem = crypto.gen_private_key("ecdsa")
+def test_with_key_variants_use_the_given_key(ca: certs.Certificate) -> None:
+    key_pem = certs.gen_private_key("ecdsa")
     for cert_obj in (
-        crypto.gen_ca_with_key("ca", 10, key_pem),
-        crypto.gen_self_signed_cert_with_key("a", [], [], 10, key_pem),
-        crypto.gen_signed_cert_with_key("b", [], [], 10, ca, key_pem),
+        certs.gen_ca_with_key("ca", 10, key_pem),
+        certs.gen_self_signed_cert_with_key("a", [], [], 10, key_pem),
+        certs.gen_signed_cert_with_key("b", [], [], 10, ca, key_pem),
     ):
         assert cert_obj.Key == key_pem
         key = serialization.load_pem_private_key(key_pem.encode(), None)
@@ -202,34 +202,34 @@ def test_with_key_variants_use_the_given_key(ca: crypto.Certificate) -> None:
 
 
 def test_ed25519_ca_signs() -> None:
-    ca_obj = crypto.gen_ca_with_key("ed", 1, crypto.gen_private_key("ed25519"))
-    signed = crypto.gen_signed_cert("leaf", None, None, 1, ca_obj)
+    ca_obj = certs.gen_ca_with_key("ed", 1, certs.gen_private_key("ed25519"))
+    signed = certs.gen_signed_cert("leaf", None, None, 1, ca_obj)
     _load(signed).verify_directly_issued_by(_load(ca_obj))
 
 
 def test_certificate_errors() -> None:
     with pytest.raises(FuncError, match="^error parsing ip: nope$"):
-        crypto.gen_self_signed_cert("x", ["nope"], [], 1)
+        certs.gen_self_signed_cert("x", ["nope"], [], 1)
     with pytest.raises(FuncError, match="^error parsing ip: 1 is not a string$"):
-        crypto.gen_self_signed_cert("x", [1], [], 1)
+        certs.gen_self_signed_cert("x", [1], [], 1)
     with pytest.raises(FuncError, match="^parsing private key: no PEM data in input$"):
-        crypto.gen_ca_with_key("x", 1, "garbage")
+        certs.gen_ca_with_key("x", 1, "garbage")
     with pytest.raises(FuncError, match="^unable to decode certificate$"):
-        crypto.gen_signed_cert("x", [], [], 1, crypto.Certificate("bad", "bad"))
+        certs.gen_signed_cert("x", [], [], 1, certs.Certificate("bad", "bad"))
 
 
-def test_build_custom_cert(ca: crypto.Certificate) -> None:
+def test_build_custom_cert(ca: certs.Certificate) -> None:
     # Sprig TestBuildCustomCert: base64 PEM cert and key come back as .Cert and .Key.
     b64cert = base64.b64encode(ca.Cert.encode()).decode()
     b64key = base64.b64encode(ca.Key.encode()).decode()
-    assert crypto.build_custom_cert(b64cert, b64key) == ca
+    assert certs.build_custom_cert(b64cert, b64key) == ca
     with pytest.raises(FuncError, match="^unable to decode base64 certificate$"):
-        crypto.build_custom_cert("%%%", b64key)
+        certs.build_custom_cert("%%%", b64key)
     with pytest.raises(FuncError, match="^unable to decode certificate$"):
-        crypto.build_custom_cert(base64.b64encode(b"nope").decode(), b64key)
+        certs.build_custom_cert(base64.b64encode(b"nope").decode(), b64key)
 
 
-def test_ca_subject_key_id_is_truncated_sha256_and_leaf_points_to_it(ca: crypto.Certificate) -> None:
+def test_ca_subject_key_id_is_truncated_sha256_and_leaf_points_to_it(ca: certs.Certificate) -> None:
     # Go 1.25 x509.CreateCertificate: a CA template without SubjectKeyId gets the
     # first 160 bits of SHA-256 of its public key; children carry it as AuthorityKeyId.
     import hashlib
@@ -240,6 +240,6 @@ def test_ca_subject_key_id_is_truncated_sha256_and_leaf_points_to_it(ca: crypto.
     )
     ski = ca_cert.extensions.get_extension_for_class(x509.SubjectKeyIdentifier).value.digest
     assert ski == hashlib.sha256(key_bits).digest()[:20]
-    leaf = _load(crypto.gen_signed_cert("leaf", None, None, 1, ca))
+    leaf = _load(certs.gen_signed_cert("leaf", None, None, 1, ca))
     aki = leaf.extensions.get_extension_for_class(x509.AuthorityKeyIdentifier).value
     assert aki.key_identifier == ski
