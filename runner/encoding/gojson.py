@@ -303,9 +303,6 @@ def unmarshal(text: str | bytes, *, ints: bool = False) -> Any:
     """
     if isinstance(text, bytes):
         text = text.decode("utf-8", "replace")
-    syntax = syntax_error(text)
-    if syntax is not None:
-        raise UnmarshalError(syntax)
     range_errors: list[str] = []
 
     def number(literal: str) -> Any:
@@ -317,7 +314,14 @@ def unmarshal(text: str | bytes, *, ints: bool = False) -> Any:
             return int(literal)
         return value
 
-    result = json.loads(text, parse_float=number, parse_int=number, parse_constant=_reject_constant)
+    try:
+        result = json.loads(
+            text, parse_float=number, parse_int=number, parse_constant=_reject_constant
+        )
+    except ValueError as exc:
+        # Python's decoder accepts what Go's scanner accepts; ask the scanner
+        # port for Go's words only when something is wrong.
+        raise UnmarshalError(syntax_error(text) or str(exc)) from None
     if _SURROGATE_ESCAPE.search(text):
         result = _replace_surrogates(result)
     if range_errors:
