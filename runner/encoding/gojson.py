@@ -322,8 +322,8 @@ def unmarshal(text: str | bytes, *, ints: bool = False) -> Any:
         # Python's decoder accepts what Go's scanner accepts; ask the scanner
         # port for Go's words only when something is wrong.
         raise UnmarshalError(syntax_error(text) or str(exc)) from None
-    if _SURROGATE_ESCAPE.search(text):
-        result = _replace_surrogates(result)
+    if _SURROGATE_ESCAPE.search(text) or _SURROGATE.search(text):
+        result = _replace_surrogates(result)  # invalid UTF-8 and lone escapes read as U+FFFD
     if range_errors:
         message = f"json: cannot unmarshal number {range_errors[0]} into Go value of type float64"
         raise UnmarshalError(message, partial=result)

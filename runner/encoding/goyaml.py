@@ -334,8 +334,24 @@ def _composer_problem(exc: MarkedYAMLError, problem: str, text: str) -> str:
 
 def _reader_guard(text: str) -> None:
     # go-yaml's reader rejects these before parsing (libyaml reports them later).
-    if _CONTROL.search(text):
-        raise GoYAMLError("yaml: control characters are not allowed")
+    found = _CONTROL.search(text)
+    if found is None:
+        return
+    if "\ud800" <= found[0] <= "\udfff":
+        raise GoYAMLError("yaml: " + _utf8_problem(text, found.start()))
+    raise GoYAMLError("yaml: control characters are not allowed")
+
+
+def _utf8_problem(text: str, at: int) -> str:
+    """go-yaml's reader complaint for an invalid byte (kept as a surrogate escape)."""
+    octet = ord(text[at]) - 0xDC00
+    if 0xC2 <= octet <= 0xF4:
+        return (
+            "incomplete UTF-8 octet sequence"
+            if at + 1 == len(text)
+            else "invalid trailing UTF-8 octet"
+        )
+    return "invalid leading UTF-8 octet"
 
 
 _CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x84\x86-\x9f\ud800-\udfff\ufffe\uffff]")
@@ -346,10 +362,7 @@ _CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x84\x86-\x9f\ud800-\udff
 
 def _text(data: str | bytes) -> str:
     if isinstance(data, bytes):
-        try:
-            return data.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            raise GoYAMLError("yaml: invalid leading UTF-8 octet") from exc
+        return data.decode("utf-8", "surrogateescape")  # bad bytes: see _reader_guard
     return data
 
 

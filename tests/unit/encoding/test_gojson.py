@@ -157,3 +157,7 @@ def test_unmarshal_into_typed_targets() -> None:
     with pytest.raises(gojson.UnmarshalError) as info:
         gojson.unmarshal_into('{"hello": "world"}', list)
     assert str(info.value) == "json: cannot unmarshal object into Go value of type []interface {}"
+
+
+def test_unmarshal_invalid_utf8_reads_as_replacement_characters() -> None:
+    assert gojson.unmarshal(b'["a\xffb"]') == ["a\ufffdb"]

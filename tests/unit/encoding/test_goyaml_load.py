@@ -197,3 +197,17 @@ def test_double_quoted_escapes_go_yaml_accepts() -> None:
 
 def test_a_redefined_anchor_replaces_the_earlier_one() -> None:
     assert goyaml.load("a: &x 1\nb: &x 2\nc: *x\n") == {"a": 1.0, "b": 2.0, "c": 2.0}
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        (b"a: \xff\n", "yaml: invalid leading UTF-8 octet"),
+        (b"a: \xc3x\n", "yaml: invalid trailing UTF-8 octet"),
+        (b"a: \xc3", "yaml: incomplete UTF-8 octet sequence"),
+    ],
+)
+def test_invalid_utf8_is_reported_by_the_reader(data: bytes, message: str) -> None:
+    with pytest.raises(GoYAMLError) as info:
+        goyaml.load(data)
+    assert str(info.value) == message
