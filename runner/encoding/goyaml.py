@@ -9,7 +9,10 @@ libyaml (PyYAML's CParser) does the scanning and parsing — go-yaml v2 is a
 port of the same C code, so its error texts match — and this module applies
 go-yaml's resolution, merge-key and key rules on the node tree.
 
-Writing (`dump`, toYaml) lives in runner.encoding.yamlemit.
+Where go-yaml v2's scanner differs from libyaml 0.2.5 (':' and '?' in flow
+plain scalars, some escapes, redefined anchors) runner.encoding.goscan takes
+over. Writing (`dump`, toYaml; `dump_pretty`, toYamlPretty) lives in
+runner.encoding.yamlemit.
 """
 
 from __future__ import annotations

@@ -13,253 +13,31 @@ Python value instead of building the JSON text.
 
 from __future__ import annotations
 
-import re
-import unicodedata
 from datetime import datetime
-from functools import cmp_to_key
 from typing import Any
 
 from runner.encoding import gojson
+from runner.encoding.yamlstyle import (
+    BEST_WIDTH,
+    BREAKS,
+    DOUBLE,
+    JSON_RAW_TROUBLE,
+    NON_PRINTABLE,
+    PLAIN,
+    SINGLE,
+    analyze,
+    chomp_hint,
+    escape,
+    number_text,
+    select_style,
+    sorted_keys,
+    through_json,
+)
 from runner.template.gotypes import format_float
-
-BEST_WIDTH = 80
-_BREAKS = "\r\n\x85\u2028\u2029"
-_PLAIN, _SINGLE, _DOUBLE, _LITERAL = range(4)
 
 
 class EncodeError(ValueError):
     """yaml.Marshal failed; str() is the Go error text ("error marshaling into JSON: ...")."""
-
-
-# ------------------------------------------------------------ scalar analysis
-
-_NON_PRINTABLE = re.compile("[^\n\x20-\x7e\xa0-\ud7ff\ue000-\ufefe\uff00-\ufffd]")
-_LINE_BREAK = re.compile("[\r\n\x85\u2028\u2029]")
-_BREAK_SPACE = re.compile("[\r\n\x85\u2028\u2029] ")
-_SPACE_BREAK = re.compile(" [\r\n\x85\u2028\u2029]")
-_FLOW_INNER = re.compile(r"[,?\[\]{}]")
-_COLON_BLANK = re.compile(r":(?:[ \t]|\Z)")
-_BLANKZ_HASH = re.compile("[ \t\r\n\x85\u2028\u2029\x00]#")
-_SAFE_PLAIN = re.compile(r"[A-Za-z0-9_./=+][A-Za-z0-9_./=+@%$^()~<>;-]*")
-_BASE60 = re.compile(r"[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?")
-_STYLE_CACHE: dict[str, tuple[int, bool, bool, bool, bool]] = {}
-
-
-def _resolves_to_string(text: str) -> bool:
-    """stringv's canUsePlain: plain text reads back as the same string (and is no base 60 float)."""
-    from runner.encoding.goyaml import resolve_plain
-
-    value = resolve_plain(text)
-    if type(value) is not str:
-        return False
-    return not (":" in text and _BASE60.fullmatch(text))
-
-
-def _indicators(s: str) -> tuple[bool, bool]:
-    """(flow_indicators, block_indicators) as emitterc.go yaml_emitter_analyze_scalar finds them."""
-    flow = block = False
-    if s.startswith(("---", "...")):
-        flow = block = True
-    first = s[0]
-    followed = len(s) == 1 or s[1] in " \t"
-    if first in "#,[]{}&*!|>'\"%@`":
-        flow = block = True
-    elif first in "?:":
-        flow = True
-        block = block or followed
-    elif first == "-" and followed:
-        flow = block = True
-    if _FLOW_INNER.search(s, 1):
-        flow = True
-    if _COLON_BLANK.search(s, 1):
-        flow = block = True
-    elif s.find(":", 1) > 0:
-        flow = True
-    if _BLANKZ_HASH.search(s):
-        flow = block = True
-    return flow, block
-
-
-def _analyze(s: str, v3: bool = False) -> tuple[int, bool, bool, bool, bool]:
-    """(requested style, block_plain_allowed, single_quoted_allowed, block_allowed, multiline)."""
-    cached = _STYLE_CACHE.get(s)
-    if cached is not None and not (v3 and "\t" in s):
-        return cached
-    if _SAFE_PLAIN.fullmatch(s) and not s.startswith(("---", "...")):
-        result = (_PLAIN if _resolves_to_string(s) else _DOUBLE, True, True, True, False)
-    elif not s:
-        result = (_DOUBLE, True, True, False, False)
-    elif v3 and "\t" in s:
-        return _analyze_v3_tabs(s)
-    else:
-        result = _analyze_full(s)
-    if len(_STYLE_CACHE) > 4096:
-        _STYLE_CACHE.clear()
-    _STYLE_CACHE[s] = result
-    return result
-
-
-def _analyze_v3_tabs(s: str) -> tuple[int, bool, bool, bool, bool]:
-    """go-yaml v3 lets tabs into literal blocks (never into plain or single-quoted text)."""
-    requested, _, _, _, multiline = _analyze_full(s)
-    rest = _analyze_full(s.replace("\t", "x"))
-    return requested, False, False, rest[3], multiline
-
-
-def _analyze_full(s: str) -> tuple[int, bool, bool, bool, bool]:
-    if "\n" in s:
-        requested = _LITERAL
-    elif _resolves_to_string(s):
-        requested = _PLAIN
-    else:
-        requested = _DOUBLE
-    _, block_ind = _indicators(s)
-    special = _NON_PRINTABLE.search(s) is not None
-    multiline = _LINE_BREAK.search(s) is not None
-    edge_space = s[0] == " " or s[-1] == " "
-    edge_break = s[0] in _BREAKS or s[-1] in _BREAKS
-    break_space = _BREAK_SPACE.search(s) is not None
-    space_break = _SPACE_BREAK.search(s) is not None
-    plain = not (edge_space or edge_break or break_space or space_break or special)
-    plain = plain and not multiline and not block_ind
-    single = not (break_space or space_break or special)
-    block = not (s[-1] == " " or space_break or special)
-    return requested, plain, single, block, multiline
-
-
-def _select_style(s: str, simple_key: bool, v3: bool = False) -> int:
-    """emitterc.go yaml_emitter_select_scalar_style, block context."""
-    style, plain_ok, single_ok, block_ok, _ = _analyze(s, v3)
-    if style == _PLAIN and not plain_ok:
-        style = _SINGLE
-    if style == _SINGLE and not single_ok:
-        style = _DOUBLE
-    if style == _LITERAL and (not block_ok or simple_key):
-        style = _DOUBLE
-    return style
-
-
-# ------------------------------------------------------------ JSON text quirks
-
-_JSON_RAW_TROUBLE = re.compile("[\x7f-\x9f\ufffe\uffff\ud800-\udfff]")
-_NOT_READABLE = re.compile("[\x7f-\x84\x86-\x9f\ufffe\uffff]")
-_NEL_RUN = re.compile(" *((?:\x85 *)+)")
-
-
-def _through_json(s: str, key: bool) -> str:
-    """What go-yaml reads back from encoding/json's text of s.
-
-    encoding/json leaves DEL, C1 controls and NEL unescaped: go-yaml's reader
-    rejects the controls, and takes NEL for a line break inside the quoted
-    scalar, folding it (one break -> a space, n breaks -> n-1 newlines).
-    Lone surrogates were written as U+FFFD.
-    """
-    if not _JSON_RAW_TROUBLE.search(s):
-        return s
-    s = re.sub("[\ud800-\udfff]", "\ufffd", s)
-    if _NOT_READABLE.search(s):
-        raise gojson.MarshalError("yaml: control characters are not allowed", stage="json-to-yaml")
-    if "\x85" not in s:
-        return s
-    if key:
-        raise gojson.MarshalError(
-            "yaml: line 1: did not find expected ',' or '}'", stage="json-to-yaml"
-        )
-    return _NEL_RUN.sub(
-        lambda m: " " if m[1].count("\x85") == 1 else "\n" * (m[1].count("\x85") - 1), s
-    )
-
-
-# ------------------------------------------------------------ key order
-
-
-def _is_letter(c: str) -> bool:
-    return c.isalpha()
-
-
-def _is_digit(c: str) -> bool:
-    return unicodedata.category(c) == "Nd"
-
-
-def _key_less(a: str, b: str, v3: bool = False) -> bool:
-    """go-yaml sorter.go keyList.Less for two string keys (v3: letters first after a digit)."""
-    digits = False
-    for i in range(min(len(a), len(b))):
-        ca, cb = a[i], b[i]
-        if ca == cb:
-            digits = v3 and _is_digit(ca)
-            continue
-        al, bl = _is_letter(ca), _is_letter(cb)
-        if al and bl:
-            return ca < cb
-        if al or bl:
-            return al if digits else bl
-        an = bn = 0
-        if ca == "0" or cb == "0":
-            j = i - 1
-            while j >= 0 and _is_digit(a[j]):
-                if a[j] != "0":
-                    an = bn = 1
-                    break
-                j -= 1
-        ai = i
-        while ai < len(a) and _is_digit(a[ai]):
-            an = an * 10 + ord(a[ai]) - 48
-            ai += 1
-        bi = i
-        while bi < len(b) and _is_digit(b[bi]):
-            bn = bn * 10 + ord(b[bi]) - 48
-            bi += 1
-        if an != bn:
-            return an < bn
-        if ai != bi:
-            return ai < bi
-        return ca < cb
-    return len(a) < len(b)
-
-
-def _key_cmp(a: str, b: str) -> int:
-    if _key_less(a, b):
-        return -1
-    return 1 if _key_less(b, a) else 0
-
-
-def _key_cmp_v3(a: str, b: str) -> int:
-    if _key_less(a, b, True):
-        return -1
-    return 1 if _key_less(b, a, True) else 0
-
-
-_ORDER_CACHE: dict[tuple[bool, tuple[str, ...]], list[str]] = {}
-
-
-def sorted_keys(keys: list[str], v3: bool = False) -> list[str]:
-    """Keys in go-yaml's order (letters by code point, digit runs by value, others first)."""
-    if all(k.isalpha() for k in keys):
-        return sorted(keys)  # letter-only keys: plain code point order is the same
-    signature = (v3, tuple(keys))
-    order = _ORDER_CACHE.get(signature)
-    if order is None:
-        order = sorted(keys, key=cmp_to_key(_key_cmp_v3 if v3 else _key_cmp))
-        if len(_ORDER_CACHE) > 2048:
-            _ORDER_CACHE.clear()
-        _ORDER_CACHE[signature] = order
-    return order
-
-
-# ------------------------------------------------------------ numbers
-
-
-def number_text(value: int | float) -> str:
-    """A number after the JSON round trip, as go-yaml v2 writes it."""
-    if type(value) is not float:
-        return str(int(value))
-    text = gojson.float_text(value)  # raises for NaN/Inf like json.Marshal
-    if "." not in text and "e" not in text:
-        number = int(text)
-        if -(1 << 63) <= number < (1 << 64):
-            return str(number)  # go-yaml reads the JSON digits back as an int
-    return format_float(float(text), "g", -1, 64)
 
 
 # ------------------------------------------------------------ the emitter
@@ -274,7 +52,7 @@ def _is_simple_key(key: str) -> bool:
     """yaml_emitter_check_simple_key: one line and at most 128 bytes."""
     if len(key) > 128 or (not key.isascii() and len(key.encode()) > 128):
         return False
-    return not _analyze(key)[4]
+    return not analyze(key)[4]
 
 
 class _Emitter:
@@ -302,7 +80,7 @@ class _Emitter:
         return str(int(value))
 
     def text(self, s: str, key: bool) -> str:
-        return s if self.v3 else _through_json(s, key)
+        return s if self.v3 else through_json(s, key)
 
     @property
     def width(self) -> float:
@@ -347,8 +125,8 @@ class _Emitter:
     def node(self, value: Any, mapping: bool = False) -> None:
         kind = type(value)
         if kind is str:
-            if not self.v3 and _JSON_RAW_TROUBLE.search(value):
-                value = _through_json(value, False)
+            if not self.v3 and JSON_RAW_TROUBLE.search(value):
+                value = through_json(value, False)
             self.string(value, simple_key=False)
         elif kind is dict or kind is list:
             self.collection(value, mapping)
@@ -442,7 +220,7 @@ class _Emitter:
             for text in sorted_keys(list(texts), self.v3):
                 key = self.text(text, True)
                 simple = _is_simple_key(key)
-                plain = simple and _select_style(key, True, self.v3) == _PLAIN
+                plain = simple and select_style(key, True, self.v3) == PLAIN
                 order.append((texts[text], key + ":" if plain else None, key))
             if len(_KEY_ORDER_CACHE) > 4096:
                 _KEY_ORDER_CACHE.clear()
@@ -465,11 +243,11 @@ class _Emitter:
         cache = _STYLES[(self.v3, simple_key)]
         style = cache.get(s)
         if style is None:
-            style = _select_style(s, simple_key, self.v3)
+            style = select_style(s, simple_key, self.v3)
             if len(cache) > 8192:
                 cache.clear()
             cache[s] = style
-        if style == _PLAIN:
+        if style == PLAIN:
             column = self.column if self.whitespace else self.column + 1
             if simple_key or self.v3 or column + len(s) <= BEST_WIDTH + 1 or " " not in s:
                 text = s if self.whitespace else " " + s
@@ -479,11 +257,11 @@ class _Emitter:
                 return
         saved = self.indent
         self.increase_indent(True, False)
-        if style == _PLAIN:
+        if style == PLAIN:
             self.plain(s, not simple_key)
-        elif style == _SINGLE:
+        elif style == SINGLE:
             self.single_quoted(s, not simple_key)
-        elif style == _DOUBLE:
+        elif style == DOUBLE:
             self.double_quoted(s, not simple_key)
         else:
             self.literal(s)
@@ -531,7 +309,7 @@ class _Emitter:
                 else:
                     self.put(c)
                 spaces = True
-            elif c in _BREAKS:
+            elif c in BREAKS:
                 if not breaks and c == "\n":
                     self.put_break()
                 self.write_break(c)
@@ -562,8 +340,8 @@ class _Emitter:
         # that starts with U+FEFF gets every character escaped.
         bom = s.startswith("\ufeff")
         for i, c in enumerate(s):
-            if bom or c in '"\\' or c in _BREAKS or _NON_PRINTABLE.match(c):
-                self.put(_escape(c))
+            if bom or c in '"\\' or c in BREAKS or NON_PRINTABLE.match(c):
+                self.put(escape(c))
                 spaces = False
             elif c == " ":
                 if allow_breaks and not spaces and self.column > self.width and 0 < i < n - 1:
@@ -582,9 +360,9 @@ class _Emitter:
 
     def literal(self, s: str) -> None:
         self.write_indicator("|", True, False, False)
-        if s[0] == " " or s[0] in _BREAKS:
+        if s[0] == " " or s[0] in BREAKS:
             self.write_indicator(str(self.best_indent), False, False, False)
-        chomp = _chomp_hint(s)
+        chomp = chomp_hint(s)
         if chomp:
             self.write_indicator(chomp, False, False, False)
         self.put_break()
@@ -592,7 +370,7 @@ class _Emitter:
         self.whitespace = True
         breaks = True
         for c in s:
-            if c in _BREAKS:
+            if c in BREAKS:
                 self.write_break(c)
                 self.indention = True
                 breaks = True
@@ -602,35 +380,6 @@ class _Emitter:
                 self.put(c)
                 self.indention = False
                 breaks = False
-
-
-_ESCAPES = {
-    "\x00": "0", "\x07": "a", "\x08": "b", "\t": "t", "\n": "n", "\x0b": "v", "\x0c": "f",
-    "\r": "r", "\x1b": "e", '"': '"', "\\": "\\", "\x85": "N", "\xa0": "_",
-    "\u2028": "L", "\u2029": "P",
-}  # fmt: skip
-
-
-def _escape(c: str) -> str:
-    """emitterc.go yaml_emitter_write_double_quoted_scalar's escapes (hex upper case)."""
-    short = _ESCAPES.get(c)
-    if short is not None:
-        return "\\" + short
-    code = ord(c)
-    if code <= 0xFF:
-        return f"\\x{code:02X}"
-    if code <= 0xFFFF:
-        return f"\\u{code:04X}"
-    return f"\\U{code:08X}"
-
-
-def _chomp_hint(s: str) -> str:
-    """yaml_emitter_write_block_scalar_hints: '-' without a final break, '+' with two."""
-    if s[-1] not in _BREAKS:
-        return "-"
-    if len(s) == 1 or s[-2] in _BREAKS:
-        return "+"
-    return ""
 
 
 # ------------------------------------------------------------ public API
