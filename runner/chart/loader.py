@@ -21,7 +21,7 @@ from runner.chart.chartfile import (
     load_yaml_document,
     validate_metadata,
 )
-from runner.chart.errors import ChartError
+from runner.chart.errors import ArchiveError, ChartError
 from runner.chart.ignore import HELM_IGNORE, Rules
 from runner.chart.logs import Warnings
 from runner.chart.model import API_VERSION_V1, Chart, ChartFile, Metadata
@@ -109,18 +109,33 @@ class _Walk:
 
 
 def load_archive_file(path: Path) -> Chart:
+    """A chart archive named on the command line (Helm 4's archive loader and its messages)."""
+    path = path.absolute()
     data = path.read_bytes()
     if not archive.is_gzip(data):
         if path.name.endswith((".yml", ".yaml")):
             raise ChartError(
                 f"file '{path}' seems to be a YAML file, but expected a gzipped archive"
             )
-        raise ChartError(f"file '{path}' does not appear to be a gzipped archive")
-    return load_archive_bytes(data, str(path))
+        raise ChartError(
+            f"file '{path}' does not appear to be a gzipped archive; got 'application/octet-stream'"
+        )
+    try:
+        files = archive.read_archive(data, str(path))
+    except ArchiveError as exc:
+        # Helm 4 says only "unable to load chart archive"; we keep its words and add why.
+        raise ArchiveError(f"unable to load chart archive: {exc}") from exc
+    if not any(name == "Chart.yaml" for name, _ in files):
+        raise ChartError("unable to detect chart version, no Chart.yaml found")
+    return _load_archive_files(files)
 
 
 def load_archive_bytes(data: bytes, source: str = "chart archive") -> Chart:
-    files = archive.read_archive(data, source)
+    """A chart archive held in memory (a subchart's .tgz under charts/)."""
+    return _load_archive_files(archive.read_archive(data, source))
+
+
+def _load_archive_files(files: list[tuple[str, bytes]]) -> Chart:
     chart_yaml = next((d for n, d in files if n == "Chart.yaml"), None)
     if chart_yaml is not None:
         _check_api_version(chart_yaml)

@@ -241,3 +241,20 @@ def path_value(values: dict[str, Any], path: str) -> Any:
 
 
 _MISSING = object()
+
+
+def scoped_values(chart: Chart, values: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """`.Values` of every chart of the tree, keyed by chart_full_path (Helm's recAllTpls).
+
+    A subchart sees `Table("Values." + name)` of its parent's values: its own table,
+    or an empty map when that is missing or not a table (a dotted chart name
+    splits into a path there too, as in Helm).
+    """
+    out = {chart.chart_full_path(): values}
+    for sub in chart.dependencies:
+        try:
+            sub_values = table(values, sub.name())
+        except NoValue:
+            sub_values = {}
+        out.update(scoped_values(sub, sub_values))
+    return out

@@ -326,3 +326,44 @@ def test_v1_chart_reads_requirements_yaml_and_keeps_it_in_files(tmp_path: Path) 
     # `on` is a YAML 1.1 boolean key, so the condition path is missing and sub stays enabled.
     deps = marshal(loaded.chart_map()["Dependencies"])
     assert f"deps: {deps}" == helm.document("templates/deps.yaml")
+
+
+ARCHIVE_CASES = {
+    "parent": [("arc/Chart.yaml", CHART_YAML), ("arc/../../evil", b"x")],
+    "top-level-chart-yaml": [("Chart.yaml", CHART_YAML)],
+    "bad-version": [("arc/Chart.yaml", b"apiVersion: v2\nname: arc\nversion: x\n")],
+    "v3": [("arc/Chart.yaml", b"apiVersion: v3\nname: arc\nversion: 1.0.0\n")],
+    "no-chart-yaml": [("arc/values.yaml", b"a: 1\n")],
+}
+
+
+@pytest.mark.parametrize("case", sorted(ARCHIVE_CASES))
+def test_archive_errors_keep_helms_words(tmp_path: Path, case: str) -> None:
+    archive = tmp_path / f"{case}.tgz"
+    archive.write_bytes(_tgz([(_file(name), data) for name, data in ARCHIVE_CASES[case]]))
+    helm = helm_template(archive)
+    assert helm.returncode != 0
+    with pytest.raises(ChartError) as caught:
+        load_chart(archive)
+    # Helm 4 hides why an archive is unreadable; we add the reason after its words.
+    assert str(caught.value) == helm.error or str(caught.value).startswith(helm.error + ": ")
+
+
+def test_non_gzip_archive_message_matches_helm(tmp_path: Path) -> None:
+    path = tmp_path / "x.tgz"
+    path.write_text("hello\n")
+    with pytest.raises(ChartError) as caught:
+        load_chart(path)
+    assert str(caught.value) == helm_template(path).error
+
+
+def test_extract_writes_only_under_the_destination(tmp_path: Path) -> None:
+    from runner.chart.archive import extract, read_archive
+
+    data = _tgz([(_file("arc/Chart.yaml"), CHART_YAML), (_file("arc/templates/t.yaml"), b"a: 1")])
+    dest = tmp_path / "out"
+    extract(read_archive(data), dest)
+    assert (dest / "templates" / "t.yaml").read_bytes() == b"a: 1"
+    with pytest.raises(ChartError, match="outside"):
+        extract([("../escape.txt", b"x")], dest)
+    assert not (tmp_path / "escape.txt").exists()

@@ -172,3 +172,30 @@ def test_path_value_finds_only_non_table_values() -> None:
         path_value(values, "a.t")
     with pytest.raises(LookupError):
         path_value(values, "a.missing.c")
+
+
+def test_each_subchart_sees_its_own_table_as_helm_renders_it(tmp_path: Path) -> None:
+    from runner.chart.values import scoped_values
+
+    chart = write_chart(
+        tmp_path / "top",
+        {
+            "Chart.yaml": _chart_yaml("top", "- name: sub\n  version: 1.0.0\n  repository: ''\n"),
+            "values.yaml": "global: {g: 1}\nsub: {x: parent}\n",
+            "templates/dump.yaml": DUMP,
+            "charts/sub/Chart.yaml": _chart_yaml(
+                "sub", "- name: leaf\n  version: 1.0.0\n  repository: ''\n"
+            ),
+            "charts/sub/values.yaml": "x: child\ny: 2\n",
+            "charts/sub/templates/s.yaml": "{{ .Values | toJson }}",
+            "charts/sub/charts/leaf/Chart.yaml": _chart_yaml("leaf"),
+            "charts/sub/charts/leaf/templates/l.yaml": "{{ .Values | toJson }}",
+        },
+    )
+    helm = helm_template(chart)
+    loaded = load_chart(chart)
+    scopes = scoped_values(loaded, prepare_render_values(loaded, {}).values)
+    assert marshal(scopes["top/charts/sub"]) == helm.document("charts/sub/templates/s.yaml")
+    assert marshal(scopes["top/charts/sub/charts/leaf"]) == helm.document(
+        "charts/leaf/templates/l.yaml"
+    )
