@@ -20,7 +20,7 @@ from runner.funcs.registry import GoFunc
 from runner.template.builtins import BUILTINS
 from runner.template.calls import gomethod
 from runner.template.errors import ExecError, ParseError, TemplateError
-from runner.template.exec import MISSINGKEY_MODES, execute_tree
+from runner.template.exec import MISSINGKEY_MODES, execute_tree, no_gc
 from runner.template.lex import go_quote
 from runner.template.nodes import is_empty_tree
 from runner.template.parse import ParseResult, Tree, check_functions, parse_text
@@ -46,7 +46,8 @@ def parse_cached(name: str, text: str, funcs: Mapping[str, Any]) -> ParseResult:
     result = _CACHE.get(key)
     if result is None:
         try:
-            result = parse_text(name, text, break_is_func=key[2], continue_is_func=key[3])
+            with no_gc():
+                result = parse_text(name, text, break_is_func=key[2], continue_is_func=key[3])
         except ParseError as err:
             # An unknown function earlier in the text is the error Go reports first.
             idents = [(i, line) for i, line in getattr(err, "idents", []) if line <= err.line]

@@ -11,8 +11,10 @@ Behaviour and error texts follow Go's text/template exec.go.
 
 from __future__ import annotations
 
+import gc
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any, NoReturn
 
 from runner.funcs.registry import ANY, FuncError, GoFunc
@@ -112,8 +114,23 @@ def fail(st: State, tree: Tree, node: Node, reason: str) -> NoReturn:
 def compiled(tree: Tree) -> Compiled:
     comp = tree.compiled
     if comp is None:
-        comp = tree.compiled = _Compiler(tree).compile()
+        with no_gc():
+            comp = tree.compiled = _Compiler(tree).compile()
     return comp  # type: ignore[return-value]
+
+
+@contextmanager
+def no_gc() -> Iterator[None]:
+    """Pause the cyclic GC while building trees and closures: they are all
+    long-lived, and collections triggered by their allocations cost more than
+    the building itself."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def execute_tree(

@@ -139,14 +139,22 @@ class Lexer:
         self.items: list[Item] = []
         self._ascii = text.isascii()
         self._line_at = 0  # character index up to which _line is counted
+        self._byte_at = (0, 0)  # (character index, its byte offset)
         self._line = 1
 
     # ------------------------------------------------------------ helpers
 
     def byte_pos(self, i: int) -> int:
+        """Go's Pos (a UTF-8 byte offset) of character index i, counted incrementally."""
         if self._ascii:
             return i
-        return len(self.input[:i].encode())
+        at, nbytes = self._byte_at
+        if i >= at:
+            nbytes += len(self.input[at:i].encode("utf-8", "surrogatepass"))
+        else:
+            nbytes -= len(self.input[i:at].encode("utf-8", "surrogatepass"))
+        self._byte_at = (i, nbytes)
+        return nbytes
 
     def line_of(self, i: int) -> int:
         if i >= self._line_at:
