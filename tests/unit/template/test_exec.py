@@ -229,3 +229,9 @@ class TypedFiles:
 def test_declared_method_signature_converts_and_checks_arguments() -> None:
     assert render('{{ .F.Get "a" }}', {"F": TypedFiles()}) == "A"
     assert exec_error("{{ .F.Get 1 }}", {"F": TypedFiles()}).endswith("at <1>: expected string; found 1")
+
+
+def test_error_columns_count_utf8_bytes() -> None:
+    # parse.Tree.ErrorContext: the column is a byte offset; "é" is two bytes.
+    msg = exec_error("é{{ .a.b }}", {"a": None}, missingkey="default")
+    assert msg.startswith('template: t:1:7: executing "t" at <.a.b>')
