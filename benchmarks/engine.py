@@ -6,7 +6,8 @@ The chart has one template that calls a small define K times through
 `include ... | nindent`, plus a nested define chain, the way library charts
 (bitnami common, ...) do. Ours renders it N times in one process (parse cache
 warm after the first); Helm renders it N times as `helm template` processes.
-Prints both per-render times and the ratio ours / helm.
+Prints both times and the ratio ours / helm, for our render in process and
+for a whole `deploy-runner template` process.
 """
 
 from __future__ import annotations
@@ -72,17 +73,26 @@ def time_ours(chart: Path, iterations: int) -> float:
     return statistics.median(samples)
 
 
-def time_helm(chart: Path, iterations: int) -> float:
-    from runner.testbed.helm import helm_binary
-
-    helm = str(helm_binary())
+def time_process(command: list[str], iterations: int) -> float:
+    """Median wall time of a whole `... template rel CHART` process."""
     samples = []
     for _ in range(iterations):
         start = time.perf_counter()
-        subprocess.run([helm, "template", "rel", str(chart), "--namespace", "ns"],
-                       check=True, capture_output=True)
+        subprocess.run(command, check=True, capture_output=True)
         samples.append(time.perf_counter() - start)
     return statistics.median(samples)
+
+
+def time_helm(chart: Path, iterations: int) -> float:
+    from runner.testbed.helm import helm_binary
+
+    return time_process([str(helm_binary()), "template", "rel", str(chart), "--namespace", "ns"],
+                        iterations)
+
+
+def time_our_process(chart: Path, iterations: int) -> float:
+    return time_process([sys.executable, "-m", "runner.cli", "template", "rel", str(chart),
+                         "--namespace", "ns"], iterations)
 
 
 def main(argv: list[str]) -> int:
@@ -100,7 +110,10 @@ def main(argv: list[str]) -> int:
             print(f"ours: unavailable ({type(err).__name__}: {err})")
             return 1
         print(f"ours (render in process, median of {args.iterations}): {ours * 1000:.1f} ms")
-        print(f"ratio ours/helm: {ours / helm:.2f}")
+        print(f"ratio ours/helm (render in process vs helm process): {ours / helm:.2f}")
+        process = time_our_process(chart, args.iterations)
+        print(f"ours (deploy-runner template process, median of {args.iterations}): {process * 1000:.1f} ms")
+        print(f"ratio ours/helm (process vs process): {process / helm:.2f}")
     return 0
 
 
