@@ -23,9 +23,17 @@ from runner.chart.chartfile import (
 )
 from runner.chart.errors import ArchiveError, ChartError
 from runner.chart.ignore import HELM_IGNORE, Rules
-from runner.chart.logs import Warnings
+from runner.chart.logs import Warning, Warnings  # noqa: A004 - Helm's log line
 from runner.chart.model import API_VERSION_V1, Chart, ChartFile, Metadata
 
+_REQUIREMENTS_WARNING = (
+    'Warning: Dependencies are handled in Chart.yaml since apiVersion "v2". '
+    "We recommend migrating dependencies to Chart.yaml."
+)
+_REQUIREMENTS_LOCK_WARNING = (
+    'Warning: Dependency locking is handled in Chart.lock since apiVersion "v2". '
+    "We recommend migrating to Chart.lock."
+)
 _DOC_SEPARATOR = re.compile(rb"^---[ \t]*(#.*)?\r?$")
 
 
@@ -55,7 +63,7 @@ def load_directory(directory: Path) -> Chart:
     walk = _Walk(rules)
     walk.directory(top, "", {str(top)})
     chart = load_files(walk.files)
-    chart.load_warnings = walk.warnings.items
+    chart.load_warnings[:0] = walk.warnings.items  # the walk logs before LoadFiles runs
     return chart
 
 
@@ -185,6 +193,7 @@ def load_files(files: list[tuple[str, bytes]]) -> Chart:
         sub = _load_subchart(chart, sub_name, subcharts[sub_name])
         if sub is not None:
             chart.add_dependency(sub)
+            chart.load_warnings.extend(sub.load_warnings)  # logged in load order
     return chart
 
 
@@ -198,12 +207,17 @@ def _place_file(chart: Chart, metadata: Metadata | None, name: str, data: bytes)
         chart.schema = data
     elif name == "requirements.yaml":
         metadata = metadata or Metadata()
+        if metadata.api_version != API_VERSION_V1:
+            chart.load_warnings.append(Warning(_REQUIREMENTS_WARNING))
         decode_metadata(load_yaml_document(data, name, ints=True), metadata, name)
         if metadata.api_version == API_VERSION_V1:
             chart.files.append(ChartFile(name, data))
     elif name == "requirements.lock":
         chart.lock = decode_lock(load_yaml_document(data, name, ints=True), name)
-        if metadata is not None and metadata.api_version == API_VERSION_V1:
+        metadata = metadata or Metadata()
+        if metadata.api_version != API_VERSION_V1:
+            chart.load_warnings.append(Warning(_REQUIREMENTS_LOCK_WARNING))
+        else:
             chart.files.append(ChartFile(name, data))
     elif name.startswith("templates/"):
         chart.templates.append(ChartFile(name, data))

@@ -372,3 +372,44 @@ def test_extract_writes_only_under_the_destination(tmp_path: Path) -> None:
     with pytest.raises(ChartError, match="outside"):
         extract([("../escape.txt", b"x")], dest)
     assert not (tmp_path / "escape.txt").exists()
+
+
+def test_requirements_files_in_a_v2_chart_log_helms_warnings(tmp_path: Path) -> None:
+    from runner.chart.prepare import prepare_render_values
+
+    chart = write_chart(
+        tmp_path / "r2",
+        {
+            "requirements.yaml": "dependencies: []\n",
+            "requirements.lock": "dependencies: []\n",
+            "templates/a.yaml": "a: 1",
+        },
+    )
+    helm = helm_template(chart)
+    ours = prepare_render_values(load_chart(chart)).warning_lines()
+    assert ours == [line for line in helm.stderr.splitlines() if line.startswith("level=")]
+
+
+@pytest.mark.parametrize(
+    ("constraint", "ok"), [(">=1.36.0", False), (">=1.20.0-0", True), ("~1.35.0", True)]
+)
+def test_kube_version_constraint_uses_helms_message(
+    tmp_path: Path, constraint: str, ok: bool
+) -> None:
+    from runner.chart.prepare import check_kube_version
+
+    chart = write_chart(
+        tmp_path / "kv",
+        {
+            "Chart.yaml": f"apiVersion: v2\nname: kv\nversion: 1.0.0\nkubeVersion: '{constraint}'\n",
+            "templates/a.yaml": "a: 1",
+        },
+    )
+    helm = helm_template(chart)
+    assert (helm.returncode == 0) is ok
+    if ok:
+        check_kube_version(load_chart(chart), "v1.35.0")
+        return
+    with pytest.raises(ChartError) as caught:
+        check_kube_version(load_chart(chart), "v1.35.0")
+    assert str(caught.value) == helm.error
