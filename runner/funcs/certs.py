@@ -81,6 +81,15 @@ def gen_private_key(kind: str) -> str:
     return _pem_for_key(key)
 
 
+_KEY_FORMATS = {
+    # block kind: (label in Sprig's error, Go struct asn1 names, error prefix Go adds)
+    "": ("decoding PEM as PKCS#8", "pkcs8", ""),
+    "RSA": ("parsing RSA private key from PEM", "pkcs1PrivateKey", ""),
+    "EC": ("parsing EC private key from PEM", "ecPrivateKey", "x509: failed to parse EC private key: "),
+    "DSA": ("parsing DSA private key from PEM", "DSAKeyFormat", ""),
+}
+
+
 def _parse_private_key_pem(text: str) -> Any:
     """parsePrivateKeyPEM: PKCS#8, PKCS#1 RSA, SEC 1 EC and DSA blocks."""
     from cryptography.hazmat.primitives import serialization
@@ -91,16 +100,49 @@ def _parse_private_key_pem(text: str) -> Any:
     if block_type != "PRIVATE KEY" and not block_type.endswith(" PRIVATE KEY"):
         raise FuncError(f"no private key data in PEM block of type {block_type}")
     kind = block_type[: -len(" PRIVATE KEY")] if block_type != "PRIVATE KEY" else ""
-    if kind not in ("", "RSA", "EC", "DSA"):
+    if kind not in _KEY_FORMATS:
         raise FuncError(f"invalid private key type {block_type}")
+    label, go_struct, prefix = _KEY_FORMATS[kind]
     pem = f"-----BEGIN {block_type}-----\n" + base64.encodebytes(body).decode() + f"-----END {block_type}-----\n"
     try:
         return serialization.load_pem_private_key(pem.encode(), password=None)
     except (ValueError, TypeError) as err:
-        label = {"": "decoding PEM as PKCS#8", "RSA": "parsing RSA private key from PEM"}.get(
-            kind, f"parsing {kind} private key from PEM"
-        )
-        raise FuncError(f"{label}: {err}") from None
+        reason = _asn1_outer_error(body, go_struct) or str(err)
+        raise FuncError(f"{label}: {prefix}{reason}") from None
+
+
+def _asn1_outer_error(der: bytes, go_struct: str) -> str | None:
+    """encoding/asn1's error when der does not start with a whole SEQUENCE
+    (the usual shape of a corrupt key), or None when it does."""
+    if len(der) < 2 or der[0] & 0x1F == 0x1F:
+        return None if len(der) >= 2 else "asn1: syntax error: truncated tag or length"
+    cls, compound, tag = der[0] >> 6, bool(der[0] & 0x20), der[0] & 0x1F
+    length, offset = der[1], 2
+    if length & 0x80:
+        count = length & 0x7F
+        length, offset = int.from_bytes(der[2 : 2 + count], "big"), 2 + count
+    is_sequence = cls == 0 and tag == 16 and compound
+    if is_sequence:
+        # Go checks the tag first, then the length, then the fields inside.
+        if offset + length > len(der):
+            return "asn1: syntax error: data truncated"
+        return "asn1: syntax error: sequence truncated" if length == 0 else None
+    params = (
+        "{optional:false explicit:false application:false private:false defaultValue:<nil> "
+        "tag:<nil> stringType:0 timeType:0 set:false omitEmpty:false}"
+    )
+    found = f"{{class:{cls} tag:{tag} length:{length} isCompound:{str(compound).lower()}}}"
+    return f"asn1: structure error: tags don't match (16 vs {found}) {params} {go_struct} @{offset}"
+
+
+def _load_certificate(der: bytes, what: str) -> Any:
+    """x509.ParseCertificate; Go reports a structurally broken one as malformed."""
+    from cryptography import x509
+
+    try:
+        return x509.load_der_x509_certificate(der)
+    except ValueError:
+        raise FuncError(f"error parsing certificate: {what}: x509: malformed certificate") from None
 
 
 def _pem_decode(text: str) -> tuple[str | None, bytes]:
@@ -301,15 +343,11 @@ def gen_self_signed_cert_with_key(
 
 
 def _signer(ca: Certificate) -> tuple[Any, Any]:
-    from cryptography import x509
 
     block_type, der = _pem_decode(ca.Cert)
     if block_type is None:
         raise FuncError("unable to decode certificate")
-    try:
-        cert = x509.load_der_x509_certificate(der)
-    except ValueError as err:
-        raise FuncError(f"error parsing certificate: decodedSignerCert.Bytes: {err}") from None
+    cert = _load_certificate(der, "decodedSignerCert.Bytes")
     try:
         key = _parse_private_key_pem(ca.Key)
     except FuncError as err:
@@ -342,7 +380,6 @@ def gen_signed_cert_with_key(
 
 @gofunc("buildCustomCert", ("string", "string"), returns="sprig.certificate", fallible=True)
 def build_custom_cert(b64cert: str, b64key: str) -> Certificate:
-    from cryptography import x509
 
     try:
         cert = _std_b64decode(b64cert)
@@ -355,10 +392,7 @@ def build_custom_cert(b64cert: str, b64key: str) -> Certificate:
     block_type, der = _pem_decode(cert.decode("utf-8", "surrogateescape"))
     if block_type is None:
         raise FuncError("unable to decode certificate")
-    try:
-        x509.load_der_x509_certificate(der)
-    except ValueError as err:
-        raise FuncError(f"error parsing certificate: decodedCert.Bytes: {err}") from None
+    _load_certificate(der, "decodedCert.Bytes")
     key_text = key.decode("utf-8", "surrogateescape")
     try:
         _parse_private_key_pem(key_text)

@@ -243,3 +243,32 @@ def test_ca_subject_key_id_is_truncated_sha256_and_leaf_points_to_it(ca: certs.C
     leaf = _load(certs.gen_signed_cert("leaf", None, None, 1, ca))
     aki = leaf.extensions.get_extension_for_class(x509.AuthorityKeyIdentifier).value
     assert aki.key_identifier == ski
+
+
+@pytest.mark.parametrize(
+    ("body", "reason"),
+    [
+        # encoding/asn1 errors for a corrupt key body ("AAAA" is 00 00 00: not a SEQUENCE).
+        (
+            "AAAA",
+            "asn1: structure error: tags don't match (16 vs {class:0 tag:0 length:0 isCompound:false}) "
+            "{optional:false explicit:false application:false private:false defaultValue:<nil> "
+            "tag:<nil> stringType:0 timeType:0 set:false omitEmpty:false} pkcs1PrivateKey @2",
+        ),
+        ("MAo=", "asn1: syntax error: data truncated"),  # SEQUENCE of 10 bytes, none present
+        ("MAA=", "asn1: syntax error: sequence truncated"),  # empty SEQUENCE
+    ],
+)
+def test_corrupt_rsa_key_reports_go_asn1_errors(body: str, reason: str) -> None:
+    pem = f"-----BEGIN RSA PRIVATE KEY-----\n{body}\n-----END RSA PRIVATE KEY-----\n"
+    with pytest.raises(FuncError) as info:
+        certs.gen_ca_with_key("x", 1, pem)
+    assert str(info.value) == f"parsing private key: parsing RSA private key from PEM: {reason}"
+
+
+def test_corrupt_certificate_is_malformed() -> None:
+    cert = base64.b64encode(b"-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n").decode()
+    key = base64.b64encode(certs.gen_private_key("ecdsa").encode()).decode()
+    with pytest.raises(FuncError) as info:
+        certs.build_custom_cert(cert, key)
+    assert str(info.value) == "error parsing certificate: decodedCert.Bytes: x509: malformed certificate"
