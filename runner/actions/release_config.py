@@ -78,9 +78,9 @@ class ActionConfig:
 def _driver(client: KubeClient, namespace: str, name: str | None) -> Any:
     choice = (name or os.environ.get("HELM_DRIVER") or "secret").lower()
     if choice in ("secret", "secrets", ""):
-        return KubeDriver(client.api_client, namespace, "secrets")
+        return KubeDriver(client, namespace, "secrets")
     if choice in ("configmap", "configmaps"):
-        return KubeDriver(client.api_client, namespace, "configmaps")
+        return KubeDriver(client, namespace, "configmaps")
     if choice == "memory":
         return MemoryDriver()
     raise RunnerError(f'"{choice}" is not a supported storage driver')

@@ -98,16 +98,17 @@ def _manager_in(message: str) -> str:
 
 def preflight_conflicts(client: KubeClient, resources: Sequence[Resource]) -> list[FieldConflict]:
     """Dry-run the SSA of every object (force off); collect all conflicts, write nothing."""
-    conflicts: list[FieldConflict] = []
-    for resource in resources:
+    from runner.kube import parallel
+
+    def one(resource: Resource) -> list[FieldConflict]:
         reply = _ssa_request(client, resource, force=False, dry_run=True)
         if reply.status == 409 and reply.body.get("reason") == "Conflict":
-            conflicts.extend(conflicts_of(resource, reply))
-        elif reply.status == 404 and resource.mapping.namespaced:
-            continue  # the namespace is created later (--create-namespace)
-        else:
+            return conflicts_of(resource, reply)
+        if not (reply.status == 404 and resource.mapping.namespaced):  # 404: namespace comes later
             _raise_for(reply, f"failed to apply {resource.describe()}")
-    return conflicts
+        return []
+
+    return [c for found in parallel.each(list(resources), one) for c in found]
 
 
 # -- client-side apply -------------------------------------------------------------

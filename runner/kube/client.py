@@ -75,14 +75,26 @@ class RestMapping:
 class KubeClient:
     """One API server: JSON requests and a discovery-backed REST mapper (cached)."""
 
-    def __init__(self, api_client: Any, namespace: str = "default") -> None:
-        self.api_client = api_client
+    def __init__(self, api_client: Any = None, namespace: str = "default",
+                 transport: Any = None) -> None:
+        self.api_client = api_client  # a kubernetes ApiClient, when not using `transport`
+        self.transport = transport
         self.default_namespace = namespace
         self._groups: dict[str, dict[str, RestMapping]] = {}
         self._lock = threading.Lock()
 
     @classmethod
     def from_kubeconfig(cls, path: str | None = None, context: str | None = None) -> KubeClient:
+        from runner.kube.transport import Transport, UnsupportedKubeconfig, load_kubeconfig
+
+        kubeconfig = load_kubeconfig(path, context)
+        try:
+            return cls(namespace=kubeconfig.namespace, transport=Transport(kubeconfig))
+        except UnsupportedKubeconfig:
+            return cls._from_kubernetes_package(path, context)
+
+    @classmethod
+    def _from_kubernetes_package(cls, path: str | None, context: str | None) -> KubeClient:
         from kubernetes import config
         from kubernetes.config.config_exception import ConfigException
 
@@ -99,6 +111,11 @@ class KubeClient:
                 query: list[tuple[str, str]] | None = None, content_type: str = JSON,
                 accept: str = JSON) -> Response:
         """One HTTP call; returns the status and the decoded JSON (errors included)."""
+        if self.transport is not None:
+            data = None if body is None else json.dumps(body).encode()
+            raw = self.transport.request(method, path, query or [],
+                                         {"Accept": accept, "Content-Type": content_type}, data)
+            return Response(raw.status, _json(raw.data))
         from kubernetes.client.exceptions import ApiException
         from urllib3.exceptions import HTTPError
 

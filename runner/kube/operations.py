@@ -11,7 +11,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from runner.kube import apply
+from runner.kube import apply, parallel
 from runner.kube.apply import ApplyResult
 from runner.kube.client import KubeClient, KubeError
 from runner.kube.resources import Resource, difference
@@ -23,13 +23,16 @@ CASCADE_POLICIES = {"background": "Background", "foreground": "Foreground", "orp
 
 def create_all(client: KubeClient, resources: Sequence[Resource], *, server_side: bool,
                force: bool = False, dry_run: bool = False) -> ApplyResult:
-    result = ApplyResult()
-    for resource in resources:
+    def one(resource: Resource) -> None:
         if server_side:
             apply.server_side_apply(client, resource, force=force, dry_run=dry_run)
         else:
             apply.create(client, resource, dry_run=dry_run)
-        result.created.append(resource)
+
+    result = ApplyResult()
+    for batch in parallel.kind_batches(resources):
+        parallel.each(batch, one)
+        result.created.extend(batch)
     return result
 
 
@@ -39,15 +42,17 @@ def update_all(client: KubeClient, current: Sequence[Resource], target: Sequence
     """Apply `target`, then delete what `current` had and `target` lacks (unless kept)."""
     result = ApplyResult()
     originals = {r.key: r.obj for r in current}
-    for resource in target:
+
+    def one(resource: Resource) -> bool:
         if server_side:
             if upgrade_csa_manager:
                 migrate_client_side_manager(client, resource)
-            created = apply.server_side_apply(client, resource, force=force)
-        else:
-            created = _client_side(client, originals.get(resource.key), resource,
-                                   three_way_for_custom)
-        (result.created if created else result.updated).append(resource)
+            return apply.server_side_apply(client, resource, force=force)
+        return _client_side(client, originals.get(resource.key), resource, three_way_for_custom)
+
+    for batch in parallel.kind_batches(target):
+        for resource, created in zip(batch, parallel.each(batch, one), strict=True):
+            (result.created if created else result.updated).append(resource)
     for resource in difference(current, target):
         if has_keep_policy(resource, exact=True):
             result.kept.append(resource)

@@ -65,9 +65,11 @@ def existing_resources(client: KubeClient, resources: Sequence[Resource], name: 
                        namespace: str, *, take_ownership: bool) -> list[Resource]:
     """Objects that already exist (to be updated, not created); foreign ones raise
     Helm's error unless take_ownership (requireAdoption)."""
+    from runner.kube import parallel
+
+    lives = parallel.each(list(resources), lambda resource: get_live(client, resource))
     existing = []
-    for resource in resources:
-        live = get_live(client, resource)
+    for resource, live in zip(resources, lives, strict=True):
         if live is None:
             continue
         problem = "" if take_ownership else ownership_problem(live, name, namespace)

@@ -5,9 +5,9 @@ from the previous release manifest) and the target, plus every change that
 takes the live object to the target; fields nobody in the chart ever set
 (defaults, other controllers' additions) stay as they are.
 
-Lists are replaced whole (JSON merge semantics). Helm uses a strategic merge
-patch for built-in kinds, which merges lists such as containers by key; that
-difference only shows when another writer added items to such a list.
+Built-in kinds get a strategic merge patch built from the server's OpenAPI
+patch metadata (runner.kube.strategic), as Helm does; custom resources get a
+JSON merge patch, where lists are replaced whole.
 """
 
 from __future__ import annotations
@@ -15,6 +15,14 @@ from __future__ import annotations
 from typing import Any
 
 _IGNORED_LIVE = ("status",)
+# API groups served by Kubernetes itself (client-go's scheme, plus apiextensions as Helm adds):
+# these take strategic merge patches; everything else is a custom resource.
+BUILT_IN_GROUPS = frozenset({
+    "", "apps", "batch", "autoscaling", "policy", "networking.k8s.io", "rbac.authorization.k8s.io",
+    "storage.k8s.io", "scheduling.k8s.io", "coordination.k8s.io", "discovery.k8s.io",
+    "node.k8s.io", "certificates.k8s.io", "admissionregistration.k8s.io", "apiextensions.k8s.io",
+    "apiregistration.k8s.io", "flowcontrol.apiserver.k8s.io", "events.k8s.io", "resource.k8s.io",
+})
 _IGNORED_META = ("managedFields", "resourceVersion", "uid", "creationTimestamp", "generation",
                  "selfLink")
 
@@ -22,8 +30,14 @@ _IGNORED_META = ("managedFields", "resourceVersion", "uid", "creationTimestamp",
 def three_way_patch(client: Any, original: dict[str, Any] | None, resource: Any,
                     live: dict[str, Any]) -> tuple[dict[str, Any], bool]:
     """(patch, strategic) for a target object; an empty patch means nothing to change."""
-    del client  # the OpenAPI patch metadata lookup would use it (see module docstring)
     target = resource.obj
+    if resource.mapping.group in BUILT_IN_GROUPS:
+        from runner.kube import strategic
+        from runner.kube.openapi import schema_for
+
+        node = schema_for(client, resource.api_version, resource.kind)
+        if node is not None:
+            return strategic.three_way(original or {}, target, _comparable(live), node), True
     deletions = _deletions(original or {}, target)
     changes = _changes(_comparable(live), target)
     return _merge(deletions, changes), False

@@ -151,3 +151,32 @@ def test_create_namespace(cluster, namespace, tmp_path):
         from runner.kube.client import KubeClient
 
         KubeClient(cluster.api_client).request("DELETE", f"/api/v1/namespaces/{target}")
+
+
+def test_client_side_upgrade_merges_containers_by_name_as_helm_does(cluster, namespace, helm, tmp_path):
+    from runner.kube.client import KubeClient
+
+    v1 = write_chart(tmp_path, version="1.0.0")
+    v2 = write_chart(tmp_path, version="2.0.0")
+    deploy = v2 / "templates" / "deploy.yaml"
+    deploy.write_text(deploy.read_text().replace("nginx:1.25", "nginx:1.26"))
+    client = KubeClient(cluster.api_client)
+    sidecar = {"spec": {"template": {"spec": {"containers": [{"name": "sidecar", "image": "envoy"}]}}}}
+    images = {}
+    for name, tool in (("mine", "ours"), ("theirs", "helm")):
+        if tool == "ours":
+            assert ours(cluster, namespace, "install", name, str(v1), "--server-side=false").code == 0
+        else:
+            assert helm("install", name, str(v1), "-n", namespace, "--server-side=false").returncode == 0
+        path = f"/apis/apps/v1/namespaces/{namespace}/deployments/{name}-web"
+        reply = client.request("PATCH", path, body=sidecar, query=[("fieldManager", "injector")],
+                               content_type="application/strategic-merge-patch+json")
+        assert reply.ok, reply.body
+        if tool == "ours":
+            assert ours(cluster, namespace, "upgrade", name, str(v2)).code == 0
+        else:
+            assert helm("upgrade", name, str(v2), "-n", namespace).returncode == 0
+        containers = get_object(cluster, path)["spec"]["template"]["spec"]["containers"]
+        images[name] = [(c["name"], c["image"]) for c in containers]
+    assert images["mine"] == images["theirs"], images
+    assert sorted(images["mine"]) == [("sidecar", "envoy"), ("web", "nginx:1.26")]

@@ -31,6 +31,7 @@ class KubeDriver:
     """Records as namespaced objects of one kind (`secrets` or `configmaps`)."""
 
     def __init__(self, api_client: Any, namespace: str, plural: str = "secrets") -> None:
+        # api_client: a kubernetes ApiClient, or a runner.kube.KubeClient (no kubernetes import)
         if plural not in ("secrets", "configmaps"):
             raise ValueError(f"unsupported storage kind {plural!r}")
         self.api = api_client
@@ -154,6 +155,10 @@ class KubeDriver:
         query: list[tuple[str, str]],
         accept: str,
     ) -> tuple[int, dict[str, Any]]:
+        if not hasattr(self.api, "call_api"):  # a runner.kube.KubeClient
+            reply = self.api.request(method, self._path(suffix), body=body, query=query,
+                                     accept=accept)
+            return reply.status, reply.body
         from kubernetes.client.exceptions import ApiException
 
         try:

@@ -1,0 +1,76 @@
+"""Shared pieces of the release benchmarks: a testbed, charts, timed CLI runs."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+
+@contextmanager
+def testbed() -> Iterator[Any]:
+    from runner.testbed.cluster import Testbed
+
+    with Testbed.start(log=lambda message: None) as bed:
+        yield bed
+
+
+def env_for(bed: Any, home: Path) -> dict[str, str]:
+    return {**os.environ, "KUBECONFIG": str(bed.kubeconfig),
+            "HELM_CONFIG_HOME": str(home / "config"), "HELM_CACHE_HOME": str(home / "cache"),
+            "HELM_DATA_HOME": str(home / "data")}
+
+
+def timed(command: list[str], env: dict[str, str]) -> float:
+    """Wall seconds of one command; its failure stops the benchmark with its stderr."""
+    begun = time.perf_counter()
+    done = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
+    elapsed = time.perf_counter() - begun
+    if done.returncode != 0:
+        sys.exit(f"{' '.join(command[:4])}... failed: {done.stderr.strip()}")
+    return elapsed
+
+
+def ours(*args: str) -> list[str]:
+    return [sys.executable, "-m", "runner.cli", *args]
+
+
+def helm(*args: str) -> list[str]:
+    from runner.testbed.helm import helm_binary
+
+    return [str(helm_binary()), *args]
+
+
+def create_namespace(bed: Any, name: str) -> None:
+    from kubernetes import config
+
+    from runner.kube.client import KubeClient
+
+    client = KubeClient(config.new_client_from_config(config_file=str(bed.kubeconfig)))
+    client.request("POST", "/api/v1/namespaces",
+                   body={"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": name}})
+
+
+def write_chart(root: Path, resources: int, version: str = "1.0.0") -> Path:
+    """A chart of `resources` ConfigMaps plus one Deployment per ten of them."""
+    chart = root / f"bench-{resources}-{version}"
+    (chart / "templates").mkdir(parents=True, exist_ok=True)
+    (chart / "Chart.yaml").write_text(f"apiVersion: v2\nname: bench\nversion: {version}\n")
+    (chart / "values.yaml").write_text("message: one\n")
+    deployments = resources // 10
+    (chart / "templates" / "cms.yaml").write_text(
+        f"{{{{- range $i := until {resources - deployments} }}}}\n---\napiVersion: v1\nkind: ConfigMap\n"
+        "metadata:\n  name: {{ $.Release.Name }}-cm-{{ $i }}\ndata:\n"
+        "  message: {{ $.Values.message | quote }}\n{{- end }}\n")
+    (chart / "templates" / "deploys.yaml").write_text(
+        f"{{{{- range $i := until {deployments} }}}}\n---\napiVersion: apps/v1\nkind: Deployment\n"
+        "metadata:\n  name: {{ $.Release.Name }}-web-{{ $i }}\nspec:\n  replicas: 1\n"
+        "  selector:\n    matchLabels: {app: web-{{ $i }}}\n  template:\n    metadata:\n"
+        "      labels: {app: web-{{ $i }}}\n      annotations: {message: {{ $.Values.message | quote }}}\n"
+        "    spec:\n      containers:\n      - name: web\n        image: nginx:1.25\n{{- end }}\n")
+    return chart
