@@ -34,8 +34,10 @@ test: $(STAMP) lint testbed
 testbed: $(STAMP)
 	$(PY) -m runner.testbed build
 
-demo: $(STAMP)
-	$(PY) -m runner.testbed demo
+# The product on the testbed: install, upgrade across a major chart version with
+# .Release.History, roll back (examples/migrating-app). The bare testbed: python -m runner.testbed demo
+demo: $(STAMP) testbed
+	$(PY) -m runner.actions.demo
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache
