@@ -198,9 +198,22 @@ def load_location(name: str) -> tzinfo | None:
     return _load_zone(name)
 
 
+def go_date(naive: datetime, zone: tzinfo) -> datetime:
+    """time.Date(..., zone): the wall time read with the offset in effect, the
+    way Go resolves it (a time in a DST gap moves back, e.g. 02:30 -> 01:30 EST)."""
+    as_utc = naive.replace(tzinfo=UTC)
+    first = as_utc.astimezone(zone).utcoffset() or timedelta(0)
+    instant = as_utc - first
+    second = instant.astimezone(zone).utcoffset() or timedelta(0)
+    if second != first:  # the guess crossed a transition: use the offset found there
+        instant = as_utc - second
+    return instant.astimezone(zone)
+
+
 def from_unix(seconds: int) -> datetime:
-    """time.Unix(seconds, 0) in time.Local."""
-    return datetime.fromtimestamp(seconds, UTC).astimezone(local_zone())
+    """time.Unix(seconds, 0): the instant (kept in UTC here; callers format it
+    in the zone they need, so instants near year 9999 stay representable)."""
+    return datetime.fromtimestamp(seconds, UTC)
 
 
 _PROCESS_START_NS = time.monotonic_ns()

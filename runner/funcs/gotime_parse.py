@@ -15,6 +15,7 @@ from runner.funcs.gotime import (
     SHORT_DAYS,
     SHORT_MONTHS,
     GoTime,
+    go_date,
     go_quote,
     is_digit,
     next_chunk,
@@ -342,16 +343,27 @@ def _build_micro(f: _Fields, local: tzinfo) -> datetime:
         return utc.astimezone(timezone(timedelta(seconds=f.offset), f.zone_name))
     if f.zone_name:
         naive = datetime(f.year, f.month, f.day, f.hour, f.minute, f.second, micro)
-        in_local = naive.replace(tzinfo=local)
-        if in_local.tzname() == f.zone_name:
-            return in_local
+        local_offset = _local_zone_offset(local, f.zone_name, naive)
+        if local_offset is not None:
+            # Location.lookupName found the abbreviation: wall time minus its offset, shown in Local.
+            return (naive.replace(tzinfo=UTC) - timedelta(seconds=local_offset)).astimezone(local)
         offset = 0
         if len(f.zone_name) > 3 and f.zone_name.startswith("GMT"):
             offset = int(f.zone_name[3:]) * 3600
         # Go keeps the instant read as UTC and only relabels it with the fake zone.
         fake = timezone(timedelta(seconds=offset), f.zone_name)
         return naive.replace(tzinfo=UTC).astimezone(fake)
-    return datetime(f.year, f.month, f.day, f.hour, f.minute, f.second, micro, local)
+    return go_date(datetime(f.year, f.month, f.day, f.hour, f.minute, f.second, micro), local)
+
+
+def _local_zone_offset(local: tzinfo, name: str, naive: datetime) -> int | None:
+    """The offset of a zone called `name` in Local (Location.lookupName), probing
+    the parsed wall time and mid-winter/mid-summer of its year."""
+    for probe in (naive, naive.replace(month=1, day=15), naive.replace(month=7, day=15)):
+        aware = probe.replace(tzinfo=local)
+        if aware.tzname() == name:
+            return int((aware.utcoffset() or timedelta(0)).total_seconds())
+    return None
 
 
 def go_parse(layout: str, value: str, local: tzinfo) -> datetime:

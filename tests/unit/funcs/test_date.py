@@ -301,3 +301,19 @@ def test_nanoseconds_survive_parse_format_and_modify() -> None:
     assert parsed.String() == "2023-01-15 10:20:30.123456789 +0000 UTC"
     assert d.date_in_zone(".000000000 MST", parsed, "Asia/Tokyo") == ".123456789 JST"
     assert d.date_modify("1ns", parsed).String() == "2023-01-15 10:20:30.12345679 +0000 UTC"
+
+
+def test_parse_in_a_dst_local_follows_go_date(monkeypatch: pytest.MonkeyPatch) -> None:
+    # time.Date resolves a wall time in a DST gap with the offset found after
+    # the first guess (02:30 on 2023-03-12 in New York becomes 01:30 EST), and
+    # an ambiguous one with the first zone (EDT). Location.lookupName finds
+    # "EST" in Local even in July: wall time minus -5h, shown in Local (EDT).
+    monkeypatch.setenv("TZ", "America/New_York")
+    gotime.local_zone.cache_clear()
+    gap = d.to_date("2006-01-02 15:04", "2023-03-12 02:30")
+    assert time_string(gap) == "2023-03-12 01:30:00 -0500 EST"
+    fold = d.to_date("2006-01-02 15:04", "2023-11-05 01:30")
+    assert time_string(fold) == "2023-11-05 01:30:00 -0400 EDT"
+    named = d.to_date("2006-01-02 15:04:05 MST", "2023-07-15 10:20:30 EST")
+    assert time_string(named) == "2023-07-15 11:20:30 -0400 EDT"
+    assert d.date("2006-01-02 15:04 MST", 1700000000) == "2023-11-14 17:13 EST"
