@@ -373,6 +373,20 @@ def _nodes(text: str, first_only: bool) -> list[Any]:
     """Node trees of the documents (or just the first), parsed as go-yaml v2 would."""
     if goscan.needs_go_scanner(text):
         return _go_nodes(text, first_only)
+    if _NON_SPECIFIC_TAG.search(text):
+        nodes = _event_nodes(text, first_only)  # sees a "!" tag libyaml's composer hides
+    else:
+        nodes = _libyaml_nodes(text, first_only)
+    if goscan.may_split_on_question_mark(text) and goscan.has_flow_plain_question_mark(nodes):
+        return _go_nodes(text, first_only)
+    return nodes
+
+
+# "! 2": go-yaml gives the non-specific tag's value as a string.
+_NON_SPECIFIC_TAG = re.compile(r"(?:^|[\s\[{,])!(?=[\s\]},]|$)", re.M)
+
+
+def _libyaml_nodes(text: str, first_only: bool) -> list[Any]:
     composer = _Composer(text)
     try:
         nodes = []
@@ -380,8 +394,6 @@ def _nodes(text: str, first_only: bool) -> list[Any]:
             nodes.append(composer.get_node())
             if first_only:
                 break
-        if goscan.may_split_on_question_mark(text) and goscan.has_flow_plain_question_mark(nodes):
-            return _go_nodes(text, first_only)
         return nodes
     except YAMLError as exc:
         problem = getattr(exc, "problem", None) or ""
@@ -399,6 +411,9 @@ def _event_nodes(text: str, first_only: bool) -> list[Any]:
     try:
         return goscan.compose_events(parser, first_only)
     except YAMLError as exc:
+        problem = getattr(exc, "problem", None) or ""
+        if isinstance(exc, MarkedYAMLError) and goscan.differs_after_error(problem):
+            return _go_nodes(text, first_only)
         raise GoYAMLError(_error_text(exc, text)) from None
     finally:
         parser.dispose()

@@ -211,3 +211,8 @@ def test_invalid_utf8_is_reported_by_the_reader(data: bytes, message: str) -> No
     with pytest.raises(GoYAMLError) as info:
         goyaml.load(data)
     assert str(info.value) == message
+
+
+def test_non_specific_tag_makes_a_string() -> None:
+    # go-yaml resolves a "!"-tagged scalar as a string; "Hello! world" is plain text.
+    assert goyaml.load("a: ! 2\nb: Hello! world\n") == {"a": "2", "b": "Hello! world"}
