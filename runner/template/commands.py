@@ -8,6 +8,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from runner.funcs.registry import FuncError
+from runner.template.calls import ArgError
+from runner.template.errors import ExecError
 from runner.template.exec import (
     _ABSENT,
     MISSINGKEY_ERROR,
@@ -215,14 +218,47 @@ def field_arg(c: _Compiler, node: Node, names: list[str], recv: Eval | None) -> 
 
 
 def function_call(c: _Compiler, ident: IdentifierNode, call_node: Node, args: list[Node]) -> Cmd:
+    """evalFunction + evalCall, with the plain case (no pipeline value, no special builtin) inline."""
     name, tree = ident.ident, c.tree
     site = c.site(name, call_node, ident, args)
+    call_error = f"error calling {name}: "
+    final_where = last_evaluated(args[-1]) if args else ident  # where Go's state points
 
     def cmd(st: State, dot: Any, final: Any) -> Any:
         gf = st.funcs.get(name)
         if gf is None:
             fail(st, tree, ident, f"{go_quote(name)} is not a defined function")
-        return site.call_function(st, dot, gf, final)
+        b = site.bound
+        if b is None or b.key is not gf:
+            b = site.bind_function(gf)
+        if b.kind is not None:
+            return site.call_function(st, dot, b, final)
+        plan = b.plan
+        if final is MISSING:
+            if b.err0 is not None:
+                fail(st, tree, ident, b.err0)
+            n = b.n
+            if n == 1:
+                argv: Any = (plan[0](st, dot),)
+            elif n == 2:
+                argv = (plan[0](st, dot), plan[1](st, dot))
+            elif n == 0:
+                argv = ()
+            else:
+                argv = [conv(st, dot) for conv in plan]
+        else:
+            if b.err1 is not None:
+                fail(st, tree, ident, b.err1)
+            argv = [conv(st, dot) for conv in plan]
+            try:
+                argv.append(b.final_check(final))
+            except ArgError as err:
+                fail(st, tree, final_where, err.reason)
+        try:
+            v = b.impl(*argv)
+        except (FuncError, ExecError) as err:
+            fail(st, tree, call_node, call_error + str(err))
+        return NIL if v is None else v
 
     return cmd
 

@@ -219,9 +219,11 @@ class _Bound:
     __slots__ = ("key", "impl", "kind", "plan", "n", "err0", "err1", "final_check")
 
 
-def _fast_checker(typ: str, ev: Eval) -> Eval:
-    """ev followed by validateType, with the common exact-type case inlined."""
+def _arg_converter(tree: Tree, node: Node, typ: str, ev: Eval) -> Eval:
+    """ev followed by validateType in one closure, the common cases first."""
     if typ == ANY:
+        if node.kind == "dot":
+            return lambda st, dot: None if dot is NIL else dot
 
         def any_value(st: State, dot: Any) -> Any:
             v = ev(st, dot)
@@ -230,12 +232,16 @@ def _fast_checker(typ: str, ev: Eval) -> Eval:
         return any_value
     check = _checker(typ)
     exact = EXACT_TYPES.get(typ)
+    where = last_evaluated(node)
 
     def typed(st: State, dot: Any) -> Any:
         v = ev(st, dot)
         if type(v) is exact:
             return v
-        return check(v)
+        try:
+            return check(v)
+        except ArgError as err:
+            fail(st, tree, where, err.reason)
 
     return typed
 
@@ -243,7 +249,7 @@ def _fast_checker(typ: str, ev: Eval) -> Eval:
 class _Site:
     """One call site: its argument nodes, and a conversion plan per callee."""
 
-    __slots__ = ("tree", "name", "call_node", "head_node", "args", "evals", "nargs", "_bound", "_methods")
+    __slots__ = ("tree", "name", "call_node", "head_node", "args", "evals", "nargs", "bound", "_methods")
 
     def __init__(
         self,
@@ -261,7 +267,7 @@ class _Site:
         self.args = args
         self.evals = evals  # None for literals, converted per parameter type
         self.nargs = len(args)
-        self._bound: _Bound | None = None
+        self.bound: _Bound | None = None
         self._methods: dict[Any, _Bound] = {}
 
     def _converter(self, i: int, typ: str) -> Eval:
@@ -277,16 +283,7 @@ class _Site:
 
                 return bad
             return lambda st, dot: value
-        checked = _fast_checker(typ, ev)
-        where = last_evaluated(node)
-
-        def convert(st: State, dot: Any) -> Any:
-            try:
-                return checked(st, dot)
-            except ArgError as err:
-                fail(st, tree, where, err.reason)
-
-        return convert
+        return _arg_converter(tree, node, typ, ev)
 
     def bind(self, key: Any, sig: Signature, impl: Any, kind: str | None) -> _Bound:
         b = _Bound()
@@ -331,12 +328,13 @@ class _Site:
             fail(st, self.tree, self.call_node, f"error calling {self.name}: {err}")
         return NIL if v is None else v
 
-    def call_function(self, st: State, dot: Any, gf: GoFunc, final: Any) -> Any:
-        b = self._bound
-        if b is None or b.key is not gf:
-            special = SPECIAL.get(id(gf))
-            kind = special[1] if special is not None and special[0] is gf else None
-            b = self._bound = self.bind(gf, signature_of(gf), gf.impl, kind)
+    def bind_function(self, gf: GoFunc) -> _Bound:
+        special = SPECIAL.get(id(gf))
+        kind = special[1] if special is not None and special[0] is gf else None
+        b = self.bound = self.bind(gf, signature_of(gf), gf.impl, kind)
+        return b
+
+    def call_function(self, st: State, dot: Any, b: _Bound, final: Any) -> Any:
         if b.kind is None:
             return self.invoke(st, dot, b, b.impl, final)
         if b.kind == "call":
