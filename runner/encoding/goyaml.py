@@ -29,7 +29,17 @@ from runner.encoding import goscan
 from runner.encoding.yamlemit import EncodeError, dump, dump_pretty  # noqa: F401 - public API
 from runner.template.gotypes import format_float
 
-__all__ = ["GoYAMLError", "EncodeError", "dump", "dump_pretty", "load", "load_all", "resolve_plain"]
+__all__ = [
+    "EncodeError",
+    "GoYAMLError",
+    "Timestamp",
+    "dump",
+    "dump_pretty",
+    "load",
+    "load_all",
+    "load_into",
+    "resolve_plain",
+]
 
 _PLAIN = "?"  # resolver tag for an untagged plain scalar
 _QUOTED = "!"  # resolver tag for an untagged quoted (or "!"-tagged) scalar
