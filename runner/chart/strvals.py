@@ -102,6 +102,13 @@ def _assert_map(value: Any) -> dict[str, Any]:
     return value
 
 
+def _quote_runes(text: str) -> str:
+    """Go's %q of a []rune: each rune as a quoted character literal, in brackets."""
+    from runner.template.gofmt import sprintf
+
+    return "[" + " ".join(sprintf("%q", [Int64(ord(ch))]) for ch in text) + "]"
+
+
 def _set(data: dict[str, Any], key: str, value: Any) -> None:
     if key:
         data[key] = value
@@ -241,7 +248,7 @@ class _Parser:
             raise StrvalsError(f"negative {index} index not allowed")
         rest, last = self._until("[.=")
         if rest:
-            raise StrvalsError(f'unexpected data at end of array index: "{rest}"')
+            raise StrvalsError(f"unexpected data at end of array index: {_quote_runes(rest)}")
         if last is None:
             raise _EOF
         if last == "=":

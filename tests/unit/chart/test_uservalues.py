@@ -49,6 +49,17 @@ SET_CASES = [
     ["--set-string", "a=1", "--set", "a=2"],
     ["--set", "a=x", "--set-literal", "a=lit,eral", "--set-string", "a=s"],
     ["--set", "a=x", "--set-json", "a=1"],
+    ["--set", "a[1]=x,a[0].b=y"],
+    ["--set", "nested[1][1]=1,nested[0][0]=0"],
+    ["--set", "a.b=1,a=2"],
+    ["--set", "list[0]=a,list[0]=b"],
+    ["--set-json", 'a[0]={"x":1},a[2]=[true]'],
+    ["--set-literal", "a[0]=x,y"],
+    ["--set", "a= b ,c=\\{d}"],
+    ["--set", "a=1.0,b=-0,c=9223372036854775807,d=1_000,e=0x10,f=+5"],
+    ["--set", "a=true,b=True,c=TRUE,d=yes"],
+    ["--set", "a.b.c.d.e=1,a.b.x=2"],
+    ["--set", "a]=1,b}=2"],
 ]
 
 
@@ -85,6 +96,11 @@ ERROR_CASES = [
     ["--set-json", "{x"],
     ["--set-file", "a=/nonexistent/file"],
     ["-f", "/nonexistent/values.yaml"],
+    ["--set", "a=2,a.b=1"],
+    ["--set", "a[0]=1,a[0][0]=2"],
+    ["--set", "a={1,{2},3}"],
+    ["--set", "a[0]x=1"],
+    ["--set", "a[0]xy'=1"],
 ]
 
 

@@ -1,0 +1,132 @@
+"""A chart repository's index.yaml (Helm's pkg/repo/index.go): load, sort, look up by constraint."""
+
+from __future__ import annotations
+
+import functools
+import sys
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+from runner.chart.sources.errors import SourceError
+from runner.encoding import goyaml
+from runner.funcs import semver
+
+
+@dataclass
+class ChartVersion:
+    """One chart version of an index: the metadata fields used here plus URLs and digest."""
+
+    name: str
+    version: str
+    urls: list[str] = field(default_factory=list)
+    digest: str = ""
+    app_version: str = ""
+    api_version: str = "v1"
+
+    @classmethod
+    def from_map(cls, doc: dict[str, Any]) -> ChartVersion:
+        return cls(
+            name=str(doc.get("name") or ""),
+            version=str(doc.get("version") or ""),
+            urls=[str(u) for u in doc.get("urls") or []],
+            digest=str(doc.get("digest") or ""),
+            app_version=str(doc.get("appVersion") or ""),
+            api_version=str(doc.get("apiVersion") or "v1"),
+        )
+
+
+@dataclass
+class IndexFile:
+    """The entries of an index, each list newest version first (SortEntries)."""
+
+    api_version: str
+    entries: dict[str, list[ChartVersion]]
+
+    def get(self, name: str, version: str) -> ChartVersion:
+        """IndexFile.Get: an exact version string first, then the newest match of the constraint."""
+        versions = self.entries.get(name)
+        if versions is None:
+            raise SourceError("no chart name found")
+        if not versions:
+            raise SourceError("no chart version found")
+        constraint = _constraint(version or "*")
+        if version:
+            exact = next((cv for cv in versions if cv.version == version), None)
+            if exact is not None:
+                return exact
+        for cv in versions:
+            if _matches(constraint, cv.version):
+                if version:
+                    _warn_closest(name, version, cv.version)
+                return cv
+        raise SourceError(f"no chart version found for {name}-{version}")
+
+
+def _constraint(text: str) -> semver.Constraints:
+    try:
+        return semver.new_constraint(text)
+    except semver.SemverError as exc:
+        raise SourceError(str(exc)) from exc
+
+
+def _matches(constraint: semver.Constraints, version: str) -> bool:
+    try:
+        return constraint.check(semver.new_version(version))
+    except semver.SemverError:
+        return False
+
+
+def _warn_closest(name: str, requested: str, selected: str) -> None:
+    print(
+        'level=WARN msg="unable to find exact version; falling back to closest available version" '
+        f"chart={name} requested={requested} selected={selected}",
+        file=sys.stderr,
+    )
+
+
+def load_index(data: bytes, source: str) -> IndexFile:
+    """loadIndex: refuse empty or versionless indexes, drop invalid entries, sort newest first."""
+    if not data.strip():
+        raise SourceError("empty index.yaml file")
+    try:
+        doc = goyaml.load(data)
+    except goyaml.GoYAMLError as exc:
+        raise SourceError(f"error unmarshaling JSON: {exc}") from exc
+    if not isinstance(doc, dict) or not doc.get("apiVersion"):
+        raise SourceError("no API version specified")
+    entries: dict[str, list[ChartVersion]] = {}
+    for name, items in (doc.get("entries") or {}).items():
+        valid = [ChartVersion.from_map(i) for i in items or [] if isinstance(i, dict)]
+        valid = [cv for cv in valid if cv.name and cv.version]
+        entries[str(name)] = sorted(
+            valid, key=functools.cmp_to_key(_compare_versions), reverse=True
+        )
+    return IndexFile(str(doc["apiVersion"]), entries)
+
+
+def _compare_versions(a: ChartVersion, b: ChartVersion) -> int:
+    """ChartVersions.Less: SemVer order, plain string order when either is not SemVer."""
+    try:
+        va, vb = semver.new_version(a.version), semver.new_version(b.version)
+    except semver.SemverError:
+        return (a.version > b.version) - (a.version < b.version)
+    return semver.compare(va, vb)
+
+
+def resolve_reference_url(base_url: str, ref_url: str) -> str:
+    """repo.ResolveReferenceURL: a relative chart URL is resolved under the repository URL."""
+    if urlsplit(ref_url).scheme:
+        return ref_url
+    base = urlsplit(base_url)
+    directory = base._replace(path=base.path.rstrip("/") + "/", query="", fragment="")
+    ref = urlsplit(ref_url)
+    resolved = urlsplit(_join(urlunsplit(directory), ref.path))
+    query = base.query
+    return urlunsplit(resolved._replace(query=query, fragment=ref.fragment))
+
+
+def _join(base: str, path: str) -> str:
+    from urllib.parse import urljoin
+
+    return urljoin(base, path)

@@ -1,0 +1,112 @@
+"""repositories.yaml (Helm's pkg/repo File and Entry): the `repo add/update/list` state."""
+
+from __future__ import annotations
+
+import datetime
+import os
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+from runner.chart.sources.errors import SourceError
+from runner.encoding import goyaml
+from runner.encoding.gojson import time_text
+from runner.encoding.yamlemit import dump
+
+# Go field order of repo.Entry with its JSON names.
+_ENTRY_KEYS = {
+    "name": "name",
+    "url": "url",
+    "username": "username",
+    "password": "password",
+    "cert_file": "certFile",
+    "key_file": "keyFile",
+    "ca_file": "caFile",
+    "insecure_skip_tls_verify": "insecure_skip_tls_verify",
+    "pass_credentials_all": "pass_credentials_all",
+}
+
+
+@dataclass
+class Entry:
+    """One named chart repository with its credentials and TLS options."""
+
+    name: str = ""
+    url: str = ""
+    username: str = ""
+    password: str = ""
+    cert_file: str = ""
+    key_file: str = ""
+    ca_file: str = ""
+    insecure_skip_tls_verify: bool = False
+    pass_credentials_all: bool = False
+
+    @classmethod
+    def from_map(cls, doc: dict[str, Any]) -> Entry:
+        entry = cls()
+        for attr, key in _ENTRY_KEYS.items():
+            if key in doc and doc[key] is not None:
+                setattr(entry, attr, type(getattr(entry, attr))(doc[key]))
+        return entry
+
+    def to_map(self) -> dict[str, Any]:
+        return {key: getattr(self, attr) for attr, key in _ENTRY_KEYS.items()}
+
+    def same_config(self, other: Entry) -> bool:
+        return all(getattr(self, f.name) == getattr(other, f.name) for f in fields(self))
+
+
+@dataclass
+class RepoFile:
+    """The list of repositories, as read from or written to repositories.yaml."""
+
+    api_version: str = ""
+    generated: str = "0001-01-01T00:00:00Z"
+    repositories: list[Entry] = field(default_factory=list)
+
+    def get(self, name: str) -> Entry | None:
+        return next((r for r in self.repositories if r.name == name), None)
+
+    def update(self, entry: Entry) -> None:
+        """Replace the entry of the same name or append it (repo.File.Update)."""
+        for i, existing in enumerate(self.repositories):
+            if existing.name == entry.name:
+                self.repositories[i] = entry
+                return
+        self.repositories.append(entry)
+
+    def remove(self, name: str) -> bool:
+        kept = [r for r in self.repositories if r.name != name]
+        removed = len(kept) != len(self.repositories)
+        self.repositories = kept
+        return removed
+
+
+def load_repo_file(path: Path) -> RepoFile:
+    """repo.LoadFile; a missing file is an empty list (callers word that case)."""
+    if not path.is_file():
+        return RepoFile()
+    try:
+        doc = goyaml.load(path.read_bytes()) or {}
+    except goyaml.GoYAMLError as exc:
+        raise SourceError(f"failed to load {path}: {exc}") from exc
+    if not isinstance(doc, dict):
+        raise SourceError(f"failed to load {path}: not a repositories file")
+    repos = [Entry.from_map(r) for r in doc.get("repositories") or [] if isinstance(r, dict)]
+    generated = doc.get("generated")
+    return RepoFile(str(doc.get("apiVersion") or ""), str(generated or RepoFile.generated), repos)
+
+
+def write_repo_file(repo_file: RepoFile, path: Path) -> None:
+    """repo.File.WriteFile: YAML through JSON (sorted keys), mode 0600, written atomically."""
+    repo_file.generated = time_text(datetime.datetime.now(datetime.UTC).astimezone())
+    doc = {
+        "apiVersion": repo_file.api_version,
+        "generated": repo_file.generated,
+        "repositories": [r.to_map() for r in repo_file.repositories],
+    }
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_name(f".{path.name}.partial")
+    partial.write_text(dump(doc))
+    os.chmod(partial, 0o600)
+    partial.replace(path)
