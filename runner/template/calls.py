@@ -197,16 +197,10 @@ class Signature:
 
 
 _SIGS: dict[Any, Signature] = {}
-_GF_SIGS: dict[int, tuple[GoFunc, Signature]] = {}
-
-
 def signature_of(fn: GoFunc) -> Signature:
-    hit = _GF_SIGS.get(id(fn))
-    if hit is not None and hit[0] is fn:
-        return hit[1]
-    sig = Signature(fn.params, fn.variadic, fn.fallible)
-    _GF_SIGS[id(fn)] = (fn, sig)
-    return sig
+    """A registered function's signature (call sites keep it; no global cache that
+    would keep per-render functions such as include alive)."""
+    return Signature(fn.params, fn.variadic, fn.fallible)
 
 
 def method_signature(method: Any) -> Signature:
