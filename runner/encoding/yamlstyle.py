@@ -194,11 +194,11 @@ def _key_less(a: str, b: str, v3: bool = False) -> bool:
                 j -= 1
         ai = i
         while ai < len(a) and _is_digit(a[ai]):
-            an = an * 10 + ord(a[ai]) - 48
+            an = _wrap64(an * 10 + ord(a[ai]) - 48)
             ai += 1
         bi = i
         while bi < len(b) and _is_digit(b[bi]):
-            bn = bn * 10 + ord(b[bi]) - 48
+            bn = _wrap64(bn * 10 + ord(b[bi]) - 48)
             bi += 1
         if an != bn:
             return an < bn
@@ -206,6 +206,11 @@ def _key_less(a: str, b: str, v3: bool = False) -> bool:
             return ai < bi
         return ca < cb
     return len(a) < len(b)
+
+
+def _wrap64(n: int) -> int:
+    """Go's int64 arithmetic wraps: a long digit run can come out negative."""
+    return ((n + (1 << 63)) % (1 << 64)) - (1 << 63)
 
 
 def _key_cmp(a: str, b: str) -> int:

@@ -172,3 +172,8 @@ def test_pretty_writes_structs_in_field_order() -> None:
             return [("version", "v1.35.0"), ("major", "1"), ("minor", "35")]
 
     assert goyaml.dump_pretty(KubeVersion()) == 'version: v1.35.0\nmajor: "1"\nminor: "35"\n'
+
+
+def test_key_digit_runs_use_wrapping_int64_arithmetic() -> None:
+    # sorter.go accumulates a digit run in an int64, which wraps past 2**63-1.
+    assert goyaml.dump({"1": 1, "9223372036854775808": 2}) == ('"9223372036854775808": 2\n"1": 1\n')
