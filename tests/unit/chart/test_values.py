@@ -199,3 +199,34 @@ def test_each_subchart_sees_its_own_table_as_helm_renders_it(tmp_path: Path) -> 
     assert marshal(scopes["top/charts/sub/charts/leaf"]) == helm.document(
         "charts/leaf/templates/l.yaml"
     )
+
+
+def test_global_conflicts_and_nested_subcharts(tmp_path: Path) -> None:
+    chart = write_chart(
+        tmp_path / "top",
+        {
+            "Chart.yaml": _chart_yaml("top", "- name: mid\n  version: 1.0.0\n  repository: ''\n"),
+            "values.yaml": "global: {m: {a: 1}, s: top, t: {x: 1}}\nown: null\nmid: {global: {m: 2}}\n",
+            "templates/dump.yaml": DUMP,
+            "charts/mid/Chart.yaml": _chart_yaml("mid", "- name: leaf\n  version: 1.0.0\n  repository: ''\n"),
+            "charts/mid/values.yaml": "global: {s: mid, t: 5, only: mid}\nleaf: {global: {s: leafp}}\n",
+            "charts/mid/charts/leaf/Chart.yaml": _chart_yaml("leaf"),
+            "charts/mid/charts/leaf/values.yaml": "global: {s: leaf, deep: {k: v}}\nk: null\nz: {n: null}\n",
+        },
+    )
+    _compare(chart)
+    _compare(chart, "--set", "global.s=cli,mid.leaf.k=set")
+
+
+def test_global_that_is_not_a_table_is_skipped_with_helms_warning(tmp_path: Path) -> None:
+    chart = write_chart(
+        tmp_path / "top",
+        {
+            "Chart.yaml": _chart_yaml("top", "- name: sub\n  version: 1.0.0\n  repository: ''\n"),
+            "values.yaml": "global: 3\n",
+            "templates/dump.yaml": DUMP,
+            "charts/sub/Chart.yaml": _chart_yaml("sub"),
+            "charts/sub/values.yaml": "global: {a: 1}\n",
+        },
+    )
+    _compare(chart)
