@@ -229,19 +229,16 @@ def _place_file(chart: Chart, metadata: Metadata | None, name: str, data: bytes)
 def _load_subchart(parent: Chart, name: str, files: list[tuple[str, bytes]]) -> Chart | None:
     if name[:1] in ("_", "."):
         return None
+    if name.endswith(".tgz") and files[0][0] != name:  # a directory named *.tgz: not wrapped
+        raise ChartError(
+            f"error unpacking subchart tar in {parent.name()}: expected {name}, got {files[0][0]}"
+        )
     try:
         if name.endswith(".tgz"):
-            first_name, first_data = files[0]
-            if first_name != name:
-                raise ChartError(
-                    f"error unpacking subchart tar in {parent.name()}: expected {name}, got {first_name}"
-                )
-            return load_archive_bytes(first_data, f"charts/{name}")
+            return load_archive_bytes(files[0][1], f"charts/{name}")
         inner = [(n.split("/", 1)[1], d) for n, d in files if "/" in n]
         return load_files(inner)
     except ChartError as exc:
-        if str(exc).startswith("error unpacking subchart tar"):
-            raise
         raise ChartError(f"error unpacking subchart {name} in {parent.name()}: {exc}") from exc
 
 

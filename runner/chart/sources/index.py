@@ -6,7 +6,7 @@ import functools
 import sys
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import urljoin, urlsplit, urlunsplit
 
 from runner.chart.sources.errors import SourceError
 from runner.encoding import goyaml
@@ -121,12 +121,5 @@ def resolve_reference_url(base_url: str, ref_url: str) -> str:
     base = urlsplit(base_url)
     directory = base._replace(path=base.path.rstrip("/") + "/", query="", fragment="")
     ref = urlsplit(ref_url)
-    resolved = urlsplit(_join(urlunsplit(directory), ref.path))
-    query = base.query
-    return urlunsplit(resolved._replace(query=query, fragment=ref.fragment))
-
-
-def _join(base: str, path: str) -> str:
-    from urllib.parse import urljoin
-
-    return urljoin(base, path)
+    resolved = urlsplit(urljoin(urlunsplit(directory), ref.path))
+    return urlunsplit(resolved._replace(query=base.query, fragment=ref.fragment))

@@ -1,0 +1,72 @@
+"""Named chart repositories (Helm's pkg/repo ChartRepository): fetch and cache index.yaml."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+from runner.chart.sources import http
+from runner.chart.sources.errors import SourceError
+from runner.chart.sources.index import IndexFile, load_index
+from runner.chart.sources.paths import HelmPaths
+from runner.chart.sources.repofile import Entry
+
+
+def index_url(repo_url: str) -> str:
+    """The repository URL with /index.yaml joined to its path (query kept)."""
+    parts = urlsplit(repo_url)
+    return urlunsplit(parts._replace(path=parts.path.rstrip("/") + "/index.yaml"))
+
+
+def http_options(entry: Entry) -> http.HttpOptions:
+    return http.HttpOptions(
+        username=entry.username,
+        password=entry.password,
+        ca_file=entry.ca_file,
+        cert_file=entry.cert_file,
+        key_file=entry.key_file,
+        insecure_skip_tls_verify=entry.insecure_skip_tls_verify,
+        pass_credentials_all=entry.pass_credentials_all,
+        credentials_url=entry.url,
+    )
+
+
+def fetch_index(entry: Entry) -> tuple[bytes, IndexFile]:
+    """Download and parse a repository's index (DownloadIndexFile without the cache write)."""
+    data = http.get(index_url(entry.url), http_options(entry))
+    return data, load_index(data, entry.url)
+
+
+def download_index_file(entry: Entry, paths: HelmPaths) -> Path:
+    """DownloadIndexFile: cache <name>-index.yaml and <name>-charts.txt."""
+    data, index = fetch_index(entry)
+    charts = "".join(f"{name}\n" for name in index.entries)
+    _atomic_write(paths.charts_file(entry.name), charts.encode())
+    target = paths.index_file(entry.name)
+    _atomic_write(target, data)
+    return target
+
+
+def load_cached_index(repo_name: str, paths: HelmPaths) -> IndexFile:
+    path = paths.index_file(repo_name)
+    if not path.is_file():
+        raise SourceError(f"no cached repository for {repo_name} found. (try 'helm repo update')")
+    return load_index(path.read_bytes(), str(path))
+
+
+def validate_repository(entry: Entry, paths: HelmPaths) -> None:
+    """`repo add`'s reachability check with Helm's wording."""
+    try:
+        download_index_file(entry, paths)
+    except SourceError as exc:
+        raise SourceError(
+            f'looks like "{entry.url}" is not a valid chart repository or cannot be reached: {exc}'
+        ) from exc
+
+
+def _atomic_write(path: Path, data: bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_name(f".{path.name}.{os.getpid()}.partial")
+    partial.write_bytes(data)
+    partial.replace(path)
