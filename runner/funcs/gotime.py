@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 import os
 import time
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta, tzinfo
 
 from runner.template.gotypes import zone_name
@@ -126,34 +127,56 @@ def _format_frac(std: str, nanos: int) -> str:
     return std[0] + digits
 
 
+def _hour12(t: datetime) -> int:
+    return t.hour % 12 or 12
+
+
+def _yday(t: datetime) -> int:
+    return t.timetuple().tm_yday
+
+
+def _weekday(t: datetime) -> int:
+    return (t.weekday() + 1) % 7  # Go counts from Sunday
+
+
+_ELEMENTS: dict[str, Callable[[datetime], str]] = {
+    "2006": lambda t: f"{t.year:04d}", "06": lambda t: f"{t.year % 100:02d}",
+    "January": lambda t: LONG_MONTHS[t.month - 1], "Jan": lambda t: SHORT_MONTHS[t.month - 1],
+    "1": lambda t: str(t.month), "01": lambda t: f"{t.month:02d}",
+    "Monday": lambda t: LONG_DAYS[_weekday(t)], "Mon": lambda t: SHORT_DAYS[_weekday(t)],
+    "2": lambda t: str(t.day), "_2": lambda t: f"{t.day:2d}", "02": lambda t: f"{t.day:02d}",
+    "__2": lambda t: f"{_yday(t):3d}", "002": lambda t: f"{_yday(t):03d}",
+    "15": lambda t: f"{t.hour:02d}", "3": lambda t: str(_hour12(t)), "03": lambda t: f"{_hour12(t):02d}",
+    "4": lambda t: str(t.minute), "04": lambda t: f"{t.minute:02d}",
+    "5": lambda t: str(t.second), "05": lambda t: f"{t.second:02d}",
+    "PM": lambda t: "PM" if t.hour >= 12 else "AM", "pm": lambda t: "pm" if t.hour >= 12 else "am",
+    "MST": zone_name,
+}  # fmt: skip
+
+
 def _format_std(std: str, t: datetime) -> str:
-    if std in NUM_TZ or std in ISO_TZ:
-        return _format_zone(std, int((t.utcoffset() or timedelta(0)).total_seconds()))
+    element = _ELEMENTS.get(std)
+    if element is not None:
+        return element(t)
     if std[0] in ".,":
         return _format_frac(std, _nanos(t))
-    hour12 = t.hour % 12 or 12
-    yday = t.timetuple().tm_yday
-    simple = {
-        "2006": f"{t.year:04d}", "06": f"{t.year % 100:02d}",
-        "January": LONG_MONTHS[t.month - 1], "Jan": SHORT_MONTHS[t.month - 1],
-        "1": str(t.month), "01": f"{t.month:02d}",
-        "Monday": LONG_DAYS[(t.weekday() + 1) % 7], "Mon": SHORT_DAYS[(t.weekday() + 1) % 7],
-        "2": str(t.day), "_2": f"{t.day:2d}", "02": f"{t.day:02d}",
-        "__2": f"{yday:3d}", "002": f"{yday:03d}",
-        "15": f"{t.hour:02d}", "3": str(hour12), "03": f"{hour12:02d}",
-        "4": str(t.minute), "04": f"{t.minute:02d}",
-        "5": str(t.second), "05": f"{t.second:02d}",
-        "PM": "PM" if t.hour >= 12 else "AM", "pm": "pm" if t.hour >= 12 else "am",
-        "MST": zone_name(t),
-    }  # fmt: skip
-    return simple[std]
+    return _format_zone(std, int((t.utcoffset() or timedelta(0)).total_seconds()))
+
+
+@functools.lru_cache(maxsize=256)
+def _layout_chunks(layout: str) -> tuple[tuple[str, str], ...]:
+    """A layout split once into (literal, element) pairs; layouts repeat a lot."""
+    chunks = []
+    while layout:
+        prefix, std, layout = next_chunk(layout)
+        chunks.append((prefix, std))
+    return tuple(chunks)
 
 
 def go_format(t: datetime, layout: str) -> str:
     """time.Time.Format(layout)."""
     out: list[str] = []
-    while layout:
-        prefix, std, layout = next_chunk(layout)
+    for prefix, std in _layout_chunks(layout):
         out.append(prefix)
         if std:
             out.append(_format_std(std, t))
