@@ -478,9 +478,18 @@ def semver(version: str) -> Version:
         raise FuncError(str(err)) from None
 
 
-@gofunc("semverCompare", ("string", "string"), returns="bool", fallible=True)
-def semver_compare(constraint: str, version: str) -> bool:
+@functools.lru_cache(maxsize=512)
+def _compare_cached(constraint: str, version: str) -> bool | str:
+    """semverCompare's answer, or its error text; charts repeat the same checks."""
     try:
         return new_constraint(constraint).check(new_version(version))
     except SemverError as err:
-        raise FuncError(str(err)) from None
+        return str(err)
+
+
+@gofunc("semverCompare", ("string", "string"), returns="bool", fallible=True)
+def semver_compare(constraint: str, version: str) -> bool:
+    result = _compare_cached(constraint, version)
+    if isinstance(result, str):
+        raise FuncError(result)
+    return result
