@@ -1,0 +1,136 @@
+"""`helm package`: a chart directory written as <name>-<version>.tgz (Helm's chartutil.Save).
+
+The archive holds what the loader kept (so .helmignore is honoured): Chart.yaml
+re-encoded from the metadata (sigs.k8s.io/yaml, sorted keys; a v1 chart's
+requirements are not written into it), Chart.lock for v2 charts, values.yaml
+as written, values.schema.json, templates, other files, then each subchart
+expanded under charts/. The gzip header carries Helm's extra field and
+comment.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import struct
+import tarfile
+import time
+import zlib
+from dataclasses import dataclass
+from pathlib import Path
+
+from runner.chart.errors import ChartError
+from runner.chart.model import API_VERSION_V1, API_VERSION_V2, Chart
+from runner.chart.sources.gostructs import lock_struct, metadata_struct
+from runner.encoding.yamlemit import dump
+from runner.funcs import semver
+
+HEADER_EXTRA = b"+aHR0cHM6Ly95b3V0dS5iZS96OVV6MWljandyTQo="
+HEADER_COMMENT = b"Helm"
+
+
+@dataclass(frozen=True)
+class PackageOptions:
+    version: str = ""
+    app_version: str = ""
+    destination: str = "."
+
+
+def package_chart(path: str, options: PackageOptions) -> Path:
+    """Load the chart at `path`, apply --version/--app-version, check charts/, save the archive."""
+    from runner.chart.loader import load_directory
+
+    directory = Path(path)
+    if not directory.exists():
+        raise ChartError(f"stat {path}: no such file or directory")
+    chart = load_directory(directory)
+    if options.version:
+        try:
+            semver.new_version(options.version)
+        except semver.SemverError as exc:
+            raise ChartError("Invalid Semantic Version") from exc
+        chart.metadata.version = options.version
+    if options.app_version:
+        chart.metadata.app_version = options.app_version
+    check_dependencies(chart)
+    return save(chart, Path(options.destination))
+
+
+def check_dependencies(chart: Chart) -> None:
+    """CheckDependencies: every Chart.yaml dependency has a chart under charts/."""
+    present = {dep.name() for dep in chart.dependencies}
+    missing = [d.name for d in chart.metadata.dependencies if d.name not in present]
+    if missing:
+        raise ChartError(
+            "an error occurred while checking chart dependencies. You may need to run "
+            "`helm dependency build` to fetch missing dependencies: found in Chart.yaml, "
+            f"but missing in charts/ directory: {', '.join(missing)}"
+        )
+
+
+def save(chart: Chart, out_dir: Path) -> Path:
+    """chartutil.Save: write <out_dir>/<name>-<version>.tgz and return its path."""
+    target = out_dir / f"{chart.name()}-{chart.metadata.version}.tgz"
+    if out_dir.exists() and not out_dir.is_dir():
+        raise ChartError(f"is not a directory: {out_dir}")
+    out_dir.mkdir(parents=True, exist_ok=True)
+    data = archive_bytes(chart)
+    partial = target.with_name(f".{target.name}.{os.getpid()}.partial")
+    partial.write_bytes(data)
+    partial.replace(target)
+    return target
+
+
+def archive_bytes(chart: Chart) -> bytes:
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w", format=tarfile.PAX_FORMAT) as tar:
+        _write_chart(tar, chart, "", time.time())
+    return gzip_with_header(buffer.getvalue())
+
+
+def _write_chart(tar: tarfile.TarFile, chart: Chart, prefix: str, mtime: float) -> None:
+    base = f"{prefix}{chart.name()}"
+    md = chart.metadata
+    meta = metadata_struct(md, with_dependencies=md.api_version != API_VERSION_V1)
+    _add(tar, f"{base}/Chart.yaml", dump(meta.as_map()).encode(), mtime)
+    if md.api_version == API_VERSION_V2 and chart.lock is not None:
+        lock = lock_struct(chart.lock).as_map()
+        lock["generated"] = str(lock["generated"])
+        _add(tar, f"{base}/Chart.lock", dump(lock).encode(), mtime)
+    for raw in chart.raw:
+        if raw.name == "values.yaml":
+            _add(tar, f"{base}/values.yaml", raw.data, mtime)
+    if chart.schema is not None:
+        _check_schema_json(chart.schema)
+        _add(tar, f"{base}/values.schema.json", chart.schema, mtime)
+    for file in [*chart.templates, *chart.files]:
+        _add(tar, f"{base}/{file.name}", file.data, mtime)
+    for dep in chart.dependencies:
+        _write_chart(tar, dep, f"{base}/charts/", mtime)
+
+
+def _check_schema_json(schema: bytes) -> None:
+    try:
+        json.loads(schema)
+    except ValueError as exc:
+        raise ChartError("invalid JSON in values.schema.json") from exc
+
+
+def _add(tar: tarfile.TarFile, name: str, data: bytes, mtime: float) -> None:
+    info = tarfile.TarInfo(name)
+    info.size = len(data)
+    info.mode = 0o644
+    info.mtime = int(mtime)
+    tar.addfile(info, io.BytesIO(data))
+
+
+def gzip_with_header(payload: bytes) -> bytes:
+    """gzip as Go's gzip.Writer writes it with Helm's Extra and Comment set."""
+    flags = 0x04 | 0x10  # FEXTRA | FCOMMENT
+    header = b"\x1f\x8b\x08" + bytes([flags]) + struct.pack("<I", 0) + b"\x00\xff"
+    header += struct.pack("<H", len(HEADER_EXTRA)) + HEADER_EXTRA + HEADER_COMMENT + b"\x00"
+    compressor = zlib.compressobj(zlib.Z_DEFAULT_COMPRESSION, zlib.DEFLATED, -15)
+    body = compressor.compress(payload) + compressor.flush()
+    trailer = struct.pack("<II", zlib.crc32(payload) & 0xFFFFFFFF, len(payload) & 0xFFFFFFFF)
+    return header + body + trailer

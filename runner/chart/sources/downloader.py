@@ -1,0 +1,203 @@
+"""Finding and downloading charts by reference (Helm's ChartDownloader and LocateChart).
+
+A reference is a local path, `repo/chart` (a repository named in
+repositories.yaml), a chart name with `--repo URL`, an absolute chart URL, or
+`oci://host/path/chart`.
+"""
+
+from __future__ import annotations
+
+import os
+import posixpath
+from dataclasses import dataclass, replace
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from runner.chart.sources import http, oci
+from runner.chart.sources.errors import SourceError
+from runner.chart.sources.index import ChartVersion, IndexFile, resolve_reference_url
+from runner.chart.sources.paths import HelmPaths
+from runner.chart.sources.repo import fetch_index, http_options, load_cached_index
+from runner.chart.sources.repofile import Entry, load_repo_file
+
+
+@dataclass(frozen=True)
+class SourceOptions:
+    """Helm's ChartPathOptions: where to look and how to connect."""
+
+    version: str = ""
+    repo_url: str = ""
+    username: str = ""
+    password: str = ""
+    ca_file: str = ""
+    cert_file: str = ""
+    key_file: str = ""
+    insecure_skip_tls_verify: bool = False
+    pass_credentials_all: bool = False
+    plain_http: bool = False
+
+    def http(self, credentials_url: str = "") -> http.HttpOptions:
+        return http.HttpOptions(
+            self.username,
+            self.password,
+            self.ca_file,
+            self.cert_file,
+            self.key_file,
+            self.insecure_skip_tls_verify,
+            self.pass_credentials_all,
+            credentials_url,
+        )
+
+    def oci(self) -> oci.OciOptions:
+        return oci.OciOptions(
+            self.plain_http,
+            self.insecure_skip_tls_verify,
+            self.ca_file,
+            self.cert_file,
+            self.key_file,
+            self.username,
+            self.password,
+        )
+
+
+@dataclass(frozen=True)
+class Download:
+    """A chart archive and what Helm prints about it."""
+
+    data: bytes
+    file_name: str
+    version: str
+    oci_reference: str = ""
+    oci_digest: str = ""
+
+
+def fetch_chart(ref: str, options: SourceOptions, paths: HelmPaths) -> Download:
+    """Download the archive a (non-local) reference names."""
+    if oci.is_oci(ref):
+        pulled = oci.pull(ref, options.version, options.oci())
+        name = oci.parse_reference(ref).chart_name
+        return Download(
+            pulled.data,
+            f"{name}-{pulled.version}.tgz",
+            pulled.version,
+            pulled.reference,
+            pulled.manifest_digest,
+        )
+    url, http_opts, version = resolve_chart_url(ref, options, paths)
+    data = http.get(url, http_opts)
+    return Download(data, posixpath.basename(urlsplit(url).path), version)
+
+
+def resolve_chart_url(
+    ref: str, options: SourceOptions, paths: HelmPaths
+) -> tuple[str, http.HttpOptions, str]:
+    """The chart's URL, the options to fetch it with and the version chosen."""
+    if options.repo_url:
+        return find_in_repo_url(options.repo_url, ref, options)
+    if urlsplit(ref).scheme in ("http", "https"):
+        return ref, options.http(ref), options.version
+    repo_name, _, chart_name = ref.partition("/")
+    if not chart_name:
+        raise SourceError(
+            f"non-absolute URLs should be in form of repo_name/path_to_chart, got: {ref}"
+        )
+    entry = _named_repository(repo_name, paths)
+    index = load_cached_index(entry.name, paths)
+    try:
+        cv = index.get(chart_name, options.version)
+    except SourceError as exc:
+        raise SourceError(
+            f'chart "{chart_name}" matching {options.version} not found in {entry.name} index. '
+            f"(try 'helm repo update'): {exc}"
+        ) from exc
+    url = _chart_url(cv.urls, entry.url, chart_name)
+    merged = _entry_with_flags(entry, options)
+    return url, http_options(merged), cv.version
+
+
+def _named_repository(name: str, paths: HelmPaths) -> Entry:
+    entry = load_repo_file(paths.repository_config).get(name)
+    if entry is None:
+        raise SourceError(f"repo {name} not found")
+    return entry
+
+
+def _entry_with_flags(entry: Entry, options: SourceOptions) -> Entry:
+    """Flags given on the command line win over the stored repository's settings."""
+    overrides = {
+        k: v
+        for k, v in {
+            "username": options.username,
+            "password": options.password,
+            "ca_file": options.ca_file,
+            "cert_file": options.cert_file,
+            "key_file": options.key_file,
+        }.items()
+        if v
+    }
+    if options.insecure_skip_tls_verify:
+        overrides["insecure_skip_tls_verify"] = True
+    if options.pass_credentials_all:
+        overrides["pass_credentials_all"] = True
+    return replace(entry, **overrides)
+
+
+def find_in_repo_url(
+    repo_url: str, chart_name: str, options: SourceOptions
+) -> tuple[str, http.HttpOptions, str]:
+    """FindChartInAuthAndTLSAndPassRepoURL: `--repo URL chart [--version V]`."""
+    entry = Entry(
+        name="",
+        url=repo_url,
+        username=options.username,
+        password=options.password,
+        ca_file=options.ca_file,
+        cert_file=options.cert_file,
+        key_file=options.key_file,
+        insecure_skip_tls_verify=options.insecure_skip_tls_verify,
+        pass_credentials_all=options.pass_credentials_all,
+    )
+    try:
+        _, index = fetch_index(entry)
+    except SourceError as exc:
+        raise SourceError(
+            f'looks like "{repo_url}" is not a valid chart repository or cannot be reached: {exc}'
+        ) from exc
+    cv = _get_in_repo(index, chart_name, options.version, repo_url)
+    url = _chart_url(cv.urls, repo_url, chart_name)
+    return url, http_options(entry), cv.version
+
+
+def _get_in_repo(index: IndexFile, chart_name: str, version: str, repo_url: str) -> ChartVersion:
+    try:
+        return index.get(chart_name, version)
+    except SourceError as exc:
+        what = f'chart "{chart_name}"' + (f' version "{version}"' if version else "")
+        raise SourceError(f"{what} not found in {repo_url} repository") from exc
+
+
+def _chart_url(urls: list[str], repo_url: str, chart_name: str) -> str:
+    if not urls:
+        raise SourceError(f'chart "{chart_name}" has no downloadable URLs')
+    return resolve_reference_url(repo_url, urls[0])
+
+
+def locate_chart(ref: str, options: SourceOptions, paths: HelmPaths | None = None) -> str:
+    """LocateChart: a local path as it is; anything else downloaded into the repository cache."""
+    if not oci.is_oci(ref) and not options.repo_url:
+        if os.path.exists(ref):
+            return os.path.abspath(ref)
+        if os.path.isabs(ref) or ref.startswith("."):
+            raise SourceError(f'path "{ref}" not found')
+    paths = paths or HelmPaths.from_env()
+    download = fetch_chart(ref, options, paths)
+    target = paths.repository_cache / download.file_name
+    _write(target, download.data)
+    return str(target)
+
+
+def _write(path: Path, data: bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_name(f".{path.name}.{os.getpid()}.partial")
+    partial.write_bytes(data)
+    partial.replace(path)

@@ -1,0 +1,283 @@
+"""Helm charts in OCI registries (Helm's pkg/registry), through the `oras` client.
+
+A chart is an OCI image manifest whose config blob is the chart's metadata as
+JSON (application/vnd.cncf.helm.config.v1+json) and whose one layer is the
+chart archive (application/vnd.cncf.helm.chart.content.v1.tar+gzip). Tags are
+chart versions with `+` written as `_`. `oras` (and `requests`) are imported
+only when a registry is actually contacted.
+"""
+
+from __future__ import annotations
+
+import datetime
+import hashlib
+import json
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from runner.chart.model import Metadata
+from runner.chart.sources import gostructs
+from runner.chart.sources.errors import SourceError
+from runner.encoding.gojson import time_text
+from runner.funcs import semver
+
+SCHEME = "oci://"
+CONFIG_MEDIA_TYPE = "application/vnd.cncf.helm.config.v1+json"
+CHART_MEDIA_TYPE = "application/vnd.cncf.helm.chart.content.v1.tar+gzip"
+LEGACY_CHART_MEDIA_TYPE = "application/tar+gzip"
+MANIFEST_MEDIA_TYPE = "application/vnd.oci.image.manifest.v1+json"
+
+
+@dataclass(frozen=True)
+class OciOptions:
+    """Transport and credentials for one registry (Helm's registry client options)."""
+
+    plain_http: bool = False
+    insecure_skip_tls_verify: bool = False
+    ca_file: str = ""
+    cert_file: str = ""
+    key_file: str = ""
+    username: str = ""
+    password: str = ""
+
+
+@dataclass(frozen=True)
+class Reference:
+    """host[:port]/repository[:tag] of an oci:// chart reference."""
+
+    host: str
+    repository: str
+    tag: str = ""
+
+    def uri(self, tag: str | None = None) -> str:
+        tag = self.tag if tag is None else tag
+        return f"{self.host}/{self.repository}" + (f":{tag}" if tag else "")
+
+    @property
+    def chart_name(self) -> str:
+        return self.repository.rsplit("/", 1)[-1]
+
+
+@dataclass(frozen=True)
+class Pulled:
+    """A chart fetched from a registry: its archive and where it came from."""
+
+    data: bytes
+    reference: str
+    manifest_digest: str
+    version: str
+
+
+def is_oci(ref: str) -> bool:
+    return ref.startswith(SCHEME)
+
+
+def parse_reference(ref: str) -> Reference:
+    """Split oci://host/path/chart[:tag]; a digest reference is not supported here."""
+    rest = ref.removeprefix(SCHEME)
+    host, _, path = rest.partition("/")
+    if not host or not path:
+        raise SourceError(f'invalid reference "{ref}": repository name must be specified')
+    tag = ""
+    last = path.rsplit("/", 1)[-1]
+    if ":" in last:
+        path, _, tag = path.rpartition(":")
+    return Reference(host, path, tag)
+
+
+def version_to_tag(version: str) -> str:
+    return version.replace("+", "_")
+
+
+def _client(ref: Reference, options: OciOptions) -> Any:
+    import oras.provider
+
+    class _Registry(oras.provider.Registry):  # type: ignore[misc]
+        # oras retries failed requests with sleeps of minutes; Helm reports the first failure.
+        do_request = oras.provider.Registry.do_request.__wrapped__
+
+    verify: bool | str = not options.insecure_skip_tls_verify
+    if options.ca_file and verify:
+        verify = options.ca_file
+    client = _Registry(hostname=ref.host, insecure=options.plain_http, tls_verify=verify)
+    if options.cert_file and options.key_file:
+        client.session.cert = (options.cert_file, options.key_file)
+    if options.username or options.password:
+        client.auth.set_basic_auth(options.username, options.password)
+    return client
+
+
+def _container(client: Any, ref: Reference, tag: str) -> Any:
+    return client.get_container(ref.uri(tag or None))
+
+
+def _request(client: Any, url: str, method: str = "GET", **kwargs: Any) -> Any:
+    import requests
+
+    try:
+        return client.do_request(url, method, **kwargs)
+    except requests.exceptions.RequestException as exc:
+        raise SourceError(f'{method} "{url}": {exc}') from exc
+    except ValueError as exc:  # oras: an authentication challenge it could not answer
+        raise SourceError(f'{method} "{url}": {exc}') from exc
+
+
+def tags(ref: Reference, options: OciOptions) -> list[str]:
+    """Registry tags that are chart versions, newest first, `_` shown as `+` (Client.Tags)."""
+    client = _client(ref, options)
+    url = f"{client.prefix}://{ref.host}/v2/{ref.repository}/tags/list"
+    response = _request(client, url)
+    if response.status_code == 404:
+        return []
+    _check(response, ref.uri())
+    found = [t.replace("_", "+") for t in response.json().get("tags") or []]
+    versions = []
+    for tag in found:
+        try:
+            versions.append((semver.new_version(tag), tag))
+        except semver.SemverError:
+            continue
+    ordered = sorted(versions, key=lambda pair: _SortKey(pair[0]), reverse=True)
+    return [tag for _, tag in ordered]
+
+
+class _SortKey:
+    def __init__(self, version: semver.Version) -> None:
+        self.version = version
+
+    def __lt__(self, other: _SortKey) -> bool:
+        return semver.compare(self.version, other.version) < 0
+
+
+def matching_tag(available: list[str], version: str) -> str:
+    """GetTagMatchingVersionOrConstraint."""
+    if version and version in available:
+        return version
+    try:
+        constraint = semver.new_constraint(version or "*")
+    except semver.SemverError as exc:
+        raise SourceError(str(exc)) from exc
+    for tag in available:
+        try:
+            if constraint.check(semver.new_version(tag)):
+                return tag
+        except semver.SemverError:
+            continue
+    raise SourceError(f"could not locate a version matching provided version string {version}")
+
+
+def resolve_tag(ref: Reference, version: str, options: OciOptions) -> str:
+    """The version to pull: the reference's own tag, or the best match among the registry's tags."""
+    if ref.tag:
+        if version and version_to_tag(version) != ref.tag and version != ref.tag:
+            raise SourceError(f"chart reference and version mismatch: {ref.tag} is not {version}")
+        return ref.tag.replace("_", "+")
+    return matching_tag(tags(ref, options), version)
+
+
+def pull(chart_ref: str, version: str, options: OciOptions) -> Pulled:
+    """Fetch the chart archive a reference (and version constraint) names."""
+    ref = parse_reference(chart_ref)
+    chosen = resolve_tag(ref, version, options)
+    client = _client(ref, options)
+    tag = version_to_tag(chosen)
+    manifest_url = f"{client.prefix}://{ref.host}/v2/{ref.repository}/manifests/{tag}"
+    response = _request(client, manifest_url, headers={"Accept": MANIFEST_MEDIA_TYPE})
+    _check(response, ref.uri(tag))
+    raw = response.content
+    manifest = json.loads(raw)
+    layer = _chart_layer(manifest)
+    blob_url = f"{client.prefix}://{ref.host}/v2/{ref.repository}/blobs/{layer['digest']}"
+    blob = _request(client, blob_url)
+    _check(blob, ref.uri(tag))
+    data = blob.content
+    if "sha256:" + hashlib.sha256(data).hexdigest() != layer["digest"]:
+        raise SourceError(
+            f"{ref.uri(tag)}: chart layer does not match its digest {layer['digest']}"
+        )
+    digest = "sha256:" + hashlib.sha256(raw).hexdigest()
+    return Pulled(data, ref.uri(tag), digest, chosen)
+
+
+def _chart_layer(manifest: dict[str, Any]) -> dict[str, Any]:
+    config_type = (manifest.get("config") or {}).get("mediaType")
+    if config_type != CONFIG_MEDIA_TYPE:
+        raise SourceError(
+            f"manifest config has mediatype {config_type}, expected {CONFIG_MEDIA_TYPE}"
+        )
+    for layer in manifest.get("layers") or []:
+        if layer.get("mediaType") in (CHART_MEDIA_TYPE, LEGACY_CHART_MEDIA_TYPE):
+            return dict(layer)
+    raise SourceError(f"manifest does not contain a layer with mediatype {CHART_MEDIA_TYPE}")
+
+
+def _check(response: Any, what: str) -> None:
+    if response.status_code in (200, 201, 202):
+        return
+    if response.status_code == 404:
+        raise SourceError(f"{what}: not found")
+    if response.status_code in (401, 403):
+        raise SourceError(f"{what}: unauthorized: authentication required")
+    raise SourceError(f"{what}: {response.status_code} {response.reason}")
+
+
+def push(data: bytes, metadata: Metadata, remote: str, options: OciOptions) -> Pulled:
+    """Push a chart archive to oci://host/path as <path>/<name>:<version> (Client.Push)."""
+    base = parse_reference(remote.rstrip("/") + "/" + metadata.name)
+    if parse_reference(remote).tag:
+        raise SourceError(f"--version flag or tag in {remote} is not supported for push")
+    tag = version_to_tag(metadata.version)
+    ref = Reference(base.host, base.repository, tag)
+    client = _client(ref, options)
+    container = _container(client, ref, tag)
+    config = gostructs.marshal(gostructs.metadata_struct(metadata)).encode()
+    config_desc = _upload(client, container, config, CONFIG_MEDIA_TYPE)
+    chart_desc = _upload(client, container, data, CHART_MEDIA_TYPE)
+    manifest = {
+        "schemaVersion": 2,
+        "mediaType": MANIFEST_MEDIA_TYPE,
+        "config": config_desc,
+        "layers": [chart_desc],
+        "annotations": oci_annotations(metadata),
+    }
+    raw = json.dumps(manifest, separators=(",", ":")).encode()
+    url = f"{client.prefix}://{ref.host}/v2/{ref.repository}/manifests/{tag}"
+    response = _request(client, url, "PUT", data=raw, headers={"Content-Type": MANIFEST_MEDIA_TYPE})
+    _check(response, ref.uri())
+    return Pulled(data, ref.uri(), "sha256:" + hashlib.sha256(raw).hexdigest(), metadata.version)
+
+
+def _upload(client: Any, container: Any, blob: bytes, media_type: str) -> dict[str, Any]:
+    descriptor = {
+        "mediaType": media_type,
+        "digest": "sha256:" + hashlib.sha256(blob).hexdigest(),
+        "size": len(blob),
+    }
+    with tempfile.TemporaryDirectory(prefix="deploy-runner-oci-") as tmp:
+        path = Path(tmp) / "blob"
+        path.write_bytes(blob)
+        response = client.upload_blob(str(path), container, descriptor)
+    _check(response, container.uri)
+    return descriptor
+
+
+def oci_annotations(md: Metadata) -> dict[str, str]:
+    """generateOCIAnnotations: chart annotations plus the org.opencontainers.image.* set."""
+    created = time_text(datetime.datetime.now(datetime.UTC).replace(microsecond=0))
+    authors = ", ".join(
+        f"{m.name} ({m.email})" if m.email else m.name for m in md.maintainers if m.name
+    )
+    standard = {
+        "org.opencontainers.image.description": md.description,
+        "org.opencontainers.image.title": md.name,
+        "org.opencontainers.image.version": md.version,
+        "org.opencontainers.image.url": md.home,
+        "org.opencontainers.image.created": created,
+        "org.opencontainers.image.source": md.sources[0] if md.sources else "",
+        "org.opencontainers.image.authors": authors,
+    }
+    annotations = {k: v for k, v in (md.annotations or {}).items()}
+    annotations.update({k: v for k, v in standard.items() if v})
+    return annotations

@@ -1,0 +1,132 @@
+"""The CNCF distribution registry on loopback: the OCI registry of the chart-source tests.
+
+Built from its Go module at the version pinned in testbed/registry/go.mod and
+cached like the other testbed binaries (keyed by that version and the Go
+toolchain), then started on a free loopback port with in-memory storage.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+import urllib.request
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from runner.testbed.build import (
+    GO_MODULES_DIR,
+    _go_build,
+    _required_version,
+    cache_root,
+    go_version,
+)
+from runner.testbed.errors import TestbedError
+
+MODULE = "github.com/distribution/distribution/v3"
+PACKAGE = f"{MODULE}/cmd/registry"
+START_TIMEOUT = 30.0
+
+_CONFIG = """version: 0.1
+log:
+  level: error
+  accesslog:
+    disabled: true
+storage:
+  inmemory: {{}}
+  delete:
+    enabled: true
+http:
+  addr: 127.0.0.1:{port}
+"""
+
+
+@dataclass(frozen=True)
+class Registry:
+    """A running registry: host:port to push to and pull from."""
+
+    host: str
+    port: int
+
+    @property
+    def address(self) -> str:
+        return f"{self.host}:{self.port}"
+
+
+def registry_binary(log: Callable[[str], None] = print) -> Path:
+    """The cached registry binary, built on first use."""
+    version = _required_version("registry", MODULE)
+    target = cache_root() / f"registry-{version}_{go_version()}" / "registry"
+    if target.is_file():
+        return target
+    target.parent.parent.mkdir(parents=True, exist_ok=True)
+    with open(target.parent.parent / ".build.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not target.is_file():
+            _build(target, version, log)
+    return target
+
+
+def _build(target: Path, version: str, log: Callable[[str], None]) -> None:
+    log(f"testbed: building {MODULE} {version} (first run only)")
+    staging = target.parent.with_name(target.parent.name + ".partial")
+    shutil.rmtree(staging, ignore_errors=True)
+    staging.mkdir(parents=True)
+    _go_build(GO_MODULES_DIR / "registry", (PACKAGE,), staging, "registry")
+    shutil.rmtree(target.parent, ignore_errors=True)
+    staging.rename(target.parent)
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@contextmanager
+def running_registry(binary: Path | None = None) -> Iterator[Registry]:
+    """Start a registry on a free loopback port; stop it on exit."""
+    binary = binary or registry_binary()
+    port = free_port()
+    with tempfile.TemporaryDirectory(prefix="deploy-runner-registry-") as tmp:
+        config = Path(tmp) / "config.yml"
+        config.write_text(_CONFIG.format(port=port))
+        log_path = Path(tmp) / "registry.log"
+        with open(log_path, "wb") as log_file:
+            proc = subprocess.Popen(
+                [str(binary), "serve", str(config)],
+                stdout=log_file,
+                stderr=subprocess.STDOUT,
+                env={**os.environ, "OTEL_TRACES_EXPORTER": "none"},
+            )
+            try:
+                _wait_ready(port, proc, log_path)
+                yield Registry("127.0.0.1", port)
+            finally:
+                proc.terminate()
+                try:
+                    proc.wait(timeout=10)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+                    proc.wait(timeout=10)
+
+
+def _wait_ready(port: int, proc: subprocess.Popen[bytes], log_path: Path) -> None:
+    deadline = time.monotonic() + START_TIMEOUT
+    url = f"http://127.0.0.1:{port}/v2/"
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise TestbedError(f"registry exited: {log_path.read_text(errors='replace')[-2000:]}")
+        try:
+            with urllib.request.urlopen(url, timeout=2) as response:
+                if response.status == 200:
+                    return
+        except OSError:
+            time.sleep(0.1)
+    raise TestbedError(f"registry did not answer on {url} within {START_TIMEOUT:.0f}s")
