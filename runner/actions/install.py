@@ -22,9 +22,10 @@ from runner.actions.release_config import (
     render_release,
     validate_name,
 )
-from runner.actions.results import ReleaseResult
+from runner.actions.results import ReleaseResult, without_secrets
 from runner.errors import RunnerError
 from runner.kube import operations
+from runner.kube.apply import ApplyResult
 from runner.kube.ownership import OwnershipError, existing_resources, set_release_metadata
 from runner.kube.resources import build
 from runner.release.record import (
@@ -61,6 +62,8 @@ class InstallOptions:
     release_history_max: int = 0
     include_history_values: bool = False
     wait_for_lock: float = 0.0
+    rollback_on_failure: bool = False  # --rollback-on-failure (--atomic)
+    hide_secret: bool = False
 
 
 class InstallError(RunnerError):
@@ -74,12 +77,14 @@ def install(cfg: ActionConfig, opts: InstallOptions) -> ReleaseResult:
     chart = engine.load_chart(source)
     name = opts.name or (f"{chart.name()}-{int(time.time())}" if opts.generate_name else "")
     validate_name(name)
+    if opts.hide_secret and not opts.dry_run:
+        raise InstallError("hiding Kubernetes secrets requires a dry-run mode")
     if opts.dry_run:
         return _dry_run(cfg, opts, chart, source, name)
     if opts.create_namespace:
         apply_steps.ensure_namespace(cfg.kube(), cfg.namespace)  # the lock lives there
     with cfg.locked(name, opts.wait_for_lock):
-        _check_available(cfg, name, opts.replace)
+        notes = _check_available(cfg, name, opts)
         rendered = render_release(cfg, chart, source, opts.values, RenderRequest(
             name, cfg.namespace, 1, False, opts.release_history_max, opts.include_history_values))
         release = Release(
@@ -90,17 +95,23 @@ def install(cfg: ActionConfig, opts: InstallOptions) -> ReleaseResult:
             apply_method=SERVER_SIDE_APPLY if opts.server_side else CLIENT_SIDE_APPLY,
         )
         release.info.last_deployed = release.info.first_deployed
-        return _perform(cfg, opts, chart, release)
+        result = _perform(cfg, opts, chart, release)
+        result.notes[:0] = notes
+        return result
 
 
-def _check_available(cfg: ActionConfig, name: str, replace: bool) -> None:
-    """availableName: a name is free when unused, or (with --replace) failed/uninstalled."""
-    try:
-        last = cfg.storage.last(name)
-    except ReleaseNotFoundError:
-        return
-    if replace and last.info.status in (UNINSTALLED, FAILED):
-        return
+def _check_available(cfg: ActionConfig, name: str, opts: InstallOptions) -> list[str]:
+    """availableName: a name is free when unused, or (with --replace) failed/uninstalled.
+    Beyond Helm: a release whose every revision failed never ran, so installing it
+    again is a clean retry (as --replace), not a name clash."""
+    heads = cfg.storage.heads(name)
+    if not heads:
+        return []
+    if opts.replace and heads[0].status in (UNINSTALLED, FAILED):
+        return []
+    if all(head.status == FAILED for head in heads):
+        opts.replace = True
+        return [f"retrying the failed first install of {name} (revision {heads[0].version} failed)"]
     raise InstallError("release name check failed: cannot reuse a name that is still in use")
 
 
@@ -117,18 +128,18 @@ def _perform(cfg: ActionConfig, opts: InstallOptions, chart: Any, release: Relea
     if opts.replace:
         _replace_previous(cfg, release)
     cfg.storage.create(release, history_max=0)
+    applied = ApplyResult()
     try:
         if not opts.no_hooks:
             run_hooks(client, release, "pre-install", server_side=opts.server_side,
                       timeout=opts.timeout, record=cfg.storage.update)
         if adopted:
-            applied = operations.update_all(client, adopted, resources, server_side=opts.server_side,
-                                            force=opts.force_conflicts)
+            operations.update_all(client, adopted, resources, server_side=opts.server_side,
+                                  force=opts.force_conflicts, result=applied)
         else:
-            applied = operations.create_all(client, resources, server_side=opts.server_side,
-                                            force=opts.force_conflicts)
-        result.add(applied)
-        if opts.wait:
+            operations.create_all(client, resources, server_side=opts.server_side,
+                                  force=opts.force_conflicts, result=applied)
+        if opts.wait or opts.rollback_on_failure:
             apply_steps.wait(client, resources, opts.timeout)
         if not opts.no_hooks:
             run_hooks(client, release, "post-install", server_side=opts.server_side,
@@ -137,7 +148,10 @@ def _perform(cfg: ActionConfig, opts: InstallOptions, chart: Any, release: Relea
         release.info.status = FAILED
         release.info.description = f'Release "{release.name}" failed: {err}'
         cfg.storage.update(release)
+        if opts.rollback_on_failure:
+            _undo_install(cfg, release, applied, err)
         raise InstallError(str(err)) from err
+    result.add(applied)
     release.info.status = DEPLOYED
     release.info.description = opts.description or "Install complete"
     cfg.storage.update(release)
@@ -150,6 +164,18 @@ def _existing(client: Any, resources: list[Any], name: str, namespace: str,
         return existing_resources(client, resources, name, namespace, take_ownership=take_ownership)
     except OwnershipError as err:
         raise InstallError(f"unable to continue with install: {err}") from err
+
+
+def _undo_install(cfg: ActionConfig, release: Release, applied: ApplyResult, err: RunnerError) -> None:
+    """--rollback-on-failure: remove what this install created — only that: objects that
+    existed before (adopted) stay — and its record."""
+    _, errors = operations.delete_all(cfg.kube(), list(reversed(applied.created)))
+    cfg.storage.delete(release.name, release.version)
+    if errors:
+        raise InstallError(f"an error occurred while uninstalling the release. original install "
+                           f"error: {err}: {'; '.join(errors)}") from err
+    raise InstallError(f"release {release.name} failed, and has been uninstalled due to "
+                       f"rollback-on-failure being set: {err}") from err
 
 
 def _replace_previous(cfg: ActionConfig, release: Release) -> None:
@@ -179,6 +205,8 @@ def _dry_run(cfg: ActionConfig, opts: InstallOptions, chart: Any, source: str,
                   description=opts.description or "Dry run complete", notes=rendered.notes),
         apply_method=SERVER_SIDE_APPLY if opts.server_side else CLIENT_SIDE_APPLY,
     )
+    if opts.hide_secret:
+        release.manifest = without_secrets(release.manifest)
     result = ReleaseResult(release, dry_run=opts.dry_run)
     if not offline:
         client = cfg.kube()

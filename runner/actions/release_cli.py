@@ -64,6 +64,9 @@ def _write_flags(parser: argparse.ArgumentParser) -> None:
                         dest="release_history_max")
     parser.add_argument("--include-history-values", action="store_true")
     parser.add_argument("--wait-for-lock", default="0s")
+    parser.add_argument("--rollback-on-failure", "--atomic", action="store_true",
+                        dest="rollback_on_failure")
+    parser.add_argument("--hide-secret", action="store_true")
 
 
 def _install_parser(subparsers: Any) -> None:
@@ -89,6 +92,7 @@ def _upgrade_parser(subparsers: Any) -> None:
     parser.add_argument("--server-side", default="auto", choices=("true", "false", "auto"))
     parser.add_argument("--cleanup-on-fail", action="store_true")
     parser.add_argument("--history-max", type=int, default=_history_max_default())
+    parser.add_argument("--force-replace", "--force", action="store_true", dest="force_replace")
     parser.set_defaults(handler=_upgrade)
 
 
@@ -170,7 +174,8 @@ def _install(args: argparse.Namespace) -> int:
         timeout=parse_duration(args.timeout), no_hooks=args.no_hooks, skip_crds=args.skip_crds,
         description=args.description, release_history_max=args.release_history_max,
         include_history_values=args.include_history_values,
-        wait_for_lock=parse_duration(args.wait_for_lock))
+        wait_for_lock=parse_duration(args.wait_for_lock),
+        rollback_on_failure=args.rollback_on_failure, hide_secret=args.hide_secret)
     result = _failing("INSTALLATION FAILED", lambda: install(_config(args), opts))
     _print_result(result, args.output)
     return 0
@@ -190,7 +195,9 @@ def _upgrade(args: argparse.Namespace) -> int:
         description=args.description, create_namespace=args.create_namespace,
         release_history_max=args.release_history_max,
         include_history_values=args.include_history_values,
-        wait_for_lock=parse_duration(args.wait_for_lock))
+        wait_for_lock=parse_duration(args.wait_for_lock),
+        rollback_on_failure=args.rollback_on_failure, hide_secret=args.hide_secret,
+        force_replace=args.force_replace)
     result = _failing("UPGRADE FAILED", lambda: upgrade(_config(args), opts))
     if args.output == "table":
         if result.release.version == 1:

@@ -49,6 +49,7 @@ class ActionConfig:
     client: KubeClient | None
     namespace: str
     storage: Storage
+    held: dict[str, ReleaseLock] = field(default_factory=dict)
 
     @classmethod
     def connect(cls, namespace: str | None = None, kubeconfig: str | None = None,
@@ -68,10 +69,15 @@ class ActionConfig:
         if self.client is None or isinstance(self.storage.driver, MemoryDriver):
             yield None
             return
+        if name in self.held:  # re-entered (rollback-on-failure runs a rollback inside an upgrade)
+            yield self.held[name]
+            return
         lock = ReleaseLock(self.client, self.namespace, name).acquire(wait_seconds)
+        self.held[name] = lock
         try:
             yield lock
         finally:
+            del self.held[name]
             lock.release_lock()
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from runner.kube.apply import ApplyResult
@@ -32,3 +33,13 @@ class UninstallResult:
     kept: list[str] = field(default_factory=list)
     info: str = ""  # Helm's "These resources were kept due to the resource policy:" text
     errors: list[str] = field(default_factory=list)
+
+
+_SECRET_KIND = re.compile(r"^kind:\s*['\"]?Secret['\"]?\s*$", re.MULTILINE)
+
+
+def without_secrets(manifest: str) -> str:
+    """--hide-secret: the manifest without its Secret documents (dry runs print no secret data)."""
+    blocks = manifest.split("---\n# Source: ")
+    kept = [b for b in blocks[1:] if not _SECRET_KIND.search(b)]
+    return blocks[0] + "".join(f"---\n# Source: {b}" for b in kept)

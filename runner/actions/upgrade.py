@@ -23,9 +23,10 @@ from runner.actions.release_config import (
     render_release,
     validate_name,
 )
-from runner.actions.results import ReleaseResult
+from runner.actions.results import ReleaseResult, without_secrets
 from runner.errors import RunnerError, UsageError
 from runner.kube import operations
+from runner.kube.apply import ApplyResult
 from runner.kube.ownership import OwnershipError, existing_resources, set_release_metadata
 from runner.kube.resources import build, difference
 from runner.release.record import (
@@ -67,6 +68,9 @@ class UpgradeOptions:
     release_history_max: int = 0
     include_history_values: bool = False
     wait_for_lock: float = 0.0
+    rollback_on_failure: bool = False  # --rollback-on-failure (--atomic)
+    force_replace: bool = False  # --force-replace (--force): PUT instead of patch
+    hide_secret: bool = False
 
 
 class UpgradeError(RunnerError):
@@ -84,6 +88,10 @@ def resolve_server_side(option: str, apply_method: str) -> bool:
 
 def upgrade(cfg: ActionConfig, opts: UpgradeOptions) -> ReleaseResult:
     validate_name(opts.name)
+    if opts.force_replace and opts.force_conflicts:
+        raise UsageError("invalid: --force-conflicts and --force-replace are mutually exclusive")
+    if opts.hide_secret and not opts.dry_run:
+        raise UsageError("hiding Kubernetes secrets requires a dry-run mode")
     if opts.install:
         state = _install_state(cfg, opts.name)
         if state:
@@ -109,7 +117,8 @@ def _as_install(opts: UpgradeOptions, replace: bool) -> InstallOptions:
         dry_run=opts.dry_run, take_ownership=opts.take_ownership, wait=opts.wait,
         timeout=opts.timeout, no_hooks=opts.no_hooks, description=opts.description,
         release_history_max=opts.release_history_max,
-        include_history_values=opts.include_history_values, wait_for_lock=opts.wait_for_lock)
+        include_history_values=opts.include_history_values, wait_for_lock=opts.wait_for_lock,
+        rollback_on_failure=opts.rollback_on_failure)
 
 
 def _prepare_and_run(cfg: ActionConfig, opts: UpgradeOptions, lock: Any) -> ReleaseResult:
@@ -199,6 +208,8 @@ def _csa_force_explanation(apply_method: str) -> str:
 
 def _perform(cfg: ActionConfig, opts: UpgradeOptions, current: Release, upgraded: Release,
              server_side: bool, result: ReleaseResult, upgrade_csa: bool) -> None:
+    if opts.hide_secret:
+        upgraded.manifest = without_secrets(upgraded.manifest)
     if opts.dry_run == "client":
         upgraded.info.description = opts.description or "Dry run complete"
         return
@@ -219,22 +230,22 @@ def _perform(cfg: ActionConfig, opts: UpgradeOptions, current: Release, upgraded
         result.updated = [r.ref() for r in target]
         return
     cfg.storage.create(upgraded, history_max=opts.history_max)
-    created: list[Any] = []
+    applied = ApplyResult()  # fills as objects are written: --cleanup-on-fail sees partial work
     try:
         if not opts.no_hooks:
             run_hooks(client, upgraded, "pre-upgrade", server_side=server_side,
                       timeout=opts.timeout, record=cfg.storage.update)
-        applied = operations.update_all(client, old, target, server_side=server_side,
-                                        force=opts.force_conflicts, upgrade_csa_manager=upgrade_csa)
-        created = applied.created
+        operations.update_all(client, old, target, server_side=server_side, force=opts.force_conflicts,
+                              upgrade_csa_manager=upgrade_csa, result=applied,
+                              replace=opts.force_replace)
         result.add(applied)
-        if opts.wait:
+        if opts.wait or opts.rollback_on_failure:
             apply_steps.wait(client, target, opts.timeout)
         if not opts.no_hooks:
             run_hooks(client, upgraded, "post-upgrade", server_side=server_side,
                       timeout=opts.timeout, record=cfg.storage.update)
     except RunnerError as err:
-        _fail(cfg, opts, upgraded, created, err)
+        _fail(cfg, opts, upgraded, applied.created, err)
     current.info.status = SUPERSEDED
     cfg.storage.update(current)
     upgraded.info.status = DEPLOYED
@@ -252,4 +263,27 @@ def _fail(cfg: ActionConfig, opts: UpgradeOptions, upgraded: Release, created: l
         if errors:
             raise UpgradeError(f"an error occurred while cleaning up resources. original upgrade "
                                f"error: {err}: unable to cleanup resources: {', '.join(errors)}") from err
+    if opts.rollback_on_failure:
+        _roll_back_after(cfg, opts, upgraded, err)
     raise UpgradeError(str(err)) from err
+
+
+def _roll_back_after(cfg: ActionConfig, opts: UpgradeOptions, failed: Release,
+                     err: RunnerError) -> None:
+    """--rollback-on-failure: back to the newest superseded/deployed revision (Helm's rule)."""
+    from runner.actions.rollback import RollbackOptions, rollback
+
+    good = [h for h in cfg.storage.heads(failed.name) if h.status in (SUPERSEDED, DEPLOYED)]
+    if not good:
+        raise UpgradeError("unable to find a previously successful release when attempting to "
+                           f"rollback. original upgrade error: {err}") from err
+    try:
+        rollback(cfg, RollbackOptions(name=failed.name, revision=good[0].version,
+                                      server_side=opts.server_side, force_conflicts=opts.force_conflicts,
+                                      history_max=opts.history_max, wait=True, timeout=opts.timeout,
+                                      no_hooks=opts.no_hooks))
+    except RunnerError as rollback_err:
+        raise UpgradeError(f"an error occurred while rolling back the release. original upgrade "
+                           f"error: {err}: {rollback_err}") from err
+    raise UpgradeError(f"release {failed.name} failed, and has been rolled back due to "
+                       f"rollback-on-failure being set: {err}") from err

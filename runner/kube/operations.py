@@ -22,37 +22,47 @@ CASCADE_POLICIES = {"background": "Background", "foreground": "Foreground", "orp
 
 
 def create_all(client: KubeClient, resources: Sequence[Resource], *, server_side: bool,
-               force: bool = False, dry_run: bool = False) -> ApplyResult:
+               force: bool = False, dry_run: bool = False,
+               result: ApplyResult | None = None) -> ApplyResult:
+    """Create (or apply) every object; `result` fills as objects are written, so a
+    caller still knows what was created when a later object fails."""
+    result = result if result is not None else ApplyResult()
+
     def one(resource: Resource) -> None:
         if server_side:
-            apply.server_side_apply(client, resource, force=force, dry_run=dry_run)
+            created = apply.server_side_apply(client, resource, force=force, dry_run=dry_run)
         else:
             apply.create(client, resource, dry_run=dry_run)
+            created = True
+        (result.created if created else result.updated).append(resource)
 
-    result = ApplyResult()
     for batch in parallel.kind_batches(resources):
         parallel.each(batch, one)
-        result.created.extend(batch)
     return result
 
 
 def update_all(client: KubeClient, current: Sequence[Resource], target: Sequence[Resource], *,
                server_side: bool, force: bool = False, upgrade_csa_manager: bool = False,
-               three_way_for_custom: bool = True, cascade: str = "background") -> ApplyResult:
-    """Apply `target`, then delete what `current` had and `target` lacks (unless kept)."""
-    result = ApplyResult()
+               three_way_for_custom: bool = True, cascade: str = "background",
+               result: ApplyResult | None = None, replace: bool = False) -> ApplyResult:
+    """Apply `target`, then delete what `current` had and `target` lacks (unless kept).
+    `result` fills as objects are written (see create_all)."""
+    result = result if result is not None else ApplyResult()
     originals = {r.key: r.obj for r in current}
 
-    def one(resource: Resource) -> bool:
-        if server_side:
+    def one(resource: Resource) -> None:
+        if replace:
+            created = _replace(client, resource)
+        elif server_side:
             if upgrade_csa_manager:
                 migrate_client_side_manager(client, resource)
-            return apply.server_side_apply(client, resource, force=force)
-        return _client_side(client, originals.get(resource.key), resource, three_way_for_custom)
+            created = apply.server_side_apply(client, resource, force=force)
+        else:
+            created = _client_side(client, originals.get(resource.key), resource, three_way_for_custom)
+        (result.created if created else result.updated).append(resource)
 
     for batch in parallel.kind_batches(target):
-        for resource, created in zip(batch, parallel.each(batch, one), strict=True):
-            (result.created if created else result.updated).append(resource)
+        parallel.each(batch, one)
     for resource in difference(current, target):
         if has_keep_policy(resource, exact=True):
             result.kept.append(resource)
@@ -71,6 +81,24 @@ def _client_side(client: KubeClient, original: dict[str, Any] | None, resource: 
     if not three_way_for_custom and "." in resource.mapping.group:
         original = None  # Helm's rollback: no three-way merge for unstructured objects
     apply.three_way_update(client, original, resource, live)
+    return False
+
+
+def _replace(client: KubeClient, resource: Resource) -> bool:
+    """--force-replace: PUT the whole object over the live one (created when missing)."""
+    live = apply.get_live(client, resource)
+    if live is None:
+        apply.create(client, resource)
+        return True
+    body = dict(resource.obj)
+    body["metadata"] = {**resource.obj.get("metadata", {}),
+                        "resourceVersion": live["metadata"]["resourceVersion"]}
+    reply = client.request("PUT", resource.path, body=body,
+                           query=[("fieldManager", apply.FIELD_MANAGER)])
+    if not reply.ok:
+        raise KubeError(f"failed to replace object: {resource.describe()}: {reply.message}",
+                        reply.status)
+    resource.live = reply.body
     return False
 
 

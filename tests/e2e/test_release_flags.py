@@ -70,10 +70,50 @@ spec:
     rows = json.loads(helm("history", "f", "-n", namespace, "-o", "json").stdout)
     assert rows[0]["status"] == "failed" and rows[0]["description"].startswith('Release "f" failed:')
     good = write_chart(tmp_path, version="2.0.0")
-    assert ours(cluster, namespace, "install", "f", str(good)).code != 0  # name in use
-    assert ours(cluster, namespace, "install", "f", str(good), "--replace").code == 0
+    # Beyond Helm: a release that never succeeded is retried cleanly, without --replace.
+    retry = ours(cluster, namespace, "install", "f", str(good))
+    assert retry.code == 0 and "retrying the failed first install of f" in retry.err
     rows = json.loads(helm("history", "f", "-n", namespace, "-o", "json").stdout)
     assert [(r["revision"], r["status"]) for r in rows] == [(1, "failed"), (2, "deployed")]
+    # Once it has succeeded, the name is in use, as in Helm.
+    again = ours(cluster, namespace, "install", "f", str(good))
+    assert again.code != 0 and "cannot reuse a name that is still in use" in again.err
+
+
+def test_rollback_on_failure_removes_only_what_the_install_created(cluster, namespace, tmp_path):
+    from tests.e2e.test_apply import _apply_as, _owned_cm
+
+    failing = write_chart(tmp_path, templates={
+        "cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}-cm\ndata: {a: b}\n",
+        "pre.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}-pre\ndata: {a: b}\n",
+        "job.yaml": "apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: {{ .Release.Name }}-job\nspec:\n"
+                    "  backoffLimit: 0\n  template:\n    metadata:\n      labels: {testbed.deploy-runner/fail: \"true\"}\n"
+                    "    spec:\n      restartPolicy: Never\n      containers: [{name: c, image: busybox}]\n"})
+    # An object that exists before the install and is adopted: never ours to delete.
+    _apply_as(cluster, namespace, "kubectl", _owned_cm("a-pre", "a", namespace, {"a": "b"}))
+    result = ours(cluster, namespace, "install", "a", str(failing), "--rollback-on-failure",
+                  "--timeout", "60s")
+    assert result.code != 0 and "has been uninstalled due to rollback-on-failure" in result.err
+    assert _cm(cluster, namespace, "a-cm") is None
+    assert _cm(cluster, namespace, "a-pre") is not None
+    from tests.e2e.release_helpers import config
+
+    assert config(cluster, namespace).storage.heads("a") == []
+
+
+def test_upgrade_rollback_on_failure_returns_to_the_last_good_revision(cluster, namespace, tmp_path):
+    chart = write_chart(tmp_path, version="1.0.0")
+    broken = write_chart(tmp_path, version="2.0.0")
+    (broken / "templates" / "job.yaml").write_text(
+        "apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: {{ .Release.Name }}-job\nspec:\n"
+        "  backoffLimit: 0\n  template:\n    metadata:\n      labels: {testbed.deploy-runner/fail: \"true\"}\n"
+        "    spec:\n      restartPolicy: Never\n      containers: [{name: c, image: busybox}]\n")
+    assert ours(cluster, namespace, "install", "u", str(chart)).code == 0
+    result = ours(cluster, namespace, "upgrade", "u", str(broken), "--atomic", "--timeout", "60s")
+    assert result.code != 0 and "has been rolled back due to rollback-on-failure" in result.err
+    statuses = [record(cluster, namespace, "u", v)["info"]["status"] for v in (1, 2, 3)]
+    assert statuses == ["superseded", "failed", "deployed"]
+    assert record(cluster, namespace, "u", 3)["info"]["description"] == "Rollback to 1"
 
 
 def test_cleanup_on_fail_removes_what_the_failed_upgrade_created(cluster, namespace, tmp_path):
@@ -120,3 +160,34 @@ def test_hooks_run_and_are_recorded(cluster, namespace, helm, tmp_path):
     assert _cm(cluster, namespace, "hk-hook") is not None
     hooks = helm("get", "hooks", "hk", "-n", namespace).stdout
     assert "# Source: demo/templates/hook.yaml" in hooks
+
+
+SECRET = {"secret.yaml": """apiVersion: v1
+kind: Secret
+metadata:
+  name: {{ .Release.Name }}-creds
+stringData:
+  password: {{ .Values.password | quote }}
+""", "cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}-cm\ndata: {a: b}\n"}
+
+
+def test_hide_secret_keeps_secret_values_out_of_a_dry_run(cluster, namespace, tmp_path):
+    chart = write_chart(tmp_path, templates=SECRET, values="password: hunter2\n")
+    shown = ours(cluster, namespace, "install", "s", str(chart), "--dry-run=server", "--hide-secret")
+    assert shown.code == 0
+    assert "hunter2" not in shown.out and "kind: Secret" not in shown.out and "s-cm" in shown.out
+    refused = ours(cluster, namespace, "install", "s", str(chart), "--hide-secret")
+    assert refused.code != 0 and "hiding Kubernetes secrets requires a dry-run mode" in refused.err
+
+
+def test_force_replace_puts_the_whole_object(cluster, namespace, tmp_path):
+    from tests.e2e.test_apply import _apply_as
+
+    chart = write_chart(tmp_path, templates={"cm.yaml": SECRET["cm.yaml"]})
+    assert ours(cluster, namespace, "install", "r", str(chart), "--server-side=false").code == 0
+    _apply_as(cluster, namespace, "someone", {"apiVersion": "v1", "kind": "ConfigMap",
+                                              "metadata": {"name": "r-cm"}, "data": {"extra": "1"}})
+    assert ours(cluster, namespace, "upgrade", "r", str(chart), "--force-replace").code == 0
+    assert _cm(cluster, namespace, "r-cm")["data"] == {"a": "b"}  # replaced, not merged
+    both = ours(cluster, namespace, "upgrade", "r", str(chart), "--force", "--force-conflicts")
+    assert both.code != 0 and "mutually exclusive" in both.err

@@ -33,3 +33,11 @@ def test_server_side_auto_follows_the_record():
 
 def test_records_are_written_as_go_json():
     assert go_json({"n": 1.0, "f": 0.5, "s": "<a&b>"}) == '{"n":1,"f":0.5,"s":"\\u003ca\\u0026b\\u003e"}'
+
+
+def test_hide_secret_drops_only_secret_documents():
+    from runner.actions.results import without_secrets
+
+    manifest = ("---\n# Source: a/templates/s.yaml\napiVersion: v1\nkind: Secret\ndata: {p: eA==}\n"
+                "---\n# Source: a/templates/c.yaml\napiVersion: v1\nkind: ConfigMap\n")
+    assert without_secrets(manifest) == "---\n# Source: a/templates/c.yaml\napiVersion: v1\nkind: ConfigMap\n"
