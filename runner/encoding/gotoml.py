@@ -7,8 +7,8 @@ level; floats as strconv 'g' with ".0" added when no '.'/exponent shows; nil
 map values skipped, a nil array element an error.
 
 `load` reads with Python's tomllib and gives BurntSushi's Go types: integers
-int64, floats float64, date-times time.Time. Its error texts keep
-BurntSushi's "toml: line N ..." shape but not always its exact wording.
+int64, floats float64, date-times time.Time. Its error texts are put in
+BurntSushi's words by runner.encoding.tomlerrors.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from datetime import UTC, date, datetime, time
 from typing import Any
 
 from runner.encoding import gojson
+from runner.encoding.tomlerrors import burntsushi_message
 from runner.template.gotypes import Int64, format_float
 
 _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
@@ -188,7 +189,24 @@ def load(text: str) -> dict[str, Any]:
     try:
         return _go_value(tomllib.loads(text))
     except tomllib.TOMLDecodeError as exc:
-        match = re.search(r"\(at line (\d+), column \d+\)", str(exc))
-        line = match[1] if match else "1"
-        message = re.sub(r"\s*\(at line \d+, column \d+\)|\s*\(at end of document\)", "", str(exc))
-        raise TOMLError(f"toml: line {line}: {message}") from None
+        relaxed = _without_trailing_comma(text, str(exc))
+        if relaxed is not None:
+            return load(relaxed)
+        raise TOMLError(burntsushi_message(text, str(exc))) from None
+
+
+def _without_trailing_comma(text: str, message: str) -> str | None:
+    """BurntSushi accepts `{a = 1,}` (TOML 1.1); drop that one comma and read again."""
+    found = re.search(
+        r"Invalid initial character for a key part \(at line (\d+), column (\d+)\)", message
+    )
+    if not found:
+        return None
+    lines = text.split("\n")
+    at = sum(len(raw) + 1 for raw in lines[: int(found[1]) - 1]) + int(found[2]) - 1
+    if at >= len(text) or text[at] != "}":
+        return None
+    comma = text.rfind(",", 0, at)
+    if comma < 0 or text[comma + 1 : at].strip():
+        return None
+    return text[:comma] + text[comma + 1 :]

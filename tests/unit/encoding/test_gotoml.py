@@ -82,3 +82,31 @@ def test_load_gives_go_types() -> None:
 def test_load_errors_carry_the_line() -> None:
     with pytest.raises(gotoml.TOMLError, match=r"^toml: line 2"):
         gotoml.load("a = 1\nb = \n")
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        # BurntSushi/toml's ParseError: "toml: line N (last key \"k\"): msg" (parse.go, lex.go)
+        ("a = ", 'toml: line 1 (last key "a"): unexpected EOF; expected value'),
+        ("a = tru", 'toml: line 1 (last key "a"): expected value but found "tru" instead'),
+        ("a = 1\na = 2", "toml: line 2 (last key \"a\"): Key 'a' has already been defined."),
+        ("[t]\nx=1\n[t]\ny=2", "toml: line 3: Key 't' has already been defined."),
+        ('a = "x', 'toml: line 1 (last key "a"): unexpected EOF; expected \'"\''),
+        ("= 1", "toml: line 1: unexpected '=': key name appears blank"),
+        ("a = 01", 'toml: line 1 (last key "a"): Invalid integer "01": cannot have leading zeroes'),
+        (
+            "a = [1 2]",
+            "toml: line 1 (last key \"a\"): expected a comma (',') or array terminator (']'), "
+            "but got '2'",
+        ),
+    ],
+)
+def test_load_errors_in_burntsushi_words(text: str, message: str) -> None:
+    with pytest.raises(gotoml.TOMLError) as info:
+        gotoml.load(text)
+    assert str(info.value) == message
+
+
+def test_load_accepts_a_trailing_comma_in_inline_tables() -> None:
+    assert gotoml.load('a = {b = 1,}\nc = "x,}"') == {"a": {"b": 1}, "c": "x,}"}
