@@ -11,19 +11,7 @@ from typing import TYPE_CHECKING, Any
 from runner.funcs.registry import FuncError
 from runner.template.calls import ArgError
 from runner.template.errors import ExecError
-from runner.template.exec import (
-    _ABSENT,
-    MISSINGKEY_ERROR,
-    MISSINGKEY_ZERO,
-    Cmd,
-    Eval,
-    State,
-    _field,
-    _missing_key,
-    constant_command,
-    fail,
-    number_command,
-)
+from runner.template.exec import constant_command, number_command
 from runner.template.lex import go_quote
 from runner.template.nodes import (
     ChainNode,
@@ -32,6 +20,16 @@ from runner.template.nodes import (
     Node,
     VariableNode,
     last_evaluated,
+)
+from runner.template.sites import _field, _missing_key
+from runner.template.state import (
+    _ABSENT,
+    MISSINGKEY_ERROR,
+    MISSINGKEY_ZERO,
+    Cmd,
+    Eval,
+    State,
+    fail,
 )
 from runner.template.values import MISSING, NIL
 

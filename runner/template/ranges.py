@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from runner.template.exec import Eval, Run, State, _Break, _Continue, fail
 from runner.template.gotypes import Int64, format_value
 from runner.template.nodes import RangeNode, last_evaluated
 from runner.template.parse import Tree
+from runner.template.state import Eval, Run, State, _Break, _Continue, fail
 from runner.template.values import NIL
 
 

@@ -1,0 +1,83 @@
+"""Execution state shared by the executor's modules: the State, errors, limits."""
+
+from __future__ import annotations
+
+import gc
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any, NoReturn
+
+from runner.funcs.registry import GoFunc
+from runner.template.errors import ExecError
+from runner.template.nodes import Node
+from runner.template.parse import Tree
+
+MAX_EXEC_DEPTH = 100000  # Go's maxExecDepth
+MISSINGKEY_INVALID, MISSINGKEY_ZERO, MISSINGKEY_ERROR = 0, 1, 2
+MISSINGKEY_MODES = {"default": 0, "invalid": 0, "zero": 1, "error": 2}
+
+# Deep include/template recursion is ordinary in library charts; Go's own
+# limits (Helm's 1000 includes, maxExecDepth) are what users should hit.
+if sys.getrecursionlimit() < 30000:
+    sys.setrecursionlimit(30000)
+
+_ABSENT: Any = object()
+Eval = Callable[["State", Any], Any]
+Cmd = Callable[["State", Any, Any], Any]
+Run = Callable[["State", Any], None]
+
+
+class _Break(Exception):
+    pass
+
+
+class _Continue(Exception):
+    pass
+
+
+_BREAK = _Break()
+_CONTINUE = _Continue()
+
+
+class State:
+    """One executing template: output, variable frame, name (for errors), depth, the set."""
+
+    __slots__ = ("out", "vars", "name", "depth", "trees", "funcs", "missingkey")
+
+    def __init__(
+        self,
+        out: list[str],
+        frame: list[Any],
+        name: str,
+        depth: int,
+        trees: dict[str, Tree],
+        funcs: dict[str, GoFunc],
+        missingkey: int,
+    ) -> None:
+        self.out = out
+        self.vars = frame
+        self.name = name
+        self.depth = depth
+        self.trees = trees
+        self.funcs = funcs
+        self.missingkey = missingkey
+
+
+def fail(st: State, tree: Tree, node: Node, reason: str) -> NoReturn:
+    location, context = tree.error_context(node)
+    raise ExecError.at(st.name, location, context, reason)
+
+
+@contextmanager
+def no_gc() -> Iterator[None]:
+    """Pause the cyclic GC while building trees and closures: they are all
+    long-lived, and collections triggered by their allocations cost more than
+    the building itself."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
