@@ -11,7 +11,7 @@ import sys
 from collections.abc import Callable, Sequence
 
 from runner import __version__
-from runner.actions import release_cli, template_cli
+from runner.actions import dependency, package, pull, release_cli, repo, template_cli
 from runner.errors import RunnerError
 
 Command = Callable[[argparse.Namespace], int]
@@ -27,6 +27,8 @@ def build_parser() -> argparse.ArgumentParser:
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     template_cli.register(subparsers)
     release_cli.register(subparsers)
+    for sources_cli in (pull, package, dependency, repo):
+        sources_cli.register(subparsers)
     return parser
 
 

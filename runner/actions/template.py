@@ -58,6 +58,8 @@ class TemplateOptions:
     no_hooks: bool = False
     kube_version: str | None = None
     api_versions: list[str] = field(default_factory=list)
+    # Chart-source flags (--version, --repo, TLS, credentials) as parsed; None for local charts.
+    source_args: Any = None
 
 
 @dataclass
@@ -78,7 +80,7 @@ def run(opts: TemplateOptions, out: TextIO | None = None) -> int:
     """Render and print as `helm template` does; errors raise RunnerError."""
     out = out or sys.stdout
     caps = default_capabilities(opts.kube_version, opts.api_versions)
-    path = locate_chart(opts.chart)
+    path = locate_chart(opts.chart, opts.source_args)
     user_values = engine.merge_user_values(opts.values_files, {
         "set": opts.set_values, "set-string": opts.set_string, "set-file": opts.set_file,
         "set-json": opts.set_json, "set-literal": opts.set_literal,
@@ -100,10 +102,16 @@ def run(opts: TemplateOptions, out: TextIO | None = None) -> int:
     return 0
 
 
-def locate_chart(name: str) -> str:
-    """ChartPathOptions.LocateChart for local charts (repositories come later)."""
-    if os.path.exists(name):
+def locate_chart(name: str, source_args: Any = None) -> str:
+    """ChartPathOptions.LocateChart: local paths here, anything else through chart sources."""
+    remote = source_args is not None and (source_args.repo_url or name.startswith("oci://"))
+    if os.path.exists(name) and not remote:
         return name
+    if source_args is not None and (remote or not (os.path.isabs(name) or name.startswith("."))):
+        from runner.actions.pull import source_options
+        from runner.chart.sources.downloader import locate_chart as locate_remote
+
+        return locate_remote(name, source_options(source_args))
     if os.path.isabs(name) or name.startswith("."):
         raise RunnerError(f'path "{name}" not found')
     if "/" not in name:

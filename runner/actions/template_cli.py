@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from runner.actions.pull import add_source_flags
 from runner.errors import RunnerError
 
 
@@ -26,6 +27,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--no-hooks", action="store_true")
     parser.add_argument("--kube-version", default=None)
     parser.add_argument("-a", "--api-versions", action="append", default=[])
+    add_source_flags(parser)
     parser.set_defaults(handler=handle)
 
 
@@ -42,6 +44,7 @@ def handle(args: argparse.Namespace) -> int:
         use_release_name=args.use_release_name, include_crds=args.include_crds,
         skip_crds=args.skip_crds, skip_tests=args.skip_tests, is_upgrade=args.is_upgrade,
         no_hooks=args.no_hooks, kube_version=args.kube_version, api_versions=apis,
+        source_args=args,
     )
     try:
         return run(opts)

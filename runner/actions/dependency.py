@@ -1,0 +1,51 @@
+"""`dependency list|update|build` (helm dependency)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from runner.actions.pull import add_source_flags, source_options
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser("dependency", aliases=["dep", "dependencies"],
+                                   help="manage a chart's dependencies")
+    commands = parser.add_subparsers(dest="dependency_command", metavar="COMMAND")
+    listing = commands.add_parser("list", aliases=["ls"], help="list the dependencies of a chart")
+    listing.add_argument("chart", nargs="?", default=".")
+    listing.set_defaults(handler=handle_list)
+    for name, handler in (("update", handle_update), ("build", handle_build)):
+        sub = commands.add_parser(name, aliases=["up"] if name == "update" else [])
+        sub.add_argument("chart", nargs="?", default=".")
+        sub.add_argument("--skip-refresh", action="store_true")
+        add_source_flags(sub, version=False)
+        sub.set_defaults(handler=handler)
+
+
+def handle_list(args: argparse.Namespace) -> int:
+    from runner.chart.sources.deplist import list_dependencies
+
+    list_dependencies(os.path.normpath(args.chart), sys.stdout)
+    return 0
+
+
+def _manager(args: argparse.Namespace) -> Any:
+    from runner.chart.sources.dependency import Manager
+    from runner.chart.sources.paths import HelmPaths
+
+    return Manager(Path(os.path.normpath(args.chart)), source_options(args), HelmPaths.from_env(),
+                   skip_refresh=args.skip_refresh)
+
+
+def handle_update(args: argparse.Namespace) -> int:
+    _manager(args).update()
+    return 0
+
+
+def handle_build(args: argparse.Namespace) -> int:
+    _manager(args).build()
+    return 0

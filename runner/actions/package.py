@@ -1,0 +1,66 @@
+"""`package` (helm package) and `push` (helm push to an OCI registry)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from typing import Any
+
+from runner.errors import RunnerError
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser("package", help="package a chart directory into an archive")
+    parser.add_argument("paths", nargs="*", metavar="CHART_PATH")
+    parser.add_argument("--version", default="", dest="chart_version")
+    parser.add_argument("--app-version", default="")
+    parser.add_argument("-d", "--destination", default=".")
+    parser.add_argument("-u", "--dependency-update", action="store_true")
+    parser.set_defaults(handler=handle_package)
+
+    push = subparsers.add_parser("push", help="push a chart archive to an OCI registry")
+    push.add_argument("args", nargs="*", metavar="CHART REMOTE")
+    for flag in ("--username", "--password", "--ca-file", "--cert-file", "--key-file"):
+        push.add_argument(flag, default="")
+    push.add_argument("--insecure-skip-tls-verify", action="store_true")
+    push.add_argument("--plain-http", action="store_true")
+    push.set_defaults(handler=handle_push)
+
+
+def handle_package(args: argparse.Namespace) -> int:
+    from runner.chart.package import PackageOptions, package_chart
+
+    if not args.paths:
+        raise RunnerError("need at least one argument, the path to the chart")
+    options = PackageOptions(args.chart_version, args.app_version, args.destination)
+    for path in args.paths:
+        if args.dependency_update:
+            from pathlib import Path
+
+            from runner.chart.sources.dependency import Manager
+
+            Manager(Path(path)).update()
+        saved = package_chart(path, options)
+        shown = os.path.normpath(os.path.join(args.destination, saved.name))
+        print(f"Successfully packaged chart and saved it to: {shown}")
+    return 0
+
+
+def handle_push(args: argparse.Namespace) -> int:
+    from runner.chart.loader import load_archive_file
+    from runner.chart.sources import oci
+    from runner.chart.sources.errors import SourceError
+
+    if len(args.args) != 2:
+        raise RunnerError('"helm push" requires 2 arguments\n\nUsage:  helm push [chart] [remote] [flags]')
+    chart_path, remote = args.args
+    if not oci.is_oci(remote):
+        raise SourceError(f"scheme prefix missing from remote (e.g. \"{oci.SCHEME}\")")
+    from pathlib import Path
+
+    chart = load_archive_file(Path(chart_path))
+    options = oci.OciOptions(args.plain_http, args.insecure_skip_tls_verify, args.ca_file,
+                             args.cert_file, args.key_file, args.username, args.password)
+    pushed = oci.push(Path(chart_path).read_bytes(), chart.metadata, remote, options)
+    print(f"Pushed: {pushed.reference}\nDigest: {pushed.manifest_digest}")
+    return 0

@@ -1,0 +1,88 @@
+"""`pull` (Helm's action.Pull) and the chart-source flags shared by pull, template, dependency."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from runner.errors import RunnerError
+
+if TYPE_CHECKING:
+    from runner.chart.sources.downloader import SourceOptions
+
+
+def add_source_flags(parser: argparse.ArgumentParser, *, version: bool = True) -> None:
+    """ChartPathOptions' flags (helm's names)."""
+    if version:
+        parser.add_argument("--version", default="", dest="chart_version")
+    parser.add_argument("--repo", default="", dest="repo_url")
+    parser.add_argument("--username", default="")
+    parser.add_argument("--password", default="")
+    parser.add_argument("--ca-file", default="")
+    parser.add_argument("--cert-file", default="")
+    parser.add_argument("--key-file", default="")
+    parser.add_argument("--insecure-skip-tls-verify", action="store_true")
+    parser.add_argument("--pass-credentials", action="store_true")
+    parser.add_argument("--plain-http", action="store_true")
+
+
+def source_options(args: argparse.Namespace) -> SourceOptions:
+    from runner.chart.sources.downloader import SourceOptions
+
+    return SourceOptions(
+        version=getattr(args, "chart_version", "") or "", repo_url=args.repo_url,
+        username=args.username, password=args.password, ca_file=args.ca_file,
+        cert_file=args.cert_file, key_file=args.key_file,
+        insecure_skip_tls_verify=args.insecure_skip_tls_verify,
+        pass_credentials_all=args.pass_credentials, plain_http=args.plain_http,
+    )
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser("pull", help="download a chart from a repository (as helm pull)")
+    parser.add_argument("charts", nargs="*", metavar="CHART")
+    parser.add_argument("-d", "--destination", default=".")
+    parser.add_argument("--untar", action="store_true")
+    parser.add_argument("--untardir", default=".")
+    add_source_flags(parser)
+    parser.set_defaults(handler=handle)
+
+
+def handle(args: argparse.Namespace) -> int:
+    if not args.charts:
+        raise RunnerError('"helm pull" requires at least 1 argument\n\n'
+                          "Usage:  helm pull [chart URL | repo/chartname] [...] [flags]")
+    for chart in args.charts:
+        pull(chart, args)
+    return 0
+
+
+def pull(chart_ref: str, args: argparse.Namespace) -> None:
+    from runner.chart.sources.downloader import fetch_chart
+    from runner.chart.sources.paths import HelmPaths
+
+    download = fetch_chart(chart_ref, source_options(args), HelmPaths.from_env())
+    if download.oci_reference:
+        print(f"Pulled: {download.oci_reference}\nDigest: {download.oci_digest}")
+    if args.untar:
+        untar(download.data, chart_ref, args)
+        return
+    os.makedirs(args.destination, exist_ok=True)
+    Path(args.destination, download.file_name).write_bytes(download.data)
+
+
+def untar(data: bytes, chart_ref: str, args: argparse.Namespace) -> None:
+    """Pull --untar: refuse an existing target, then expand through the safe archive reader."""
+    from runner.chart import archive
+
+    target = args.untardir if os.path.isabs(args.untardir) else os.path.join(args.destination, args.untardir)
+    target = os.path.normpath(target)
+    chart_name = chart_ref.rstrip("/").rsplit("/", 1)[-1].split(":", 1)[0]
+    check = os.path.join(target, chart_name) if target != "." else chart_name
+    if os.path.exists(check):
+        raise RunnerError(f"failed to untar: a file or directory with the name {check} already exists")
+    files = archive.read_archive(data, chart_ref)
+    os.makedirs(target, exist_ok=True)
+    archive.extract(files, Path(target))

@@ -1,0 +1,310 @@
+"""`dependency build/update/list` (Helm's downloader.Manager, resolver and action.Dependency).
+
+update resolves every Chart.yaml dependency against its repository (named in
+repositories.yaml, a plain URL, oci:// or file://), downloads the archives
+into charts/ and writes Chart.lock with Helm's digest; build downloads what
+Chart.lock names after checking that digest against Chart.yaml.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import TextIO
+from urllib.parse import urlsplit
+
+from runner.chart.errors import ChartError
+from runner.chart.model import API_VERSION_V1, Chart, Dependency, Lock
+from runner.chart.sources import oci
+from runner.chart.sources.downloader import SourceOptions
+from runner.chart.sources.errors import SourceError
+from runner.chart.sources.http import get as http_get
+from runner.chart.sources.index import IndexFile, resolve_reference_url
+from runner.chart.sources.lockfile import hash_req, now_text, write_lock
+from runner.chart.sources.paths import HelmPaths
+from runner.chart.sources.repo import (
+    download_index_file,
+    fetch_index,
+    http_options,
+    load_cached_index,
+)
+from runner.chart.sources.repofile import Entry, load_repo_file
+from runner.funcs import semver
+
+_NON_URL_NOTE = """
+Note that repositories must be URLs or aliases. For example, to refer to the "example"
+repository, use "https://charts.example.com/" or "@example" instead of
+"example". Don't forget to add the repo, too ('helm repo add')."""
+
+
+def _load(path: Path) -> Chart:
+    from runner.chart.loader import load_chart
+
+    return load_chart(path)
+
+
+def _urls_equal(a: str, b: str) -> bool:
+    pa, pb = urlsplit(a), urlsplit(b)
+    return pa._replace(path=pa.path.rstrip("/")) == pb._replace(path=pb.path.rstrip("/"))
+
+
+def _constraint(dep: Dependency) -> semver.Constraints:
+    try:
+        return semver.new_constraint(dep.version)
+    except semver.SemverError as exc:
+        raise SourceError(
+            f'dependency "{dep.name}" has an invalid version/constraint format: {exc}'
+        ) from exc
+
+
+def _satisfies(constraint: semver.Constraints, version: str) -> bool:
+    try:
+        return constraint.check(semver.new_version(version))
+    except semver.SemverError:
+        return False
+
+
+@dataclass
+class Manager:
+    """One chart directory's dependency work; messages go to `out` as Helm prints them."""
+
+    chart_dir: Path
+    options: SourceOptions = field(default_factory=SourceOptions)
+    paths: HelmPaths = field(default_factory=HelmPaths.from_env)
+    skip_refresh: bool = False
+    out: TextIO = field(default_factory=lambda: sys.stdout)
+    _repo_for: dict[str, Entry] = field(default_factory=dict)
+    _indexes: dict[str, IndexFile] = field(default_factory=dict)
+
+    # ------------------------------------------------------------ update / build
+    def update(self) -> None:
+        chart = _load(self.chart_dir)
+        req = chart.metadata.dependencies
+        if not req:
+            return
+        req = self._resolve_repo_names(req)
+        self._refresh_repositories(req)
+        lock = self._resolve(req)
+        self._download_all(lock.dependencies)
+        lock.digest = hash_req(req, lock.dependencies)
+        if chart.lock is not None and chart.lock.digest == lock.digest:
+            return
+        write_lock(self.chart_dir, lock, chart.metadata.api_version == API_VERSION_V1)
+
+    def build(self) -> None:
+        chart = _load(self.chart_dir)
+        if chart.lock is None:
+            self.update()
+            return
+        req = self._resolve_repo_names(chart.metadata.dependencies)
+        if hash_req(req, chart.lock.dependencies) != chart.lock.digest:
+            names = ("requirements.lock", "requirements.yaml") if chart.metadata.api_version == API_VERSION_V1 else ("Chart.lock", "Chart.yaml")
+            raise SourceError(
+                f"the lock file ({names[0]}) is out of sync with the dependencies file ({names[1]}). "
+                "Please update the dependencies"
+            )
+        self._refresh_repositories(chart.lock.dependencies)
+        self._download_all([replace(d) for d in chart.lock.dependencies])
+
+    # ------------------------------------------------------------ repositories
+    def _resolve_repo_names(self, req: list[Dependency]) -> list[Dependency]:
+        """resolveRepoNames: map each dependency to a named repository; @alias becomes its URL."""
+        repos = load_repo_file(self.paths.repository_config).repositories
+        resolved, missing = [], []
+        for dep in req:
+            dep = replace(dep, tags=list(dep.tags), import_values=list(dep.import_values))
+            resolved.append(dep)
+            repo_ref = dep.repository
+            if not repo_ref or repo_ref.startswith(("file://", oci.SCHEME)):
+                continue
+            alias = repo_ref[1:] if repo_ref.startswith("@") else repo_ref.removeprefix("alias:") if repo_ref.startswith("alias:") else None
+            entry = next((r for r in repos if (alias is not None and r.name == alias) or _urls_equal(r.url, repo_ref)), None)
+            if entry is not None:
+                if alias is not None:
+                    dep.repository = entry.url
+                self._repo_for[dep.name] = entry
+            elif urlsplit(repo_ref).scheme and urlsplit(repo_ref).netloc:
+                self._repo_for[dep.name] = Entry(name="", url=repo_ref)
+            else:
+                missing.append(repo_ref)
+        if missing:
+            message = f"no repository definition for {', '.join(missing)}. Please add them via 'helm repo add'"
+            if any("//" not in m and not m.startswith(("@", "alias:")) for m in missing):
+                message += _NON_URL_NOTE
+            raise SourceError(message)
+        return resolved
+
+    def _refresh_repositories(self, deps: list[Dependency]) -> None:
+        named = {e.name: e for d in deps if (e := self._repo_for.get(d.name)) is not None and e.name}
+        if not named or self.skip_refresh:
+            return
+        print("Hang tight while we grab the latest from your chart repositories...", file=self.out)
+        for entry in named.values():
+            try:
+                download_index_file(entry, self.paths)
+                print(f'...Successfully got an update from the "{entry.name}" chart repository', file=self.out)
+            except SourceError as exc:
+                print(f'...Unable to get an update from the "{entry.name}" chart repository ({entry.url}):\n\t{exc}', file=self.out)
+        print("Update Complete. ⎈Happy Helming!⎈", file=self.out)
+
+    def _index(self, entry: Entry) -> IndexFile:
+        key = entry.name or entry.url
+        if key not in self._indexes:
+            if entry.name:
+                self._indexes[key] = load_cached_index(entry.name, self.paths)
+            else:
+                self._indexes[key] = fetch_index(self._with_flags(entry))[1]
+        return self._indexes[key]
+
+    def _with_flags(self, entry: Entry) -> Entry:
+        o = self.options
+        return replace(
+            entry,
+            username=entry.username or o.username, password=entry.password or o.password,
+            ca_file=entry.ca_file or o.ca_file, cert_file=entry.cert_file or o.cert_file,
+            key_file=entry.key_file or o.key_file,
+            insecure_skip_tls_verify=entry.insecure_skip_tls_verify or o.insecure_skip_tls_verify,
+        )
+
+    # ------------------------------------------------------------ resolve
+    def _resolve(self, req: list[Dependency]) -> Lock:
+        locked: list[Dependency] = []
+        missing: list[str] = []
+        for dep in req:
+            version = self._resolve_one(dep)
+            if version is None:
+                missing.append(f'"{dep.name}" (repository "{dep.repository}", version "{dep.version}")')
+                version = ""
+            locked.append(Dependency(name=dep.name, version=version, repository=dep.repository))
+        if missing:
+            raise SourceError(
+                f"can't get a valid version for {len(missing)} subchart(s): {', '.join(missing)}. "
+                "Make sure a matching chart version exists in the repo, or change the version constraint in Chart.yaml"
+            )
+        return Lock(generated=now_text(), digest=hash_req(req, locked), dependencies=locked)
+
+    def _resolve_one(self, dep: Dependency) -> str | None:
+        constraint = _constraint(dep)
+        if not dep.repository:
+            if not (self.chart_dir / "charts" / dep.name).exists():
+                raise SourceError(f"directory {self.chart_dir / 'charts' / dep.name} not found")
+            return dep.version
+        if dep.repository.startswith("file://"):
+            local = _load(self._local_path(dep.repository))
+            return local.metadata.version if _satisfies(constraint, local.metadata.version) else None
+        if dep.repository.startswith(oci.SCHEME):
+            ref = oci.parse_reference(f"{dep.repository.rstrip('/')}/{dep.name}")
+            try:
+                semver.new_version(dep.version)
+                candidates = [dep.version]
+            except semver.SemverError:
+                candidates = oci.tags(ref, self.options.oci())
+            return next((v for v in candidates if _satisfies(constraint, v)), None)
+        index = self._index(self._repo_for[dep.name])
+        versions = index.entries.get(dep.name)
+        if versions is None:
+            raise SourceError(f"{dep.name} chart not found in repo {dep.repository}")
+        return next((cv.version for cv in versions if cv.urls and _satisfies(constraint, cv.version)), None)
+
+    def _local_path(self, repository: str) -> Path:
+        path = Path(repository.removeprefix("file://"))
+        path = path if path.is_absolute() else self.chart_dir / path
+        if not path.exists():
+            raise SourceError(f"directory {path} not found")
+        return path
+
+    # ------------------------------------------------------------ download
+    def _download_all(self, deps: list[Dependency]) -> None:
+        dest = self.chart_dir / "charts"
+        tmp = self.chart_dir / f"tmpcharts-{os.getpid()}"
+        dest.mkdir(exist_ok=True)
+        tmp.mkdir(exist_ok=True)
+        try:
+            print(f"Saving {len(deps)} charts", file=self.out)
+            for dep in deps:
+                self._download_one(dep, tmp)
+            self._move_into(deps, tmp, dest)
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+
+    def _download_one(self, dep: Dependency, tmp: Path) -> None:
+        if not dep.repository:
+            print(f"Dependency {dep.name} did not declare a repository. Assuming it exists in the charts directory", file=self.out)
+            self._check_local(dep)
+            return
+        if dep.repository.startswith("file://"):
+            self._archive_local(dep, tmp)
+            return
+        print(f"Downloading {dep.name} from repo {dep.repository}", file=self.out)
+        try:
+            name, data = self._fetch(dep)
+        except SourceError as exc:
+            print(f"Save error occurred:  {exc}", file=self.out)
+            raise
+        (tmp / name).write_bytes(data)
+
+    def _fetch(self, dep: Dependency) -> tuple[str, bytes]:
+        if dep.repository.startswith(oci.SCHEME):
+            pulled = oci.pull(f"{dep.repository.rstrip('/')}/{dep.name}", dep.version, self.options.oci())
+            return f"{dep.name}-{pulled.version}.tgz", pulled.data
+        entry = self._with_flags(self._repo_for[dep.name])
+        index = self._index(entry)
+        try:
+            cv = index.get(dep.name, dep.version)
+        except SourceError as exc:
+            raise SourceError(f"could not find : chart {dep.name} not found in {dep.repository}: {exc}") from exc
+        if not cv.urls:
+            raise SourceError(f'chart "{dep.name}" has no downloadable URLs')
+        url = resolve_reference_url(entry.url, cv.urls[0])
+        try:
+            data = http_get(url, http_options(entry))
+        except SourceError as exc:
+            raise SourceError(f"could not download {url}: {exc}") from exc
+        return os.path.basename(urlsplit(url).path), data
+
+    def _check_local(self, dep: Dependency) -> None:
+        path = self.chart_dir / "charts" / dep.name
+        try:
+            local = _load(path)
+        except ChartError as exc:
+            raise SourceError(f"unable to load chart '{path}': {exc}") from exc
+        if not _satisfies(_constraint(dep), local.metadata.version):
+            raise SourceError(
+                f"dependency {dep.name} at version {local.metadata.version} does not satisfy the constraint {dep.version}"
+            )
+
+    def _archive_local(self, dep: Dependency, tmp: Path) -> None:
+        from runner.chart.package import save
+
+        local = _load(self._local_path(dep.repository))
+        if not _satisfies(_constraint(dep), local.metadata.version):
+            raise SourceError(f"can't get a valid version for dependency {dep.name}")
+        save(local, tmp)
+        dep.version = local.metadata.version
+
+    def _move_into(self, deps: list[Dependency], tmp: Path, dest: Path) -> None:
+        """safeMoveDeps: verified archives replace old ones; outdated archives are deleted."""
+        from runner.chart.loader import load_archive_file
+
+        local_names = {d.name for d in deps if not d.repository}
+        moved = set()
+        for source in sorted(p for p in tmp.iterdir() if p.is_file()):
+            moved.add(source.name)
+            try:
+                load_archive_file(source)
+            except ChartError as exc:
+                print(f"Could not verify {source} for moving: {exc} (Skipping)", end="", file=self.out)
+                continue
+            source.replace(dest / source.name)
+        print("Deleting outdated charts", file=self.out)
+        for old in sorted(p for p in dest.iterdir() if p.is_file() and p.name not in moved):
+            try:
+                chart = load_archive_file(old)
+            except ChartError as exc:
+                print(f"Could not verify {old} for deletion: {exc} (Skipping)", file=self.out)
+                continue
+            if chart.name() not in local_names:
+                old.unlink()
