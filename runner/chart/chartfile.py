@@ -37,12 +37,15 @@ def load_yaml_document(data: bytes, what: str, *, ints: bool = False) -> Any:
     `ints=True` keeps go-yaml's integers as int, which the string-typed fields
     of Chart.yaml need (an int prints as written, a float through float32).
     """
-    from runner.encoding import goyaml
+    from runner.chart import yamlcache
 
     try:
-        return goyaml.load(data, ints=ints)
-    except goyaml.GoYAMLError as exc:
-        raise ChartError(f"cannot load {what}: {exc.unmarshal_message}") from exc
+        return yamlcache.load(data, ints)
+    except ValueError as exc:  # goyaml.GoYAMLError; not imported here when the cache answers
+        message = getattr(exc, "unmarshal_message", None)
+        if message is None:
+            raise
+        raise ChartError(f"cannot load {what}: {message}") from exc
 
 
 def _json_kind(value: Any) -> str:
@@ -223,6 +226,8 @@ def decode_lock(doc: Any, what: str = "Chart.lock") -> Lock:
 
 def sanitize(text: str) -> str:
     """Helm's sanitizeString: whitespace becomes a space, unprintable runes are dropped."""
+    if text.isprintable():  # the usual case: nothing to change (tabs/newlines are not printable)
+        return text
     out = []
     for ch in text:
         if ch.isspace():

@@ -208,7 +208,9 @@ def test_global_conflicts_and_nested_subcharts(tmp_path: Path) -> None:
             "Chart.yaml": _chart_yaml("top", "- name: mid\n  version: 1.0.0\n  repository: ''\n"),
             "values.yaml": "global: {m: {a: 1}, s: top, t: {x: 1}}\nown: null\nmid: {global: {m: 2}}\n",
             "templates/dump.yaml": DUMP,
-            "charts/mid/Chart.yaml": _chart_yaml("mid", "- name: leaf\n  version: 1.0.0\n  repository: ''\n"),
+            "charts/mid/Chart.yaml": _chart_yaml(
+                "mid", "- name: leaf\n  version: 1.0.0\n  repository: ''\n"
+            ),
             "charts/mid/values.yaml": "global: {s: mid, t: 5, only: mid}\nleaf: {global: {s: leafp}}\n",
             "charts/mid/charts/leaf/Chart.yaml": _chart_yaml("leaf"),
             "charts/mid/charts/leaf/values.yaml": "global: {s: leaf, deep: {k: v}}\nk: null\nz: {n: null}\n",
