@@ -127,3 +127,20 @@ def test_the_lock_waits_when_asked(cluster, namespace, tmp_path):
     _lease(cluster, namespace, "w", datetime.now(UTC) - timedelta(seconds=28))  # expires in ~2s
     result = ours(cluster, namespace, "upgrade", "w", str(chart), "--wait-for-lock", "20s")
     assert result.code == 0, result.err
+
+
+def test_a_running_operation_keeps_its_lock_alive_and_releases_it(cluster, namespace):
+    import time
+
+    from runner.kube.client import KubeClient
+    from runner.kube.lease import LockHeldError, ReleaseLock, lock_state
+
+    client = KubeClient(cluster.api_client)
+    with ReleaseLock(client, namespace, "busy", duration=6).acquire():
+        first = lock_state(client, namespace, "busy")
+        time.sleep(7)  # longer than the lease: only renewal keeps it held
+        later = lock_state(client, namespace, "busy")
+        assert later["renewTime"] > first["renewTime"]
+        with pytest.raises(LockHeldError):
+            ReleaseLock(client, namespace, "busy").acquire()
+    assert lock_state(client, namespace, "busy") is None

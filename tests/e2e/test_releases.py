@@ -120,3 +120,21 @@ def test_history_max_prunes_old_records_but_never_the_deployed_one(cluster, name
                     "--history-max", "3").code == 0
     rows = json.loads(ours(cluster, namespace, "history", "hm", "-o", "json").out)
     assert [r["revision"] for r in rows] == [3, 4, 5]
+
+
+def test_configmap_driver_records_are_read_by_helm(cluster, namespace, helm, tmp_path, monkeypatch):
+    import os
+    import subprocess
+
+    from runner.testbed.helm import helm_binary
+
+    chart = write_chart(tmp_path)
+    monkeypatch.setenv("HELM_DRIVER", "configmap")
+    assert ours(cluster, namespace, "install", "cmd", str(chart), "--set", "message=cm").code == 0
+    stored = get_object(cluster, f"/api/v1/namespaces/{namespace}/configmaps/sh.helm.release.v1.cmd.v1")
+    assert stored["metadata"]["labels"]["owner"] == "helm"
+    env = {**os.environ, "KUBECONFIG": str(cluster.kubeconfig), "HELM_DRIVER": "configmap",
+           "HELM_CONFIG_HOME": str(tmp_path / "h")}
+    values = subprocess.run([str(helm_binary()), "get", "values", "cmd", "-n", namespace], env=env,
+                            capture_output=True, text=True, timeout=120, check=False)
+    assert values.stdout == "USER-SUPPLIED VALUES:\nmessage: cm\n"
