@@ -17,8 +17,10 @@ from runner.actions.hooks import run_hooks
 from runner.actions.release_config import (
     DEFAULT_TIMEOUT,
     ActionConfig,
+    PendingError,
     RenderRequest,
     now,
+    recover_stranded,
     render_release,
     validate_name,
 )
@@ -33,6 +35,7 @@ from runner.release.record import (
     DEPLOYED,
     FAILED,
     PENDING_INSTALL,
+    PENDING_STATUSES,
     SERVER_SIDE_APPLY,
     SUPERSEDED,
     UNINSTALLED,
@@ -83,8 +86,8 @@ def install(cfg: ActionConfig, opts: InstallOptions) -> ReleaseResult:
         return _dry_run(cfg, opts, chart, source, name)
     if opts.create_namespace:
         apply_steps.ensure_namespace(cfg.kube(), cfg.namespace)  # the lock lives there
-    with cfg.locked(name, opts.wait_for_lock):
-        notes = _check_available(cfg, name, opts)
+    with cfg.locked(name, opts.wait_for_lock) as lock:
+        notes = _check_available(cfg, name, opts, lock)
         rendered = render_release(cfg, chart, source, opts.values, RenderRequest(
             name, cfg.namespace, 1, False, opts.release_history_max, opts.include_history_values))
         release = Release(
@@ -100,18 +103,28 @@ def install(cfg: ActionConfig, opts: InstallOptions) -> ReleaseResult:
         return result
 
 
-def _check_available(cfg: ActionConfig, name: str, opts: InstallOptions) -> list[str]:
+def _check_available(cfg: ActionConfig, name: str, opts: InstallOptions, lock: Any) -> list[str]:
     """availableName: a name is free when unused, or (with --replace) failed/uninstalled.
     Beyond Helm: a release whose every revision failed never ran, so installing it
-    again is a clean retry (as --replace), not a name clash."""
+    again is a clean retry (as --replace), not a name clash; a first install left
+    pending by a killed run is marked failed first (see recover_stranded)."""
     heads = cfg.storage.heads(name)
     if not heads:
         return []
+    notes: list[str] = []
+    if heads[0].status in PENDING_STATUSES:
+        if heads[0].status != PENDING_INSTALL:
+            raise PendingError()
+        recover_stranded(cfg, cfg.storage.get(name, heads[0].version), lock, opts.timeout)
+        notes.append(f"revision {heads[0].version} was left pending by an abandoned operation; "
+                     "marked failed")
+        heads = cfg.storage.heads(name)
     if opts.replace and heads[0].status in (UNINSTALLED, FAILED):
         return []
     if all(head.status == FAILED for head in heads):
         opts.replace = True
-        return [f"retrying the failed first install of {name} (revision {heads[0].version} failed)"]
+        return [*notes, f"retrying the failed first install of {name} "
+                        f"(revision {heads[0].version} failed)"]
     raise InstallError("release name check failed: cannot reuse a name that is still in use")
 
 

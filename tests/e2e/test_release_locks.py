@@ -144,3 +144,22 @@ def test_a_running_operation_keeps_its_lock_alive_and_releases_it(cluster, names
         with pytest.raises(LockHeldError):
             ReleaseLock(client, namespace, "busy").acquire()
     assert lock_state(client, namespace, "busy") is None
+
+
+def test_a_first_install_killed_mid_way_is_retried_after_its_lock_expired(cluster, namespace, tmp_path):
+    from runner.release.record import PENDING_INSTALL, Info, Release
+
+    chart = write_chart(tmp_path, templates=CM_ONLY)
+    stranded = Release(name="k", namespace=namespace, version=1, manifest="",
+                       info=Info(status=PENDING_INSTALL, description="Initial install underway",
+                                 first_deployed="2026-01-01T00:00:00Z",
+                                 last_deployed=datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")))
+    config(cluster, namespace).storage.create(stranded)
+    _lease(cluster, namespace, "k", datetime.now(UTC) - timedelta(minutes=5), holder="killed-run")
+
+    result = ours(cluster, namespace, "install", "k", str(chart))
+
+    assert result.code == 0, result.err
+    storage = config(cluster, namespace).storage
+    assert [h.status for h in storage.heads("k")] == ["deployed", "failed"]
+    assert "killed-run" in storage.get("k", 1).info.description
