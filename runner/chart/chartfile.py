@@ -210,6 +210,10 @@ def decode_metadata(doc: Any, into: Metadata | None = None, what: str = "Chart.y
     """Chart.yaml (or requirements.yaml, decoded over the same struct) as Metadata."""
     md = into if into is not None else Metadata()
     _decode(doc, md, "chart.Metadata", _METADATA_FIELDS, what)
+    if isinstance(doc, dict) and any(
+        k.lower() == "dependencies" and v is not None for k, v in doc.items()
+    ):
+        md.dependencies_declared = True
     return md
 
 

@@ -60,8 +60,8 @@ def process_dependencies(chart: Chart, user_values: dict[str, Any], warnings: Wa
 
 def _process_enabled(chart: Chart, values: dict[str, Any], path: str, warnings: Warnings) -> None:
     declared = chart.metadata.dependencies
-    if not declared:
-        return
+    if not declared and not chart.metadata.dependencies_declared:
+        return  # Go: Dependencies == nil
     kept: list[Chart] = []
     for existing in chart.dependencies:  # subcharts not declared in Chart.yaml stay as they are
         if not any(
@@ -89,6 +89,7 @@ def _process_enabled(chart: Chart, values: dict[str, Any], path: str, warnings: 
     for sub in enabled_charts:
         _process_enabled(sub, resolved, f"{path}{sub.metadata.name}.", warnings)
     chart.metadata.dependencies = enabled_reqs
+    chart.metadata.dependencies_declared = bool(enabled_reqs)  # append(nil, ...) stays nil
     chart.set_dependencies(enabled_charts)
 
 
@@ -164,7 +165,7 @@ def _process_import_values(chart: Chart, warnings: Warnings) -> None:
     Imported tables are shared, not copied, exactly as in Go: two imports of
     one child table into different parent keys alias each other.
     """
-    if not chart.metadata.dependencies:
+    if not chart.metadata.dependencies and not chart.metadata.dependencies_declared:
         return
     merged = merge_values(chart, None, warnings)
     imported: dict[str, Any] = {}

@@ -93,6 +93,9 @@ class Metadata:
     kube_version: str = ""
     dependencies: list[Dependency] = field(default_factory=list)
     type: str = ""
+    # Go tells a nil Dependencies slice from an empty one (`dependencies: []`), and
+    # ProcessDependencies skips only nil: True when the key was given (non-null).
+    dependencies_declared: bool = False
 
     def to_go_map(self, is_root: bool = True) -> dict[str, Any]:
         """The map Helm 4 puts in `.Chart`: Go field names, zero values kept."""

@@ -101,7 +101,11 @@ class Manager:
             return
         req = self._resolve_repo_names(chart.metadata.dependencies)
         if hash_req(req, chart.lock.dependencies) != chart.lock.digest:
-            names = ("requirements.lock", "requirements.yaml") if chart.metadata.api_version == API_VERSION_V1 else ("Chart.lock", "Chart.yaml")
+            names = (
+                ("requirements.lock", "requirements.yaml")
+                if chart.metadata.api_version == API_VERSION_V1
+                else ("Chart.lock", "Chart.yaml")
+            )
             raise SourceError(
                 f"the lock file ({names[0]}) is out of sync with the dependencies file ({names[1]}). "
                 "Please update the dependencies"
@@ -120,8 +124,21 @@ class Manager:
             repo_ref = dep.repository
             if not repo_ref or repo_ref.startswith(("file://", oci.SCHEME)):
                 continue
-            alias = repo_ref[1:] if repo_ref.startswith("@") else repo_ref.removeprefix("alias:") if repo_ref.startswith("alias:") else None
-            entry = next((r for r in repos if (alias is not None and r.name == alias) or _urls_equal(r.url, repo_ref)), None)
+            alias = (
+                repo_ref[1:]
+                if repo_ref.startswith("@")
+                else repo_ref.removeprefix("alias:")
+                if repo_ref.startswith("alias:")
+                else None
+            )
+            entry = next(
+                (
+                    r
+                    for r in repos
+                    if (alias is not None and r.name == alias) or _urls_equal(r.url, repo_ref)
+                ),
+                None,
+            )
             if entry is not None:
                 if alias is not None:
                     dep.repository = entry.url
@@ -138,16 +155,24 @@ class Manager:
         return resolved
 
     def _refresh_repositories(self, deps: list[Dependency]) -> None:
-        named = {e.name: e for d in deps if (e := self._repo_for.get(d.name)) is not None and e.name}
+        named = {
+            e.name: e for d in deps if (e := self._repo_for.get(d.name)) is not None and e.name
+        }
         if not named or self.skip_refresh:
             return
         print("Hang tight while we grab the latest from your chart repositories...", file=self.out)
         for entry in named.values():
             try:
                 download_index_file(entry, self.paths)
-                print(f'...Successfully got an update from the "{entry.name}" chart repository', file=self.out)
+                print(
+                    f'...Successfully got an update from the "{entry.name}" chart repository',
+                    file=self.out,
+                )
             except SourceError as exc:
-                print(f'...Unable to get an update from the "{entry.name}" chart repository ({entry.url}):\n\t{exc}', file=self.out)
+                print(
+                    f'...Unable to get an update from the "{entry.name}" chart repository ({entry.url}):\n\t{exc}',
+                    file=self.out,
+                )
         print("Update Complete. ⎈Happy Helming!⎈", file=self.out)
 
     def _index(self, entry: Entry) -> IndexFile:
@@ -163,8 +188,10 @@ class Manager:
         o = self.options
         return replace(
             entry,
-            username=entry.username or o.username, password=entry.password or o.password,
-            ca_file=entry.ca_file or o.ca_file, cert_file=entry.cert_file or o.cert_file,
+            username=entry.username or o.username,
+            password=entry.password or o.password,
+            ca_file=entry.ca_file or o.ca_file,
+            cert_file=entry.cert_file or o.cert_file,
             key_file=entry.key_file or o.key_file,
             insecure_skip_tls_verify=entry.insecure_skip_tls_verify or o.insecure_skip_tls_verify,
         )
@@ -176,7 +203,9 @@ class Manager:
         for dep in req:
             version = self._resolve_one(dep)
             if version is None:
-                missing.append(f'"{dep.name}" (repository "{dep.repository}", version "{dep.version}")')
+                missing.append(
+                    f'"{dep.name}" (repository "{dep.repository}", version "{dep.version}")'
+                )
                 version = ""
             locked.append(Dependency(name=dep.name, version=version, repository=dep.repository))
         if missing:
@@ -194,7 +223,9 @@ class Manager:
             return dep.version
         if dep.repository.startswith("file://"):
             local = _load(self._local_path(dep.repository))
-            return local.metadata.version if _satisfies(constraint, local.metadata.version) else None
+            return (
+                local.metadata.version if _satisfies(constraint, local.metadata.version) else None
+            )
         if dep.repository.startswith(oci.SCHEME):
             ref = oci.parse_reference(f"{dep.repository.rstrip('/')}/{dep.name}")
             try:
@@ -207,7 +238,9 @@ class Manager:
         versions = index.entries.get(dep.name)
         if versions is None:
             raise SourceError(f"{dep.name} chart not found in repo {dep.repository}")
-        return next((cv.version for cv in versions if cv.urls and _satisfies(constraint, cv.version)), None)
+        return next(
+            (cv.version for cv in versions if cv.urls and _satisfies(constraint, cv.version)), None
+        )
 
     def _local_path(self, repository: str) -> Path:
         path = Path(repository.removeprefix("file://"))
@@ -232,7 +265,10 @@ class Manager:
 
     def _download_one(self, dep: Dependency, tmp: Path) -> None:
         if not dep.repository:
-            print(f"Dependency {dep.name} did not declare a repository. Assuming it exists in the charts directory", file=self.out)
+            print(
+                f"Dependency {dep.name} did not declare a repository. Assuming it exists in the charts directory",
+                file=self.out,
+            )
             self._check_local(dep)
             return
         if dep.repository.startswith("file://"):
@@ -248,14 +284,18 @@ class Manager:
 
     def _fetch(self, dep: Dependency) -> tuple[str, bytes]:
         if dep.repository.startswith(oci.SCHEME):
-            pulled = oci.pull(f"{dep.repository.rstrip('/')}/{dep.name}", dep.version, self.options.oci())
+            pulled = oci.pull(
+                f"{dep.repository.rstrip('/')}/{dep.name}", dep.version, self.options.oci()
+            )
             return f"{dep.name}-{pulled.version}.tgz", pulled.data
         entry = self._with_flags(self._repo_for[dep.name])
         index = self._index(entry)
         try:
             cv = index.get(dep.name, dep.version)
         except SourceError as exc:
-            raise SourceError(f"could not find : chart {dep.name} not found in {dep.repository}: {exc}") from exc
+            raise SourceError(
+                f"could not find : chart {dep.name} not found in {dep.repository}: {exc}"
+            ) from exc
         if not cv.urls:
             raise SourceError(f'chart "{dep.name}" has no downloadable URLs')
         url = resolve_reference_url(entry.url, cv.urls[0])
@@ -296,7 +336,9 @@ class Manager:
             try:
                 load_archive_file(source)
             except ChartError as exc:
-                print(f"Could not verify {source} for moving: {exc} (Skipping)", end="", file=self.out)
+                print(
+                    f"Could not verify {source} for moving: {exc} (Skipping)", end="", file=self.out
+                )
                 continue
             source.replace(dest / source.name)
         print("Deleting outdated charts", file=self.out)

@@ -26,7 +26,9 @@ def list_dependencies(chart_path: str, out: TextIO) -> None:
         print(f"WARNING: no dependencies at {os.path.join(chart_path, 'charts')}", file=out)
         return
     rows = [["NAME", "VERSION", "REPOSITORY", "STATUS"]]
-    rows += [[d.name, d.version, d.repository, dependency_status(chart_path, d, chart)] for d in deps]
+    rows += [
+        [d.name, d.version, d.repository, dependency_status(chart_path, d, chart)] for d in deps
+    ]
     print(render_table(rows, max_col_width=80), file=out)
     print(file=out)
     _print_missing(chart_path, deps, out)
@@ -55,18 +57,27 @@ def _archive_status(archive: str, dep: Dependency) -> str:
 
 def _is_strict_semver(text: str) -> bool:
     """semver.StrictNewVersion accepts it."""
-    return re.fullmatch(
-        r"(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)"
-        r"(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?"
-        r"(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?",
-        text,
-    ) is not None
+    return (
+        re.fullmatch(
+            r"(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)"
+            r"(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?"
+            r"(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?",
+            text,
+        )
+        is not None
+    )
 
 
 def dependency_status(chart_path: str, dep: Dependency, parent: Chart) -> str:
-    archives = sorted(glob.glob(os.path.join(chart_path, "charts", f"{glob.escape(dep.name)}-*.tgz")))
+    archives = sorted(
+        glob.glob(os.path.join(chart_path, "charts", f"{glob.escape(dep.name)}-*.tgz"))
+    )
     if len(archives) > 1:
-        found = [a for a in archives if _is_strict_semver(os.path.basename(a)[: -len(".tgz")].removeprefix(f"{dep.name}-"))]
+        found = [
+            a
+            for a in archives
+            if _is_strict_semver(os.path.basename(a)[: -len(".tgz")].removeprefix(f"{dep.name}-"))
+        ]
         if len(found) > 1:
             return "too many matches"
         archives = found

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import datetime
 import os
 from dataclasses import dataclass, field, fields
 from pathlib import Path
@@ -10,7 +9,6 @@ from typing import Any
 
 from runner.chart.sources.errors import SourceError
 from runner.encoding import goyaml
-from runner.encoding.gojson import time_text
 from runner.encoding.yamlemit import dump
 
 # Go field order of repo.Entry with its JSON names.
@@ -98,8 +96,10 @@ def load_repo_file(path: Path) -> RepoFile:
 
 
 def write_repo_file(repo_file: RepoFile, path: Path) -> None:
-    """repo.File.WriteFile: YAML through JSON (sorted keys), mode 0600, written atomically."""
-    repo_file.generated = time_text(datetime.datetime.now(datetime.UTC).astimezone())
+    """repo.File.WriteFile: YAML through JSON (sorted keys), mode 0600, written atomically.
+
+    Helm never sets `generated` when writing, so it stays what was read (zero time when new).
+    """
     doc = {
         "apiVersion": repo_file.api_version,
         "generated": repo_file.generated,

@@ -22,9 +22,9 @@ class HelmRun:
         return lines[-1].removeprefix("Error: ") if lines else ""
 
     @property
-    def log_lines(self) -> set[str]:
-        """slog lines (`level=... msg=...`), as a set: Helm's Go map order is random."""
-        return {line for line in self.stderr.splitlines() if line.startswith("level=")}
+    def log_lines(self) -> list[str]:
+        """slog lines (`level=... msg=...`), sorted: Helm's Go map order is random."""
+        return sorted(line for line in self.stderr.splitlines() if line.startswith("level="))
 
     def document(self, template: str) -> str:
         """The body Helm printed for one template (after its `# Source:` line)."""

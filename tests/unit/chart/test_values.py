@@ -36,7 +36,7 @@ def _compare(chart_dir: Path, *args: str) -> None:
         sets.setdefault(flag.removeprefix("--"), []).append(value)
     prepared = prepare_render_values(load_chart(chart_dir), merge_user_values(files, sets))
     assert marshal(prepared.values) == helm.document("templates/dump.yaml")
-    assert set(prepared.warning_lines()) == helm.log_lines
+    assert sorted(prepared.warning_lines()) == helm.log_lines
 
 
 def test_subchart_defaults_globals_and_parent_overrides(tmp_path: Path) -> None:
@@ -232,3 +232,20 @@ def test_global_that_is_not_a_table_is_skipped_with_helms_warning(tmp_path: Path
         },
     )
     _compare(chart)
+
+
+def test_empty_dependencies_list_still_runs_dependency_processing(tmp_path: Path) -> None:
+    # Go's nil-vs-empty slice: `dependencies: []` runs ProcessDependencies (and its
+    # coalesce warnings) for an undeclared subchart; an absent key does not.
+    files = {
+        "values.yaml": "sub: {t: {a: 1}}\n",
+        "templates/dump.yaml": DUMP,
+        "charts/sub/Chart.yaml": _chart_yaml("sub"),
+        "charts/sub/values.yaml": "t: 2\n",
+    }
+    declared = write_chart(
+        tmp_path / "top", {"Chart.yaml": _chart_yaml("top") + "dependencies: []\n", **files}
+    )
+    absent = write_chart(tmp_path / "other", {"Chart.yaml": _chart_yaml("other"), **files})
+    _compare(declared)
+    _compare(absent)
