@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 from typing import Any
 
 from runner.errors import RunnerError
@@ -62,5 +63,5 @@ def handle_push(args: argparse.Namespace) -> int:
     options = oci.OciOptions(args.plain_http, args.insecure_skip_tls_verify, args.ca_file,
                              args.cert_file, args.key_file, args.username, args.password)
     pushed = oci.push(Path(chart_path).read_bytes(), chart.metadata, remote, options)
-    print(f"Pushed: {pushed.reference}\nDigest: {pushed.manifest_digest}")
+    print(f"Pushed: {pushed.reference}\nDigest: {pushed.manifest_digest}", file=sys.stderr)
     return 0

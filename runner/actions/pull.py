@@ -64,8 +64,6 @@ def pull(chart_ref: str, args: argparse.Namespace) -> None:
     from runner.chart.sources.paths import HelmPaths
 
     download = fetch_chart(chart_ref, source_options(args), HelmPaths.from_env())
-    if download.oci_reference:
-        print(f"Pulled: {download.oci_reference}\nDigest: {download.oci_digest}")
     if args.untar:
         untar(download.data, chart_ref, args)
         return
@@ -76,6 +74,7 @@ def pull(chart_ref: str, args: argparse.Namespace) -> None:
 def untar(data: bytes, chart_ref: str, args: argparse.Namespace) -> None:
     """Pull --untar: refuse an existing target, then expand through the safe archive reader."""
     from runner.chart import archive
+    from runner.chart.loader import load_archive_bytes
 
     target = args.untardir if os.path.isabs(args.untardir) else os.path.join(args.destination, args.untardir)
     target = os.path.normpath(target)
@@ -84,5 +83,8 @@ def untar(data: bytes, chart_ref: str, args: argparse.Namespace) -> None:
     if os.path.exists(check):
         raise RunnerError(f"failed to untar: a file or directory with the name {check} already exists")
     files = archive.read_archive(data, chart_ref)
-    os.makedirs(target, exist_ok=True)
-    archive.extract(files, Path(target))
+    name = load_archive_bytes(data, chart_ref).name()  # chartutil.Expand names the directory after Chart.yaml
+    if not name or name != os.path.basename(name) or name in (".", ".."):
+        raise RunnerError(f"chart name {name!r} is not a valid directory name")
+    os.makedirs(os.path.join(target, name), exist_ok=True)
+    archive.extract(files, Path(target, name))

@@ -79,7 +79,7 @@ def _matches(constraint: semver.Constraints, version: str) -> bool:
 
 def _warn_closest(name: str, requested: str, selected: str) -> None:
     print(
-        'level=WARN msg="unable to find exact version; falling back to closest available version" '
+        'level=WARN msg="unable to find exact version requested; falling back to closest available version" '
         f"chart={name} requested={requested} selected={selected}",
         file=sys.stderr,
     )

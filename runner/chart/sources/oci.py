@@ -12,10 +12,11 @@ from __future__ import annotations
 import datetime
 import hashlib
 import json
+import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from runner.chart.model import Metadata
 from runner.chart.sources import gostructs
@@ -28,6 +29,11 @@ CONFIG_MEDIA_TYPE = "application/vnd.cncf.helm.config.v1+json"
 CHART_MEDIA_TYPE = "application/vnd.cncf.helm.chart.content.v1.tar+gzip"
 LEGACY_CHART_MEDIA_TYPE = "application/tar+gzip"
 MANIFEST_MEDIA_TYPE = "application/vnd.oci.image.manifest.v1+json"
+UNDERSCORE_MESSAGE = """
+OCI artifact references (e.g. tags) do not support the plus sign (+). To support
+storing semantic versions, Helm adopts the convention of changing plus (+) to
+an underscore (_) in chart version tags when pushing to a registry and back to
+a plus (+) when pulling from a registry."""
 
 
 @dataclass(frozen=True)
@@ -129,9 +135,8 @@ def tags(ref: Reference, options: OciOptions) -> list[str]:
     client = _client(ref, options)
     url = f"{client.prefix}://{ref.host}/v2/{ref.repository}/tags/list"
     response = _request(client, url)
-    if response.status_code == 404:
-        return []
-    _check(response, ref.uri())
+    if response.status_code != 200:
+        raise SourceError(f'GET "{url}": {_registry_error(response)}')
     found = [t.replace("_", "+") for t in response.json().get("tags") or []]
     versions = []
     for tag in found:
@@ -169,22 +174,30 @@ def matching_tag(available: list[str], version: str) -> str:
 
 
 def resolve_tag(ref: Reference, version: str, options: OciOptions) -> str:
-    """The version to pull: the reference's own tag, or the best match among the registry's tags."""
+    """getOciURI: the reference's tag, an explicit version as it is, else the best matching tag."""
     if ref.tag:
-        if version and version_to_tag(version) != ref.tag and version != ref.tag:
-            raise SourceError(f"chart reference and version mismatch: {ref.tag} is not {version}")
         return ref.tag.replace("_", "+")
-    return matching_tag(tags(ref, options), version)
+    try:
+        semver.new_version(version)
+        return version
+    except semver.SemverError:
+        pass
+    available = tags(ref, options)
+    if not available:
+        raise SourceError(f"unable to locate any tags in provided repository: {SCHEME}{ref.uri()}")
+    return matching_tag(available, version)
 
 
-def pull(chart_ref: str, version: str, options: OciOptions) -> Pulled:
-    """Fetch the chart archive a reference (and version constraint) names."""
+def pull(chart_ref: str, version: str, options: OciOptions, out: TextIO | None = None) -> Pulled:
+    """Fetch the chart archive a reference (and version constraint) names; report it as Helm does."""
     ref = parse_reference(chart_ref)
     chosen = resolve_tag(ref, version, options)
     client = _client(ref, options)
     tag = version_to_tag(chosen)
     manifest_url = f"{client.prefix}://{ref.host}/v2/{ref.repository}/manifests/{tag}"
     response = _request(client, manifest_url, headers={"Accept": MANIFEST_MEDIA_TYPE})
+    if response.status_code == 404:
+        raise SourceError(f'failed to perform "FetchReference" on source: {ref.uri(tag)}: not found')
     _check(response, ref.uri(tag))
     raw = response.content
     manifest = json.loads(raw)
@@ -198,6 +211,10 @@ def pull(chart_ref: str, version: str, options: OciOptions) -> Pulled:
             f"{ref.uri(tag)}: chart layer does not match its digest {layer['digest']}"
         )
     digest = "sha256:" + hashlib.sha256(raw).hexdigest()
+    out = out or sys.stderr
+    print(f"Pulled: {ref.uri(tag)}\nDigest: {digest}", file=out)
+    if "_" in ref.uri(tag):
+        print(f"{ref.uri(tag)} contains an underscore.\n{UNDERSCORE_MESSAGE}", file=out)
     return Pulled(data, ref.uri(tag), digest, chosen)
 
 
@@ -211,6 +228,26 @@ def _chart_layer(manifest: dict[str, Any]) -> dict[str, Any]:
         if layer.get("mediaType") in (CHART_MEDIA_TYPE, LEGACY_CHART_MEDIA_TYPE):
             return dict(layer)
     raise SourceError(f"manifest does not contain a layer with mediatype {CHART_MEDIA_TYPE}")
+
+
+def _registry_error(response: Any) -> str:
+    """oras-go's wording of a registry error answer."""
+    from runner.template.gotypes import format_value
+
+    text = f"response status code {response.status_code}: "
+    try:
+        errors = response.json().get("errors") or []
+    except ValueError:
+        errors = []
+    if not errors:
+        return text + response.reason.lower()
+    parts = []
+    for err in errors:
+        part = f"{str(err.get('code', '')).lower().replace('_', ' ')}: {err.get('message', '')}"
+        if err.get("detail"):
+            part += f": {format_value(err['detail'])}"
+        parts.append(part)
+    return text + "; ".join(parts)
 
 
 def _check(response: Any, what: str) -> None:
