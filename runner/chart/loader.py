@@ -10,7 +10,6 @@ Chart the way LoadFiles does and loads charts/ recursively.
 from __future__ import annotations
 
 import os
-import re
 from pathlib import Path
 from typing import Any
 
@@ -34,7 +33,6 @@ _REQUIREMENTS_LOCK_WARNING = (
     'Warning: Dependency locking is handled in Chart.lock since apiVersion "v2". '
     "We recommend migrating to Chart.lock."
 )
-_DOC_SEPARATOR = re.compile(rb"^---[ \t]*(#.*)?\r?$")
 
 
 def load_chart(path: str | os.PathLike[str]) -> Chart:
@@ -245,7 +243,7 @@ def _load_subchart(parent: Chart, name: str, files: list[tuple[str, bytes]]) -> 
 def load_values(data: bytes, what: str = "values.yaml") -> dict[str, Any]:
     """Helm's LoadValues: every YAML document must be a map; documents merge, later wins."""
     values: dict[str, Any] = {}
-    for document in _split_documents(data):
+    for document in _split_documents(data, what):
         try:
             doc = load_yaml_document(document, what)
         except ChartError as exc:
@@ -268,16 +266,23 @@ def load_values(data: bytes, what: str = "values.yaml") -> dict[str, Any]:
     return values
 
 
-def _split_documents(data: bytes) -> list[bytes]:
+def _split_documents(data: bytes, what: str) -> list[bytes]:
+    """k8s.io/apimachinery's YAMLReader: `---` lines split; only a comment may follow them."""
     documents: list[bytes] = []
     current: list[bytes] = []
-    for line in data.splitlines(keepends=True):
-        if _DOC_SEPARATOR.match(line.rstrip(b"\n")):
-            documents.append(b"".join(current))
+    for line in data.split(b"\n"):
+        if line.startswith(b"---"):
+            rest = line[3:].strip()
+            if rest and not rest.startswith(b"#"):
+                raise ChartError(
+                    f"cannot load {what}: error reading yaml document: "
+                    f"invalid Yaml document separator: {rest.decode(errors='replace')}"
+                )
+            documents.append(b"\n".join(current))
             current = []
             continue
         current.append(line)
-    documents.append(b"".join(current))
+    documents.append(b"\n".join(current))
     return [d for d in documents if d.strip()]
 
 

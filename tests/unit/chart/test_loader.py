@@ -180,6 +180,7 @@ def _file(name: str) -> tarfile.TarInfo:
 
 
 CHART_YAML = b"apiVersion: v2\nname: arc\nversion: 0.1.0\n"
+DUMP_VALUES = "{{ .Values | toJson }}"
 
 
 def test_archive_loads_like_the_directory(tmp_path: Path) -> None:
@@ -413,3 +414,24 @@ def test_kube_version_constraint_uses_helms_message(
     with pytest.raises(ChartError) as caught:
         check_kube_version(load_chart(chart), "v1.35.0")
     assert str(caught.value) == helm.error
+
+
+@pytest.mark.parametrize(
+    "values",
+    [
+        "a: 1\n--- # comment\nb: 2\n",
+        "a: 1\n--- b: 2\n",
+        "a: 1\n----\nb: 2\n",
+        "---\n---\n",
+        "x: |\n  ---\n  y\n",
+    ],
+)
+def test_values_document_separators_follow_helms_reader(tmp_path: Path, values: str) -> None:
+    chart = write_chart(tmp_path / "sep", {"values.yaml": values, "templates/v.yaml": DUMP_VALUES})
+    helm = helm_template(chart)
+    if helm.returncode != 0:
+        with pytest.raises(ChartError) as caught:
+            load_chart(chart)
+        assert str(caught.value) == helm.error
+        return
+    assert marshal(load_chart(chart).values) == helm.document("templates/v.yaml")
