@@ -151,7 +151,16 @@ def render_release(cfg: ActionConfig, chart: Any, chart_source: str | None,
     coalesced, warnings = engine.prepare_values(chart, values)
     for warning in warnings:
         print(warning, file=sys.stderr)
-    caps = default_capabilities() if req.offline else cluster_capabilities(cfg.kube())
+    from runner.chart.prepare import check_installable, check_kube_version
+
+    check_installable(chart)
+    if req.offline:
+        caps, version = default_capabilities(), ""
+    else:
+        client = cfg.kube()
+        version = client.server_version()
+        caps = cluster_capabilities(client, version)
+    check_kube_version(chart, version or caps.KubeVersion.String())
     options = engine.ReleaseOptions(req.name, req.namespace, req.revision,
                                     not req.is_upgrade, req.is_upgrade)
     top = engine.to_render_values(chart, coalesced, options, caps)
@@ -174,11 +183,11 @@ def _record_hook(hook: Any) -> Hook:
                 output_log_policies=list(hook.output_log_policies))
 
 
-def cluster_capabilities(client: KubeClient) -> Any:
+def cluster_capabilities(client: KubeClient, version: str) -> Any:
     """The cluster's version and served API versions, as Helm's getCapabilities."""
     apis = client.api_versions()
     try:
-        return default_capabilities(client.server_version(), apis)
+        return default_capabilities(version, apis)
     except RunnerError:
         raise
     except Exception:  # noqa: BLE001 - a dev build's version (v0.0.0-master+...) may not parse

@@ -50,11 +50,13 @@ def metadata_to_json(md: Any) -> dict[str, Any]:
 
 
 def _dependency(dep: Any) -> dict[str, Any]:
-    return _omit({
-        "name": dep.name, "version": dep.version, "repository": dep.repository,
+    """Helm's Dependency: `name` and `repository` have no omitempty, the rest do."""
+    out = {"name": dep.name, **_omit({"version": dep.version}), "repository": dep.repository}
+    out.update(_omit({
         "condition": dep.condition, "tags": list(dep.tags), "enabled": dep.enabled,
         "import-values": list(dep.import_values), "alias": dep.alias,
-    })
+    }))
+    return out
 
 
 def _lock(lock: Any) -> dict[str, Any] | None:

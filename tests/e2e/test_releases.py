@@ -138,3 +138,90 @@ def test_configmap_driver_records_are_read_by_helm(cluster, namespace, helm, tmp
     values = subprocess.run([str(helm_binary()), "get", "values", "cmd", "-n", namespace], env=env,
                             capture_output=True, text=True, timeout=120, check=False)
     assert values.stdout == "USER-SUPPLIED VALUES:\nmessage: cm\n"
+
+
+def _rich_chart(root):
+    chart = write_chart(root, name="rich", version="0.3.1")
+    (chart / "Chart.yaml").write_text("""apiVersion: v2
+name: rich
+version: 0.3.1
+appVersion: "2.1"
+description: A chart with everything a record stores
+home: https://example.com
+icon: https://example.com/icon.png
+keywords: [web, demo]
+sources: [https://github.com/example/rich]
+maintainers:
+- name: Ada
+  email: ada@example.com
+annotations:
+  category: Demo
+type: application
+dependencies:
+- name: sub
+  version: 0.1.0
+  condition: sub.enabled
+- name: extra
+  version: 0.1.0
+  condition: extra.enabled
+""")
+    (chart / "values.yaml").write_text("replicas: 1\nmessage: hello\nratio: 0.5\nbig: 1000000\n"
+                                       "sub:\n  enabled: true\nextra:\n  enabled: false\n")
+    (chart / "values.schema.json").write_text('{"type": "object", "properties": {"replicas": {"type": "integer"}}}\n')
+    (chart / "README.md").write_text("# rich <&>\n")
+    (chart / "files").mkdir()
+    (chart / "files" / "config.txt").write_text("key=value\n")
+    (chart / ".helmignore").write_text("*.bak\n")
+    (chart / "notes.bak").write_text("ignored\n")
+    for sub in ("sub", "extra"):
+        subdir = chart / "charts" / sub
+        (subdir / "templates").mkdir(parents=True)
+        (subdir / "Chart.yaml").write_text(f"apiVersion: v2\nname: {sub}\nversion: 0.1.0\n")
+        (subdir / "values.yaml").write_text("enabled: true\nsize: 3\n")
+        (subdir / "templates" / "cm.yaml").write_text(
+            "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}-{{ .Chart.Name }}\n"
+            "data:\n  size: {{ .Values.size | quote }}\n")
+    return chart
+
+
+def test_record_of_a_chart_with_subcharts_files_and_schema_equals_helms(cluster, namespace, helm, tmp_path):
+    chart = _rich_chart(tmp_path)
+    args = ["--set", "sub.size=5", "--set-string", "tag=<b>"]
+    theirs_run = helm("install", "theirs", str(chart), "-n", namespace, *args)
+    assert theirs_run.returncode == 0, theirs_run.stderr
+    mine_run = ours(cluster, namespace, "install", "mine", str(chart), *args)
+    assert mine_run.code == 0, mine_run.err
+
+    theirs = comparable(record(cluster, namespace, "theirs", 1), "theirs")
+    mine = comparable(record(cluster, namespace, "mine", 1), "mine")
+    for field in sorted(set(theirs["chart"]) | set(mine["chart"])):
+        assert mine["chart"].get(field) == theirs["chart"].get(field), (field, mine["chart"].get(field), theirs["chart"].get(field))
+    for field in sorted(set(theirs) | set(mine)):
+        assert mine.get(field) == theirs.get(field), field
+
+
+def test_status_and_history_print_as_helm_prints_them(cluster, namespace, helm, tmp_path):
+    chart = write_chart(tmp_path)
+    assert helm("install", "same", str(chart), "-n", namespace).returncode == 0
+    assert helm("upgrade", "same", str(chart), "-n", namespace, "--set", "message=2").returncode == 0
+    theirs = helm("status", "same", "-n", namespace).stdout
+    # Helm also prints live RESOURCES tables (ages, pods); we do not print those yet.
+    head, _, rest = theirs.partition("RESOURCES:\n")
+    theirs = head + rest[rest.find("TEST SUITE:"):] if rest else head
+    assert ours(cluster, namespace, "status", "same").out == theirs
+    assert ours(cluster, namespace, "history", "same").out == helm("history", "same", "-n", namespace).stdout
+    for what in ("values", "manifest", "notes", "hooks"):
+        mine = ours(cluster, namespace, "get", what, "same").out
+        assert mine == helm("get", what, "same", "-n", namespace).stdout, what
+    mine_all = ours(cluster, namespace, "get", "values", "same", "--all").out
+    assert mine_all == helm("get", "values", "same", "-n", namespace, "--all").stdout
+
+
+def test_a_kube_version_constraint_fails_as_helm_fails(cluster, namespace, helm, tmp_path):
+    chart = write_chart(tmp_path)
+    text = (chart / "Chart.yaml").read_text()
+    (chart / "Chart.yaml").write_text(text + 'kubeVersion: ">=1.20.0-0"\n')
+    theirs = helm("install", "kv", str(chart), "-n", namespace)
+    mine = ours(cluster, namespace, "install", "kv", str(chart))
+    assert theirs.returncode != 0 and mine.code != 0
+    assert mine.err.strip() == theirs.stderr.strip().splitlines()[-1]
