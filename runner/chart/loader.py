@@ -137,8 +137,8 @@ def load_archive_file(path: Path) -> Chart:
 
 
 def load_archive_bytes(data: bytes, source: str = "chart archive") -> Chart:
-    """A chart archive held in memory (a subchart's .tgz under charts/)."""
-    return _load_archive_files(archive.read_archive(data, source))
+    """A chart archive held in memory (a subchart's .tgz: no apiVersion dispatch, as in Go)."""
+    return load_files(archive.read_archive(data, source))
 
 
 def _load_archive_files(files: list[tuple[str, bytes]]) -> Chart:

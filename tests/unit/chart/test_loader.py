@@ -435,3 +435,12 @@ def test_values_document_separators_follow_helms_reader(tmp_path: Path, values: 
         assert str(caught.value) == helm.error
         return
     assert marshal(load_chart(chart).values) == helm.document("templates/v.yaml")
+
+
+def test_subchart_archives_skip_the_api_version_dispatch(tmp_path: Path) -> None:
+    chart = write_chart(tmp_path / "top", {"templates/a.yaml": "a: 1"})
+    sub_yaml = b"apiVersion: v9\nname: s\nversion: 1.0.0\n"
+    (chart / "charts").mkdir()
+    (chart / "charts" / "s-1.0.0.tgz").write_bytes(_tgz([(_file("s/Chart.yaml"), sub_yaml)]))
+    assert helm_template(chart).returncode == 0
+    assert [d.name() for d in load_chart(chart).dependencies] == ["s"]
