@@ -225,3 +225,18 @@ def test_a_kube_version_constraint_fails_as_helm_fails(cluster, namespace, helm,
     mine = ours(cluster, namespace, "install", "kv", str(chart))
     assert theirs.returncode != 0 and mine.code != 0
     assert mine.err.strip() == theirs.stderr.strip().splitlines()[-1]
+
+
+@pytest.mark.parametrize("mode", ["client", "server"])
+def test_dry_run_prints_as_helm_prints_it(cluster, namespace, helm, tmp_path, mode):
+    import re
+
+    chart = write_chart(tmp_path)
+
+    def normal(text: str) -> str:
+        return re.sub(r"LAST DEPLOYED: .*", "LAST DEPLOYED: X", text)
+
+    theirs = helm("install", "dry", str(chart), "-n", namespace, f"--dry-run={mode}")
+    mine = ours(cluster, namespace, "install", "dry", str(chart), f"--dry-run={mode}")
+    assert mine.code == 0 and theirs.returncode == 0
+    assert normal(mine.out) == normal(theirs.stdout)
