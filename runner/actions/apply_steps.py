@@ -17,7 +17,8 @@ def preflight(client: KubeClient, resources: Sequence[Resource], *,
     """Dry-run every server-side apply first: all conflicts reported, nothing written.
     When moving a release from client-side apply, our own `helm` Update entries are
     folded into the Apply entry before applying, so they are not conflicts."""
-    conflicts = preflight_conflicts(client, resources)
+    # An object known to be absent has no field managers, so it cannot conflict.
+    conflicts = preflight_conflicts(client, [r for r in resources if r.exists is not False])
     if migrating_from_csa:
         conflicts = [c for c in conflicts if c.manager != FIELD_MANAGER]
     if conflicts:

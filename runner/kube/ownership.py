@@ -70,6 +70,7 @@ def existing_resources(client: KubeClient, resources: Sequence[Resource], name: 
     lives = parallel.each(list(resources), lambda resource: get_live(client, resource))
     existing = []
     for resource, live in zip(resources, lives, strict=True):
+        resource.exists = live is not None
         if live is None:
             continue
         problem = "" if take_ownership else ownership_problem(live, name, namespace)

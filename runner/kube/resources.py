@@ -37,6 +37,7 @@ class Resource:
     mapping: RestMapping
     namespace: str = ""
     live: dict[str, Any] | None = field(default=None, repr=False)  # last seen server copy
+    exists: bool | None = None  # known present/absent on the server (None: not checked)
 
     @property
     def kind(self) -> str:
