@@ -197,7 +197,9 @@ def pull(chart_ref: str, version: str, options: OciOptions, out: TextIO | None =
     manifest_url = f"{client.prefix}://{ref.host}/v2/{ref.repository}/manifests/{tag}"
     response = _request(client, manifest_url, headers={"Accept": MANIFEST_MEDIA_TYPE})
     if response.status_code == 404:
-        raise SourceError(f'failed to perform "FetchReference" on source: {ref.uri(tag)}: not found')
+        raise SourceError(
+            f'failed to perform "FetchReference" on source: {ref.uri(tag)}: not found'
+        )
     _check(response, ref.uri(tag))
     raw = response.content
     manifest = json.loads(raw)
