@@ -101,7 +101,16 @@ def _var_getter(c: _Compiler, node: VariableNode) -> Eval:
             fail(st, tree, node, f"undefined variable: {name}")
 
         return undefined
-    return lambda st, dot: st.vars[slot]
+
+    def get(st: State, dot: Any) -> Any:
+        return st.vars[slot]
+
+    def get_unboxed(st: State, dot: Any) -> Any:
+        v = st.vars[slot]
+        return None if v is NIL else v
+
+    get.unboxed = get_unboxed  # type: ignore[attr-defined]
+    return get
 
 
 def _variable(c: _Compiler, node: VariableNode, args: list[Node]) -> Cmd:
@@ -191,11 +200,18 @@ def field_chain(
 
 
 def field_arg(c: _Compiler, node: Node, names: list[str], recv: Eval | None) -> Eval:
-    """A field chain in argument position: no arguments and no final value, so one loop."""
-    tree = c.tree
-    boxed0 = c.dot_boxed
-    steps = [(n, c.site(n, node, node, [])) for n in names]
+    """A field chain in argument position: no arguments and no final value, so one loop.
 
+    The evaluator carries `.unboxed`, the same walk for `interface {}`
+    parameters (a nil arrives as None), saving a converter call per argument.
+    """
+    steps = [(n, c.site(n, node, node, [])) for n in names]
+    ev = _field_walker(c.tree, node, steps, recv, c.dot_boxed, unbox=False)
+    ev.unboxed = _field_walker(c.tree, node, steps, recv, c.dot_boxed, unbox=True)  # type: ignore[attr-defined]
+    return ev
+
+
+def _field_walker(tree: Any, node: Node, steps: list[Any], recv: Eval | None, boxed0: bool, unbox: bool) -> Eval:
     def ev(st: State, dot: Any) -> Any:
         r = dot if recv is None else recv(st, dot)
         boxed = boxed0
@@ -210,6 +226,8 @@ def field_arg(c: _Compiler, node: Node, names: list[str], recv: Eval | None) -> 
             else:
                 r = _field(st, tree, node, r, name, site, MISSING, dot, boxed)
                 boxed = False
+        if unbox and r is NIL:
+            return None
         return r
 
     return ev

@@ -108,6 +108,9 @@ class _Bound:
 def _arg_converter(tree: Tree, node: Node, typ: str, ev: Eval) -> Eval:
     """ev followed by validateType in one closure, the common cases first."""
     if typ == ANY:
+        direct = getattr(ev, "unboxed", None)
+        if direct is not None:
+            return direct  # type: ignore[no-any-return]
         if node.kind == "dot":
             return lambda st, dot: None if dot is NIL else dot
 
