@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import Any
 
 from runner.errors import RunnerError
@@ -93,7 +94,8 @@ def handle_list(args: argparse.Namespace) -> int:
 
     repos = load_repo_file(HelmPaths.from_env().repository_config).repositories
     if not repos:
-        raise RunnerError("no repositories to show")
+        print("no repositories to show", file=sys.stderr)
+        return 0
     print(render_table([["NAME", "URL"], *([r.name, r.url] for r in repos)]))
     return 0
 

@@ -77,10 +77,20 @@ def _matches(constraint: semver.Constraints, version: str) -> bool:
         return False
 
 
+_SLOG_ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\t": "\\t", "\r": "\\r"}
+
+
+def slog_value(text: str) -> str:
+    """A value as log/slog's TextHandler writes it: quoted when empty or holding space, '=', '"' or controls."""
+    if text and not any(c in ' ="' or ord(c) < 0x20 or c == "\x7f" for c in text):
+        return text
+    return '"' + "".join(_SLOG_ESCAPES.get(c, c) for c in text) + '"'
+
+
 def _warn_closest(name: str, requested: str, selected: str) -> None:
     print(
         'level=WARN msg="unable to find exact version requested; falling back to closest available version" '
-        f"chart={name} requested={requested} selected={selected}",
+        f"chart={slog_value(name)} requested={slog_value(requested)} selected={slog_value(selected)}",
         file=sys.stderr,
     )
 
