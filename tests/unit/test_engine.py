@@ -7,6 +7,8 @@ include failures, required, fail, tpl, and missing templates).
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from runner.engine import cleanup_parse_error, reformat_exec_error, sort_templates
@@ -79,3 +81,92 @@ def test_capabilities_defaults_and_flags() -> None:
     rc = parse_kube_version("v1.29.3-rc.1+abc")
     assert (rc.Version, rc.String(), rc.__go_str__()) == (
         "v1.29.3-rc.1+abc", "v1.29.3", "{v1.29.3-rc.1+abc v1.29.3 1 29}")
+
+
+# ---------------------------------------------------------------- against Helm 4.1.4
+# Small charts for the engine's own objects and errors; Helm renders each in
+# the test run and its stdout, stderr and exit code are the expectation.
+
+ENGINE_CASES: dict[str, str] = {
+    "objects": """rel: {{ .Release.Name }} {{ .Release.Namespace }} {{ .Release.IsInstall }} {{ .Release.IsUpgrade }} {{ .Release.Revision }} {{ .Release.Service }}
+tmpl: {{ .Template.Name }} {{ .Template.BasePath }}
+chart: {{ .Chart.Name }} {{ .Chart.IsRoot }} {{ .Chart.Version }} {{ typeOf .Chart.Dependencies }}
+kube: "{{ .Capabilities.KubeVersion }} {{ .Capabilities.KubeVersion.Version }} {{ .Capabilities.KubeVersion.Major }} {{ .Capabilities.KubeVersion.GitVersion }}"
+apis: {{ .Capabilities.APIVersions.Has "apps/v1" }} {{ .Capabilities.APIVersions.Has "nope/v1" }} {{ len .Capabilities.APIVersions }}
+helm: "{{ .Capabilities.HelmVersion.Version }} {{ print .Capabilities.HelmVersion }}"
+types: "{{ typeOf .Files }} {{ typeOf .Capabilities }} {{ typeOf .Capabilities.APIVersions }} {{ typeOf .Subcharts }}"
+subchart: "{{ .Subcharts.sub.Chart.Name }} {{ .Subcharts.sub.Values.x }} {{ .Subcharts.sub.Chart.IsRoot }}"
+caps: {{ .Capabilities | toYaml | sha256sum }}
+""",
+    "files": """get: {{ .Files.Get "files/a.txt" | quote }} {{ .Files.Get "nope" | quote }}
+bytes: {{ .Files.GetBytes "files/a.txt" | toJson }}
+lines: {{ .Files.Lines "files/a.txt" | toJson }} {{ .Files.Lines "nope" | toJson }}
+glob: {{ keys (.Files.Glob "files/*") | sortAlpha | toJson }} {{ keys (.Files.Glob "**.yaml") | sortAlpha | toJson }}
+config: {{ (.Files.Glob "files/*").AsConfig | quote }}
+secrets: {{ (.Files.Glob "files/*").AsSecrets | quote }}
+all: {{ .Files | toJson }}
+""",
+    "engine-funcs": """{{- define "c.name" }}{{ .Chart.Name }}-n{{ end -}}
+inc: {{ include "c.name" . }}
+tpl: {{ tpl "{{ .Release.Name }}-{{ .Values.x }}" . }}
+tpldef: {{ tpl "{{ define \\"zz\\" }}ZZ{{ end }}{{ include \\"zz\\" . }}" . }}
+tplplain: {{ tpl "plain" . }}
+novalue: {{ .Values.missing }}|{{ tpl "{{ .Values.missing }}" . }}
+req: {{ required "needed" "ok" }}
+lookup: {{ lookup "v1" "Pod" "ns" "p" | toJson }}
+host: {{ getHostByName "localhost" | quote }}
+""",
+    "err-nested-include": """{{ define "z" }}{{ .Values.a.b }}{{ end }}{{ define "y" }}{{ include "z" . }}{{ end }}x: {{ include "y" . }}""",
+    "err-required": """{{ define "y" }}{{ required "deep value" .Values.nope }}{{ end }}x: {{ include "y" . }}""",
+    "err-fail": """x: {{ fail "boom" }}""",
+    "err-missing-include": """x: {{ include "nope" . }}""",
+    "err-tpl": """x: {{ tpl "{{ .Values.a.b }}" . }}""",
+    "err-tpl-parse": """x: {{ tpl "{{ .Values.a.b " . }}""",
+    "err-parse": """x: {{ .Values.a""",
+    "err-function": """x: {{ index .Values.nope 1 }}""",
+    "err-recursion": """{{ define "r" }}{{ include "r" . }}{{ end }}x: {{ include "r" . }}""",
+    "err-yaml": """a: [\n""",
+}
+
+
+def _write_case_chart(root: Any, template: str) -> Any:
+    chart = root / "c"
+    (chart / "templates").mkdir(parents=True)
+    (chart / "files").mkdir()
+    (chart / "charts" / "sub" / "templates").mkdir(parents=True)
+    (chart / "Chart.yaml").write_text("apiVersion: v2\nname: c\nversion: 0.1.0\n")
+    (chart / "values.yaml").write_text("x: 1\nsub:\n  x: two\n")
+    (chart / "files" / "a.txt").write_text("hello\nworld\n")
+    (chart / "files" / "b.yaml").write_text("k: v\n")
+    (chart / "charts" / "sub" / "Chart.yaml").write_text("apiVersion: v2\nname: sub\nversion: 0.2.0\n")
+    (chart / "templates" / "NOTES.txt").write_text("notes {{ .Release.Name }}\n")
+    (chart / "templates" / "t.yaml").write_text(template)
+    return chart
+
+
+@pytest.mark.conformance
+@pytest.mark.parametrize("case", sorted(ENGINE_CASES))
+def test_engine_case_renders_as_helm(case: str, tmp_path: Any) -> None:
+    import subprocess
+
+    from runner.testbed.helm import helm_binary
+    from tests.conformance.harness import Run
+
+    chart = _write_case_chart(tmp_path, ENGINE_CASES[case])
+    args = ["template", "rel", str(chart), "--namespace", "ns"]
+    proc = subprocess.run([str(helm_binary()), *args], capture_output=True, text=True, check=False)
+    expected = Run(proc.stdout, proc.stderr, proc.returncode)
+    assert _ours(args).shown() == expected.shown()
+
+
+def _ours(args: list[str]) -> Any:
+    import contextlib
+    import io
+
+    from runner.cli import main
+    from tests.conformance.harness import Run
+
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(args)
+    return Run(out.getvalue(), err.getvalue(), code)
