@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
+import re
+import sys
+from typing import Any, NoReturn
 
 from runner.actions.pull import add_source_flags
 from runner.errors import RunnerError
@@ -29,6 +31,15 @@ def register(subparsers: Any) -> None:
     parser.add_argument("-a", "--api-versions", action="append", default=[])
     add_source_flags(parser)
     parser.set_defaults(handler=handle)
+    parser.error = _flag_error  # type: ignore[method-assign] - Helm's wording, exit 1
+
+
+def _flag_error(message: str) -> NoReturn:
+    """argparse's complaint in cobra's words (`flag needs an argument: --namespace`)."""
+    match = re.match(r"argument (?:-\w/)?(--[\w-]+): expected one argument", message)
+    text = f"flag needs an argument: {match.group(1)}" if match else message
+    print(f"Error: {text}", file=sys.stderr)
+    raise SystemExit(1)
 
 
 def handle(args: argparse.Namespace) -> int:
