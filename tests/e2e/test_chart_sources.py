@@ -1,0 +1,408 @@
+"""Chart sources against real parts: an HTTP chart repository served from loopback
+(index.yaml made by the real `helm repo index`, one variant behind basic auth), the
+CNCF distribution registry built from its Go module, and Helm 4.1.4 as the oracle.
+
+Helm and deploy-runner each get their own config and cache directories, so every
+comparison starts from the same state on both sides.
+"""
+
+from __future__ import annotations
+
+import base64
+import os
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import partial
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+
+from runner.chart.loader import load_chart
+from runner.testbed.helm import helm_binary
+
+pytestmark = pytest.mark.e2e
+
+COMMAND_TIMEOUT = 120
+VERSIONS = ("0.1.0", "0.2.0", "1.0.0", "1.1.0-rc.1")
+USER, PASSWORD = "chartuser", "s3cret"
+
+
+@dataclass
+class Run:
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+@dataclass
+class Homes:
+    """Separate Helm-like homes for Helm and for deploy-runner."""
+
+    helm: dict[str, str]
+    ours: dict[str, str]
+
+
+def _env(base: Path) -> dict[str, str]:
+    return {
+        **os.environ,
+        "HELM_CONFIG_HOME": str(base / "config"),
+        "HELM_CACHE_HOME": str(base / "cache"),
+        "HELM_DATA_HOME": str(base / "data"),
+    }
+
+
+def run_helm(env: dict[str, str], *args: str, cwd: Path | None = None) -> Run:
+    proc = subprocess.run([str(helm_binary()), *args], capture_output=True, text=True,
+                          env=env, cwd=cwd, timeout=COMMAND_TIMEOUT, check=False)
+    return Run(proc.returncode, proc.stdout, proc.stderr)
+
+
+def run_ours(env: dict[str, str], *args: str, cwd: Path | None = None) -> Run:
+    proc = subprocess.run([sys.executable, "-m", "runner.cli", *args], capture_output=True,
+                          text=True, env={**env, "PYTHONPATH": str(Path(__file__).parents[2])},
+                          cwd=cwd, timeout=COMMAND_TIMEOUT, check=False)
+    return Run(proc.returncode, proc.stdout, proc.stderr)
+
+
+def both(homes: Homes, *args: str, cwd: Path | None = None) -> tuple[Run, Run]:
+    return run_ours(homes.ours, *args, cwd=cwd), run_helm(homes.helm, *args, cwd=cwd)
+
+
+# ------------------------------------------------------------------ fixtures
+
+
+class _AuthHandler(SimpleHTTPRequestHandler):
+    expected = "Basic " + base64.b64encode(f"{USER}:{PASSWORD}".encode()).decode()
+
+    def do_GET(self) -> None:  # noqa: N802 - http.server's name
+        if self.headers.get("Authorization") != self.expected:
+            self.send_response(401)
+            self.send_header("WWW-Authenticate", 'Basic realm="charts"')
+            self.end_headers()
+            return
+        super().do_GET()
+
+    def log_message(self, format: str, *args: object) -> None:  # noqa: A002
+        pass
+
+
+class _QuietHandler(SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: object) -> None:  # noqa: A002
+        pass
+
+
+def _serve(directory: Path, handler: type[SimpleHTTPRequestHandler]) -> Iterator[str]:
+    server = ThreadingHTTPServer(("127.0.0.1", 0), partial(handler, directory=str(directory)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def chart_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """`helm create` output plus a .helmignore'd file and a plain extra file."""
+    base = tmp_path_factory.mktemp("chart")
+    env = _env(base / "home")
+    assert run_helm(env, "create", "mychart", cwd=base).returncode == 0
+    chart = base / "mychart"
+    with open(chart / ".helmignore", "a") as ignore:
+        ignore.write("secret.txt\n")
+    (chart / "secret.txt").write_text("never packaged\n")
+    (chart / "extra.txt").write_text("packaged\n")
+    return chart
+
+
+@pytest.fixture(scope="module")
+def repo_dir(chart_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A chart repository directory: four versions packaged and indexed by the real Helm."""
+    repo = tmp_path_factory.mktemp("repo")
+    env = _env(repo.parent / "repo-home")
+    for version in VERSIONS:
+        assert run_helm(env, "package", str(chart_dir), "--version", version, "-d", str(repo)).returncode == 0
+    assert run_helm(env, "repo", "index", str(repo)).returncode == 0
+    return repo
+
+
+@pytest.fixture(scope="module")
+def repo_url(repo_dir: Path) -> Iterator[str]:
+    yield from _serve(repo_dir, _QuietHandler)
+
+
+@pytest.fixture(scope="module")
+def auth_repo_url(repo_dir: Path) -> Iterator[str]:
+    yield from _serve(repo_dir, _AuthHandler)
+
+
+@pytest.fixture
+def homes(tmp_path: Path) -> Homes:
+    return Homes(_env(tmp_path / "helm-home"), _env(tmp_path / "our-home"))
+
+
+@pytest.fixture(scope="module")
+def registry() -> Iterator[str]:
+    from runner.testbed.registry import running_registry
+
+    with running_registry() as reg:
+        yield reg.address
+
+
+def _added(homes: Homes, url: str, name: str = "myrepo") -> None:
+    ours, helm = both(homes, "repo", "add", name, url)
+    assert helm.returncode == 0, helm.stderr
+    assert ours.returncode == 0, ours.stderr
+
+
+# ------------------------------------------------------------------ HTTP repositories
+
+
+def test_repo_add_list_update_state_matches_helm(homes: Homes, repo_url: str) -> None:
+    ours, helm = both(homes, "repo", "add", "myrepo", repo_url)
+    assert (ours.returncode, ours.stdout) == (helm.returncode, helm.stdout)
+    config = [Path(h["HELM_CONFIG_HOME"], "repositories.yaml").read_text() for h in (homes.ours, homes.helm)]
+    assert config[0] == config[1]
+    caches = [Path(h["HELM_CACHE_HOME"], "repository") for h in (homes.ours, homes.helm)]
+    assert sorted(p.name for p in caches[0].iterdir()) == sorted(p.name for p in caches[1].iterdir())
+    assert (caches[0] / "myrepo-index.yaml").read_bytes() == (caches[1] / "myrepo-index.yaml").read_bytes()
+    for args in (("repo", "list"), ("repo", "add", "myrepo", repo_url), ("repo", "update")):
+        ours, helm = both(homes, *args)
+        assert (ours.returncode, ours.stdout) == (helm.returncode, helm.stdout), args
+    ours, helm = both(homes, "repo", "add", "myrepo", repo_url + "/other")
+    assert ours.returncode != 0 and helm.returncode != 0
+    assert ours.stderr == helm.stderr
+
+
+def test_repo_list_and_update_without_repositories_are_helms(homes: Homes) -> None:
+    for args in (("repo", "list"), ("repo", "update")):
+        ours, helm = both(homes, *args)
+        assert (ours.returncode, ours.stdout, ours.stderr) == (helm.returncode, helm.stdout, helm.stderr)
+
+
+@pytest.mark.parametrize("version", ["", "0.1.0", "^0.1", "~1.1.0-0", ">=0.2.0 <1.0.0"])
+def test_pull_from_named_repository_gets_helms_bytes(homes: Homes, repo_url: str, tmp_path: Path, version: str) -> None:
+    _added(homes, repo_url)
+    ours_dir, helm_dir = tmp_path / "ours", tmp_path / "helm"
+    ours_dir.mkdir(), helm_dir.mkdir()
+    flags = ["--version", version] if version else []
+    ours = run_ours(homes.ours, "pull", "myrepo/mychart", "-d", str(ours_dir), *flags)
+    helm = run_helm(homes.helm, "pull", "myrepo/mychart", "-d", str(helm_dir), *flags)
+    assert (ours.returncode, ours.stdout, ours.stderr) == (helm.returncode, helm.stdout, helm.stderr)
+    assert _tree(ours_dir) == _tree(helm_dir)
+
+
+def _tree(root: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def test_pull_untar_writes_helms_tree_and_refuses_an_existing_one(homes: Homes, repo_url: str, tmp_path: Path) -> None:
+    _added(homes, repo_url)
+    ours_dir, helm_dir = tmp_path / "ours", tmp_path / "helm"
+    ours = run_ours(homes.ours, "pull", "myrepo/mychart", "--untar", "-d", str(ours_dir))
+    helm = run_helm(homes.helm, "pull", "myrepo/mychart", "--untar", "-d", str(helm_dir))
+    assert ours.returncode == helm.returncode == 0, ours.stderr
+    assert _tree(ours_dir) == _tree(helm_dir)
+    ours = run_ours(homes.ours, "pull", "myrepo/mychart", "--untar", "-d", str(ours_dir))
+    helm = run_helm(homes.helm, "pull", "myrepo/mychart", "--untar", "-d", str(helm_dir))
+    assert ours.returncode != 0
+    assert ours.stderr.replace(str(ours_dir), "D") == helm.stderr.replace(str(helm_dir), "D")
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["mychart", "--repo", "{url}"],
+        ["mychart", "--repo", "{url}", "--version", "1.1.0-rc.1"],
+        ["mychart", "--repo", "{url}", "--version", "~0.2"],
+        ["mychart", "--repo", "{url}", "--version", "9.9.9"],
+        ["nochart", "--repo", "{url}"],
+        ["myrepo/mychart", "--version", "^0.1"],
+        ["myrepo/mychart", "--version", "5"],
+        ["myrepo/nochart"],
+        ["norepo/mychart"],
+    ],
+)
+def test_template_remote_chart_is_identical_to_helm(homes: Homes, repo_url: str, args: list[str]) -> None:
+    _added(homes, repo_url)
+    argv = ["template", "rel", *[a.format(url=repo_url) for a in args], "--namespace", "ns"]
+    ours, helm = both(homes, *argv)
+    assert ours.returncode == helm.returncode
+    assert ours.stdout == helm.stdout
+    assert ours.stderr == helm.stderr
+
+
+def test_basic_auth_repository(homes: Homes, auth_repo_url: str, tmp_path: Path) -> None:
+    ours, helm = both(homes, "repo", "add", "private", auth_repo_url)
+    assert ours.returncode != 0 and helm.returncode != 0
+    assert ours.stderr == helm.stderr
+    creds = ["--username", USER, "--password", PASSWORD]
+    ours, helm = both(homes, "repo", "add", "private", auth_repo_url, *creds)
+    assert ours.returncode == helm.returncode == 0, ours.stderr
+    ours, helm = both(homes, "template", "rel", "private/mychart", "--version", "0.2.0")
+    assert (ours.returncode, ours.stdout) == (helm.returncode, helm.stdout) and ours.returncode == 0
+    ours, helm = both(homes, "template", "rel", "mychart", "--repo", auth_repo_url, *creds)
+    assert (ours.returncode, ours.stdout) == (0, helm.stdout)
+    ours, helm = both(homes, "template", "rel", "mychart", "--repo", auth_repo_url)
+    assert ours.returncode != 0 and ours.stderr == helm.stderr
+
+
+# ------------------------------------------------------------------ package
+
+
+@pytest.mark.parametrize("flags", [[], ["--version", "2.3.4+meta", "--app-version", "v9"]])
+def test_package_reads_back_as_helms_package(homes: Homes, chart_dir: Path, tmp_path: Path, flags: list[str]) -> None:
+    ours = run_ours(homes.ours, "package", str(chart_dir), "-d", str(tmp_path / "ours"), *flags)
+    helm = run_helm(homes.helm, "package", str(chart_dir), "-d", str(tmp_path / "helm"), *flags)
+    assert ours.returncode == helm.returncode == 0, ours.stderr
+    assert ours.stdout.replace("/ours/", "/D/") == helm.stdout.replace("/helm/", "/D/")
+    [ours_tgz] = (tmp_path / "ours").iterdir()
+    [helm_tgz] = (tmp_path / "helm").iterdir()
+    assert ours_tgz.name == helm_tgz.name
+    ours_chart, helm_chart = load_chart(ours_tgz), load_chart(helm_tgz)
+    assert ours_chart.metadata == helm_chart.metadata
+    assert _files(ours_chart) == _files(helm_chart)
+    assert "secret.txt" not in _files(ours_chart) and "extra.txt" in _files(ours_chart)
+    assert _archive_names(ours_tgz) == _archive_names(helm_tgz)
+
+
+def _files(chart: object) -> dict[str, bytes]:
+    return {f.name: f.data for f in [*chart.templates, *chart.files, *chart.raw]}  # type: ignore[attr-defined]
+
+
+def _archive_names(path: Path) -> list[str]:
+    import tarfile
+
+    with tarfile.open(path) as tar:
+        return tar.getnames()
+
+
+# ------------------------------------------------------------------ dependencies
+
+_DEPENDENCIES = """dependencies:
+- name: mychart
+  version: ~0.1.0
+  repository: {url}
+- name: mychart
+  alias: second
+  version: ">=0.2.0"
+  repository: "@myrepo"
+- name: local
+  version: 0.3.0
+  repository: file://../local
+"""
+
+
+def _parents(homes: Homes, chart_dir: Path, repo_url: str, tmp_path: Path) -> tuple[Path, Path]:
+    parents = []
+    for side, env in (("ours", homes.ours), ("helm", homes.helm)):
+        base = tmp_path / side
+        base.mkdir()
+        assert run_helm(env, "create", "parent", cwd=base).returncode == 0
+        assert run_helm(env, "create", "local", cwd=base).returncode == 0
+        chart_yaml = base / "local" / "Chart.yaml"
+        chart_yaml.write_text(chart_yaml.read_text().replace("version: 0.1.0", "version: 0.3.0"))
+        with open(base / "parent" / "Chart.yaml", "a") as out:
+            out.write(_DEPENDENCIES.format(url=repo_url))
+        parents.append(base / "parent")
+    return parents[0], parents[1]
+
+
+def _lock_without_time(path: Path) -> list[str]:
+    return [line for line in path.read_text().splitlines() if not line.startswith("generated:")]
+
+
+def test_dependency_update_build_list_match_helm(homes: Homes, chart_dir: Path, repo_url: str, tmp_path: Path) -> None:
+    _added(homes, repo_url)
+    ours_parent, helm_parent = _parents(homes, chart_dir, repo_url, tmp_path)
+    for args in (["dependency", "list"], ["dependency", "update"], ["dependency", "list"]):
+        ours = run_ours(homes.ours, *args, str(ours_parent))
+        helm = run_helm(homes.helm, *args, str(helm_parent))
+        assert (ours.returncode, ours.stdout, ours.stderr) == (helm.returncode, helm.stdout, helm.stderr), args
+    assert _lock_without_time(ours_parent / "Chart.lock") == _lock_without_time(helm_parent / "Chart.lock")
+    assert _tree(ours_parent / "charts").keys() == _tree(helm_parent / "charts").keys()
+    ours_render = run_ours(homes.ours, "template", "rel", str(ours_parent)).stdout
+    helm_render = run_helm(homes.helm, "template", "rel", str(helm_parent)).stdout
+    assert ours_render == helm_render
+
+    for parent in (ours_parent, helm_parent):
+        for archive in (parent / "charts").glob("mychart-*.tgz"):
+            archive.unlink()
+    ours = run_ours(homes.ours, "dependency", "build", str(ours_parent))
+    helm = run_helm(homes.helm, "dependency", "build", str(helm_parent))
+    assert (ours.returncode, ours.stdout) == (helm.returncode, helm.stdout) and ours.returncode == 0
+    assert _tree(ours_parent / "charts").keys() == _tree(helm_parent / "charts").keys()
+
+    for parent in (ours_parent, helm_parent):
+        chart_yaml = parent / "Chart.yaml"
+        chart_yaml.write_text(chart_yaml.read_text().replace("~0.1.0", "~0.2.0"))
+    ours = run_ours(homes.ours, "dependency", "build", str(ours_parent))
+    helm = run_helm(homes.helm, "dependency", "build", str(helm_parent))
+    assert ours.returncode != 0 and ours.stderr == helm.stderr
+
+
+def test_dependency_update_without_a_matching_version_is_helms_error(homes: Homes, chart_dir: Path, repo_url: str, tmp_path: Path) -> None:
+    _added(homes, repo_url)
+    ours_parent, helm_parent = _parents(homes, chart_dir, repo_url, tmp_path)
+    for parent in (ours_parent, helm_parent):
+        chart_yaml = parent / "Chart.yaml"
+        chart_yaml.write_text(chart_yaml.read_text().replace("~0.1.0", "~7.0.0"))
+    ours = run_ours(homes.ours, "dependency", "update", str(ours_parent))
+    helm = run_helm(homes.helm, "dependency", "update", str(helm_parent))
+    assert ours.returncode != 0
+    assert ours.stderr == helm.stderr
+
+
+# ------------------------------------------------------------------ OCI registry
+
+
+def test_helm_push_then_our_pull_and_template(homes: Homes, repo_dir: Path, registry: str, tmp_path: Path) -> None:
+    remote = f"oci://{registry}/helm-pushed"
+    for version in ("0.1.0", "1.0.0"):
+        pushed = run_helm(homes.helm, "push", str(repo_dir / f"mychart-{version}.tgz"), remote, "--plain-http")
+        assert pushed.returncode == 0, pushed.stderr
+    for version in ("", "0.1.0", "^0.1", ">5"):
+        flags = ["--version", version] if version else []
+        ours_dir, helm_dir = tmp_path / f"o{version}", tmp_path / f"h{version}"
+        ours_dir.mkdir(), helm_dir.mkdir()
+        ours = run_ours(homes.ours, "pull", f"{remote}/mychart", "--plain-http", "-d", str(ours_dir), *flags)
+        helm = run_helm(homes.helm, "pull", f"{remote}/mychart", "--plain-http", "-d", str(helm_dir), *flags)
+        assert (ours.returncode, ours.stdout, ours.stderr) == (helm.returncode, helm.stdout, helm.stderr)
+        assert _tree(ours_dir) == _tree(helm_dir)
+    ours, helm = both(homes, "template", "rel", f"{remote}/mychart", "--version", "1.0.0", "--plain-http")
+    assert (ours.returncode, ours.stdout, ours.stderr) == (helm.returncode, helm.stdout, helm.stderr)
+
+
+def test_our_push_then_helm_pull_and_template(homes: Homes, chart_dir: Path, registry: str, tmp_path: Path) -> None:
+    packaged = run_helm(homes.helm, "package", str(chart_dir), "--version", "3.0.0+build.7", "-d", str(tmp_path))
+    assert packaged.returncode == 0
+    archive = tmp_path / "mychart-3.0.0+build.7.tgz"
+    remote = f"oci://{registry}/ours-pushed"
+    ours = run_ours(homes.ours, "push", str(archive), remote, "--plain-http")
+    assert ours.returncode == 0, ours.stderr
+    assert ours.stderr.startswith(f"Pushed: {registry}/ours-pushed/mychart:3.0.0_build.7\nDigest: sha256:")
+    pulled = tmp_path / "pulled"
+    pulled.mkdir()
+    helm = run_helm(homes.helm, "pull", f"{remote}/mychart", "--version", "3.0.0+build.7",
+                    "--plain-http", "-d", str(pulled))
+    assert helm.returncode == 0, helm.stderr
+    assert (pulled / archive.name).read_bytes() == archive.read_bytes()
+    assert ours.stderr.splitlines()[1] in helm.stderr
+    ours, helm = both(homes, "template", "rel", f"{remote}/mychart", "--plain-http")
+    assert (ours.returncode, ours.stdout, ours.stderr) == (helm.returncode, helm.stdout, helm.stderr)
+    assert helm.returncode == 0
+    show = run_helm(homes.helm, "show", "chart", f"{remote}/mychart", "--plain-http")
+    assert "version: 3.0.0+build.7" in show.stdout
+
+
+def test_oci_errors_are_helms(homes: Homes, registry: str) -> None:
+    for args in (["pull", f"oci://{registry}/none/mychart"],
+                 ["pull", f"oci://{registry}/none/mychart", "--version", "1.0.0"]):
+        ours, helm = both(homes, *args, "--plain-http")
+        assert ours.returncode != 0 and ours.stderr == helm.stderr, args
