@@ -55,3 +55,14 @@ def values(cfg: ActionConfig, name: str, revision: int = 0, all_values: bool = F
     from runner.chart.values import Warnings, coalesce_values
 
     return coalesce_values(stored_chart(release), dict(release.config), Warnings())
+
+
+def resource_tables(cfg: ActionConfig, release: Release) -> str:
+    """RESOURCES of `helm status`: the release's objects as the server tabulates them."""
+    from runner.kube import tables
+    from runner.kube.resources import build
+
+    if release.info.status == "uninstalled" or not release.manifest:
+        return ""
+    client = cfg.kube()
+    return tables.render(tables.resource_tables(client, build(client, release.manifest, release.namespace)))

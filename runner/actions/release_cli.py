@@ -245,13 +245,14 @@ def _uninstall(args: argparse.Namespace) -> int:
 
 
 def _status(args: argparse.Namespace) -> int:
-    from runner.actions.query import get_release
+    from runner.actions.query import get_release, resource_tables
 
-    release = get_release(_config(args), args.name, args.revision)
+    cfg = _config(args)
+    release = get_release(cfg, args.name, args.revision)
     if args.output == "json":
         print(json.dumps(release.to_json()))
     else:
-        sys.stdout.write(status_text(release))
+        sys.stdout.write(status_text(release, resources=resource_tables(cfg, release)))
     return 0
 
 
@@ -324,13 +325,15 @@ def _result_json(result: Any) -> dict[str, Any]:
     return data
 
 
-def status_text(release: Any, dry_run: bool = False) -> str:
+def status_text(release: Any, dry_run: bool = False, resources: str = "") -> str:
     info = release.info
     lines = [f"NAME: {release.name}", f"LAST DEPLOYED: {ansic(info.last_deployed)}",
              f"NAMESPACE: {release.namespace}", f"STATUS: {info.status}",
              f"REVISION: {release.version}"]
     if info.description:
         lines.append(f"DESCRIPTION: {info.description}")
+    if resources:
+        lines.append(f"RESOURCES:\n{resources}")
     lines.append("TEST SUITE: None")
     if dry_run:
         lines += ["HOOKS:"] + [f"---\n# Source: {h.path}\n{h.manifest}" for h in release.hooks]

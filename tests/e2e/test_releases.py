@@ -203,12 +203,16 @@ def test_record_of_a_chart_with_subcharts_files_and_schema_equals_helms(cluster,
 def test_status_and_history_print_as_helm_prints_them(cluster, namespace, helm, tmp_path):
     chart = write_chart(tmp_path)
     assert helm("install", "same", str(chart), "-n", namespace).returncode == 0
-    assert helm("upgrade", "same", str(chart), "-n", namespace, "--set", "message=2").returncode == 0
-    theirs = helm("status", "same", "-n", namespace).stdout
-    # Helm also prints live RESOURCES tables (ages, pods); we do not print those yet.
-    head, _, rest = theirs.partition("RESOURCES:\n")
-    theirs = head + rest[rest.find("TEST SUITE:"):] if rest else head
-    assert ours(cluster, namespace, "status", "same").out == theirs
+    assert helm("upgrade", "same", str(chart), "-n", namespace, "--set", "message=2",
+                "--wait", "--timeout", "120s").returncode == 0  # pods settled: same rows for both
+    import re
+
+    def aged(text: str) -> str:  # the AGE column (last) changes between the two calls
+        return re.sub(r"(?m)   [0-9][0-9smhd]*$", "   AGE", text)
+
+    theirs = aged(helm("status", "same", "-n", namespace).stdout)
+    assert "RESOURCES:\n==> v1/ConfigMap\n" in theirs and "==> v1/Pod(related)" in theirs
+    assert aged(ours(cluster, namespace, "status", "same").out) == theirs
     assert ours(cluster, namespace, "history", "same").out == helm("history", "same", "-n", namespace).stdout
     for what in ("values", "manifest", "notes", "hooks"):
         mine = ours(cluster, namespace, "get", what, "same").out

@@ -1,0 +1,74 @@
+"""What `helm status` shows under RESOURCES: the server's own table view
+(meta.k8s.io Table, as kubectl get prints) of each object of a release, grouped
+as "<version>/<Kind>", plus the Pods selected by workload objects ("(related)")."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from urllib.parse import quote
+
+from runner.kube.client import KubeClient
+from runner.kube.resources import Resource
+
+TABLE = "application/json;as=Table;v=v1;g=meta.k8s.io,application/json"
+_SELECTING = frozenset({"Deployment", "ReplicaSet", "StatefulSet", "DaemonSet", "Job",
+                        "ReplicationController"})
+
+
+@dataclass
+class Table:
+    columns: list[str] = field(default_factory=list)
+    rows: list[list[str]] = field(default_factory=list)
+
+    def add(self, reply: dict) -> None:
+        shown = [i for i, c in enumerate(reply.get("columnDefinitions") or []) if c.get("priority", 0) == 0]
+        if not self.columns:
+            self.columns = [reply["columnDefinitions"][i]["name"].upper() for i in shown]
+        for row in reply.get("rows") or []:
+            cells = row.get("cells") or []
+            self.rows.append([_cell(cells[i]) if i < len(cells) else "" for i in shown])
+
+
+def _cell(value: object) -> str:
+    if value is None:
+        return "<none>"
+    return str(value)
+
+
+def resource_tables(client: KubeClient, resources: Sequence[Resource]) -> dict[str, Table]:
+    """"v1/ConfigMap" -> table of those objects; missing objects are skipped."""
+    tables: dict[str, Table] = {}
+    for resource in resources:
+        reply = client.request("GET", resource.path, accept=TABLE)
+        if not reply.ok:
+            continue
+        tables.setdefault(f"{resource.mapping.version}/{resource.kind}", Table()).add(reply.body)
+        if resource.kind in _SELECTING:
+            _related_pods(client, resource, tables)
+    return dict(sorted(tables.items()))
+
+
+def _related_pods(client: KubeClient, resource: Resource, tables: dict[str, Table]) -> None:
+    live = client.request("GET", resource.path)
+    labels = (((live.body.get("spec") or {}).get("selector") or {}).get("matchLabels") or {}) \
+        if live.ok else {}
+    if not labels:
+        return
+    selector = ",".join(f"{k}={v}" for k, v in sorted(labels.items()))
+    path = f"/api/v1/namespaces/{quote(resource.namespace, safe='')}/pods"
+    reply = client.request("GET", path, query=[("labelSelector", selector)], accept=TABLE)
+    if reply.ok and reply.body.get("rows"):
+        tables.setdefault("v1/Pod(related)", Table()).add(reply.body)
+
+
+def render(tables: dict[str, Table]) -> str:
+    """kubectl's tabwriter layout (padding 3, last column unpadded), a blank line after each."""
+    out = []
+    for key, table in tables.items():
+        rows = [table.columns, *table.rows]
+        widths = [max(len(r[i]) for r in rows) for i in range(len(table.columns))]
+        lines = ["   ".join(cell.ljust(widths[i]) for i, cell in enumerate(r[:-1])) +
+                 ("   " if len(r) > 1 else "") + r[-1] for r in rows]
+        out.append(f"==> {key}\n" + "\n".join(lines) + "\n\n")
+    return "".join(out)
