@@ -505,18 +505,23 @@ def _lex_field_or_variable(lx: Lexer, typ: int) -> State | None:
 
 
 def lex_char(lx: Lexer) -> State | None:
+    return _lex_quoted(lx, "'", T.CHAR_CONSTANT, "unterminated character constant")
+
+
+def _lex_quoted(lx: Lexer, quote: str, typ: int, unterminated: str) -> State | None:
+    """A quoted literal whose opening quote was read; escapes skip one rune, newlines end it."""
     while True:
         r = lx.next()
         if r == "\\":
             r = lx.next()
             if r not in ("", "\n"):
                 continue
-            return lx.errorf("unterminated character constant")
+            return lx.errorf(unterminated)
         if r in ("", "\n"):
-            return lx.errorf("unterminated character constant")
-        if r == "'":
+            return lx.errorf(unterminated)
+        if r == quote:
             break
-    lx.emit(T.CHAR_CONSTANT)
+    lx.emit(typ)
     return lex_inside_action
 
 
@@ -562,19 +567,7 @@ def _scan_number(lx: Lexer) -> bool:
 
 
 def lex_quote(lx: Lexer) -> State | None:
-    while True:
-        r = lx.next()
-        if r == "\\":
-            r = lx.next()
-            if r not in ("", "\n"):
-                continue
-            return lx.errorf("unterminated quoted string")
-        if r in ("", "\n"):
-            return lx.errorf("unterminated quoted string")
-        if r == '"':
-            break
-    lx.emit(T.STRING)
-    return lex_inside_action
+    return _lex_quoted(lx, '"', T.STRING, "unterminated quoted string")
 
 
 def lex_raw_quote(lx: Lexer) -> State | None:
