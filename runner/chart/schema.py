@@ -67,11 +67,10 @@ def validate_single(values: Any, schema_bytes: bytes) -> str:
     if quick and quickcheck.is_valid(schema, values, draft) is True:
         return ""  # the common case, without importing jsonschema
     validator_cls = _validator_class(schema)
-    try:
-        if not quick:  # the full metaschema check is slow: only on suspicion
-            validator_cls.check_schema(schema)
-    except Exception as exc:  # jsonschema.SchemaError
-        return f'"{SCHEMA_URL}#" is not valid against metaschema: {getattr(exc, "message", exc)}'
+    if not quick:  # the full metaschema check is slow: only on suspicion
+        problems = _metaschema_problems(validator_cls, schema)
+        if problems:
+            return problems
     validator = _build_validator(validator_cls, schema)
     try:
         errors = list(validator.iter_errors(values))
@@ -80,6 +79,21 @@ def validate_single(values: Any, schema_bytes: bytes) -> str:
     if not errors:
         return ""
     return error_report(errors, validator)
+
+
+def _metaschema_problems(validator_cls: Any, schema: Any) -> str:
+    """santhosh's compile error for a schema its metaschema rejects ('' when it is valid)."""
+    meta = validator_cls.META_SCHEMA
+    meta_validator = _build_validator(validator_cls, meta)
+    errors = list(meta_validator.iter_errors(schema))
+    if not errors:
+        return ""
+    meta_url = str(meta.get("$id") or meta.get("id") or "").rstrip("#") + "#"
+    return (
+        f'"{SCHEMA_URL}#" is not valid against metaschema: '
+        f"jsonschema validation failed with '{meta_url}'\n"
+        + error_report(errors, meta_validator).rstrip("\n")
+    )
 
 
 def _reference_error(exc: Exception) -> str:

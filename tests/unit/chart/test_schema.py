@@ -213,3 +213,21 @@ def test_subchart_schemas_are_checked_against_their_own_values(tmp_path: Path) -
 def test_valid_values_give_no_report() -> None:
     schema = json.dumps({"type": "object", "properties": {"a": {"type": "integer"}}}).encode()
     assert validate_single({"a": 1.0}, schema) == ""
+
+
+@pytest.mark.parametrize(
+    "schema",
+    [
+        {"type": "object", "properties": {"a": {"type": "foo"}}},
+        {"properties": {"a": {"minLength": -1}}, "required": "x"},
+        {
+            "$schema": "http://json-schema.org/draft-07/schema#",
+            "properties": {"a": {"type": "foo"}},
+        },
+    ],
+)
+def test_schema_rejected_by_its_metaschema_reports_like_helm(tmp_path: Path, schema: dict) -> None:
+    chart = _schema_chart(tmp_path / "meta", schema, "a: 1\n")
+    ours, helm = _our_error(chart), _helm_error(chart)
+    assert ours.splitlines()[:3] == helm.splitlines()[:3]
+    assert _normalized(ours) == _normalized(helm)

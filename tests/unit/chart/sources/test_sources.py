@@ -42,14 +42,21 @@ entries:
 
 def test_index_entries_are_sorted_newest_first() -> None:
     index = load_index(INDEX, "test")
-    assert [cv.version for cv in index.entries["web"]] == ["not-semver", "1.0.0-rc.1", "0.10.0", "0.2.0"]
+    assert [cv.version for cv in index.entries["web"]] == [
+        "not-semver",
+        "1.0.0-rc.1",
+        "0.10.0",
+        "0.2.0",
+    ]
 
 
 @pytest.mark.parametrize(
     ("constraint", "expected"),
     [("", "0.10.0"), ("0.2.0", "0.2.0"), ("~0.2", "0.2.0"), ("^1.0.0-0", "1.0.0-rc.1")],
 )
-def test_index_get_picks_exact_then_newest_match(constraint: str, expected: str, capsys: pytest.CaptureFixture[str]) -> None:
+def test_index_get_picks_exact_then_newest_match(
+    constraint: str, expected: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert load_index(INDEX, "test").get("web", constraint).version == expected
 
 
@@ -63,7 +70,10 @@ def test_index_get_errors_are_helms() -> None:
         index.get("web", "9")
 
 
-@pytest.mark.parametrize(("data", "message"), [(b"", "empty index.yaml file"), (b"entries: {}\n", "no API version specified")])
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [(b"", "empty index.yaml file"), (b"entries: {}\n", "no API version specified")],
+)
 def test_bad_indexes_are_refused(data: bytes, message: str) -> None:
     with pytest.raises(SourceError, match=message):
         load_index(data, "test")
@@ -85,11 +95,18 @@ def test_chart_urls_resolve_under_the_repository(base: str, ref: str, expected: 
 def test_lock_digest_is_helms() -> None:
     """The digest `helm dependency update` wrote for this Chart.yaml (alias @repo already rewritten)."""
     url = "http://127.0.0.1:18765"
-    req = [Dependency(name="mychart", version="~0.1.0", repository=url),
-           Dependency(name="mychart", version=">=0.2.0", repository=url, alias="second")]
-    locked = [Dependency(name="mychart", version="0.1.0", repository=url),
-              Dependency(name="mychart", version="1.0.0", repository=url)]
-    assert hash_req(req, locked) == "sha256:86aaca46668979f37e6cc944b8978604975311c70c702e9a9ca67ef333f1be12"
+    req = [
+        Dependency(name="mychart", version="~0.1.0", repository=url),
+        Dependency(name="mychart", version=">=0.2.0", repository=url, alias="second"),
+    ]
+    locked = [
+        Dependency(name="mychart", version="0.1.0", repository=url),
+        Dependency(name="mychart", version="1.0.0", repository=url),
+    ]
+    assert (
+        hash_req(req, locked)
+        == "sha256:86aaca46668979f37e6cc944b8978604975311c70c702e9a9ca67ef333f1be12"
+    )
 
 
 def test_table_pads_every_cell_like_uitable() -> None:
@@ -99,16 +116,28 @@ def test_table_pads_every_cell_like_uitable() -> None:
 
 
 def test_slog_values_are_quoted_when_needed() -> None:
-    assert [slog_value(v) for v in ("1.0", ">=1 <2", "", 'a"b')] == ["1.0", '">=1 <2"', '""', '"a\\"b"']
+    assert [slog_value(v) for v in ("1.0", ">=1 <2", "", 'a"b')] == [
+        "1.0",
+        '">=1 <2"',
+        '""',
+        '"a\\"b"',
+    ]
 
 
 def test_repositories_file_round_trips(tmp_path: Path) -> None:
     path = tmp_path / "config" / "repositories.yaml"
-    entry = Entry(name="stable", url="https://charts.example", username="u", password="p",
-                  insecure_skip_tls_verify=True)
+    entry = Entry(
+        name="stable",
+        url="https://charts.example",
+        username="u",
+        password="p",
+        insecure_skip_tls_verify=True,
+    )
     write_repo_file(RepoFile(repositories=[entry]), path)
     text = path.read_text()
-    assert text.startswith('apiVersion: ""\ngenerated: "0001-01-01T00:00:00Z"\nrepositories:\n- caFile: ""\n')
+    assert text.startswith(
+        'apiVersion: ""\ngenerated: "0001-01-01T00:00:00Z"\nrepositories:\n- caFile: ""\n'
+    )
     assert load_repo_file(path).repositories == [entry]
     assert path.stat().st_mode & 0o777 == 0o600
 
@@ -127,19 +156,28 @@ def test_credentials_go_only_to_the_repository_host() -> None:
     opts = HttpOptions(username="u", password="p", credentials_url="https://charts.example/sub")
     assert opts.sends_credentials_to("https://charts.example/sub/a.tgz")
     assert not opts.sends_credentials_to("https://cdn.example/a.tgz")
-    opts = HttpOptions(username="u", credentials_url="https://charts.example", pass_credentials_all=True)
+    opts = HttpOptions(
+        username="u", credentials_url="https://charts.example", pass_credentials_all=True
+    )
     assert opts.sends_credentials_to("https://cdn.example/a.tgz")
 
 
 def test_oci_references_and_tags() -> None:
     ref = oci.parse_reference("oci://127.0.0.1:5000/team/charts/web:1.2.3_meta")
-    assert (ref.host, ref.repository, ref.tag, ref.chart_name) == ("127.0.0.1:5000", "team/charts/web", "1.2.3_meta", "web")
+    assert (ref.host, ref.repository, ref.tag, ref.chart_name) == (
+        "127.0.0.1:5000",
+        "team/charts/web",
+        "1.2.3_meta",
+        "web",
+    )
     assert oci.version_to_tag("1.0.0+build.1") == "1.0.0_build.1"
     tags = ["2.0.0-rc.1", "1.5.0", "1.0.0"]
     assert oci.matching_tag(tags, "") == "1.5.0"
     assert oci.matching_tag(tags, "~1.0") == "1.0.0"
     assert oci.matching_tag(tags, "2.0.0-rc.1") == "2.0.0-rc.1"
-    with pytest.raises(SourceError, match="could not locate a version matching provided version string >3"):
+    with pytest.raises(
+        SourceError, match="could not locate a version matching provided version string >3"
+    ):
         oci.matching_tag(tags, ">3")
     with pytest.raises(SourceError, match="repository name must be specified"):
         oci.parse_reference("oci://host-only")
@@ -148,8 +186,14 @@ def test_oci_references_and_tags() -> None:
 def test_oci_annotations_carry_the_chart_metadata() -> None:
     from runner.chart.model import Maintainer, Metadata
 
-    md = Metadata(name="web", version="1.0.0", description="d", home="https://h",
-                  maintainers=[Maintainer(name="Ann", email="a@x")], annotations={"x": "y"})
+    md = Metadata(
+        name="web",
+        version="1.0.0",
+        description="d",
+        home="https://h",
+        maintainers=[Maintainer(name="Ann", email="a@x")],
+        annotations={"x": "y"},
+    )
     notes = oci.oci_annotations(md)
     assert notes["org.opencontainers.image.title"] == "web"
     assert notes["org.opencontainers.image.authors"] == "Ann (a@x)"
@@ -159,7 +203,9 @@ def test_oci_annotations_carry_the_chart_metadata() -> None:
 def _write_chart(root: Path) -> Path:
     chart = root / "web"
     (chart / "templates").mkdir(parents=True)
-    (chart / "Chart.yaml").write_text("apiVersion: v2\nname: web\nversion: 0.1.0\ndescription: ''\n")
+    (chart / "Chart.yaml").write_text(
+        "apiVersion: v2\nname: web\nversion: 0.1.0\ndescription: ''\n"
+    )
     (chart / "values.yaml").write_text("a: 1 # kept as written\n")
     (chart / "templates" / "cm.yaml").write_text("kind: ConfigMap\n")
     (chart / ".helmignore").write_text("*.bak\n")
@@ -169,7 +215,10 @@ def _write_chart(root: Path) -> Path:
 
 def test_package_writes_a_chart_the_loader_reads_back(tmp_path: Path) -> None:
     chart = _write_chart(tmp_path)
-    saved = package_chart(str(chart), PackageOptions(version="1.2.3+x", app_version="v2", destination=str(tmp_path / "out")))
+    saved = package_chart(
+        str(chart),
+        PackageOptions(version="1.2.3+x", app_version="v2", destination=str(tmp_path / "out")),
+    )
     assert saved.name == "web-1.2.3+x.tgz"
     loaded = load_chart(saved)
     assert (loaded.metadata.version, loaded.metadata.app_version) == ("1.2.3+x", "v2")
