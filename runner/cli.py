@@ -11,7 +11,7 @@ import sys
 from collections.abc import Callable, Sequence
 
 from runner import __version__
-from runner.actions import dependency, package, pull, release_cli, repo, template_cli
+from runner.actions import dependency, lint, package, pull, release_cli, repo, template_cli
 from runner.errors import RunnerError
 
 Command = Callable[[argparse.Namespace], int]
@@ -26,6 +26,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"deploy-runner {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     template_cli.register(subparsers)
+    lint.register(subparsers)
     release_cli.register(subparsers)
     for sources_cli in (pull, package, dependency, repo):
         sources_cli.register(subparsers)
