@@ -61,7 +61,7 @@ def validate_single(values: Any, schema_bytes: bytes) -> str:
     try:
         schema = json.loads(schema_bytes)
     except (ValueError, UnicodeDecodeError) as exc:
-        return _json_error(exc)  # compile errors carry no trailing newline in Helm
+        return _json_error(exc, schema_bytes)  # compile errors: no trailing newline in Helm
     draft = detect_draft(schema)
     quick = draft is not None and draft != "draft3" and looks_valid(schema, draft)
     if quick and quickcheck.is_valid(schema, values, draft) is True:
@@ -114,10 +114,16 @@ def _reference_error(exc: Exception) -> str:
     raise exc
 
 
-def _json_error(exc: Exception) -> str:
-    if isinstance(exc, json.JSONDecodeError) and exc.pos >= len(exc.doc.rstrip()):
+def _json_error(exc: Exception, text: bytes) -> str:
+    """encoding/json Decoder's words for a schema that is not JSON (via the scanner port)."""
+    from runner.encoding.jsonscan import syntax_error
+
+    message = syntax_error(text.decode("utf-8", "replace")) or str(exc)
+    if message == "unexpected end of JSON input":
         return "unexpected EOF"
-    return str(exc)
+    if message.endswith(" after top-level value"):
+        return "invalid character after top-level value"  # santhosh's own trailing-data check
+    return message
 
 
 def _validator_class(schema: Any) -> Any:

@@ -231,3 +231,12 @@ def test_schema_rejected_by_its_metaschema_reports_like_helm(tmp_path: Path, sch
     ours, helm = _our_error(chart), _helm_error(chart)
     assert ours.splitlines()[:3] == helm.splitlines()[:3]
     assert _normalized(ours) == _normalized(helm)
+
+
+@pytest.mark.parametrize("text", ['{"type": "object",', '{"type": x}', '{"a": 1,}', "[1] x"])
+def test_schema_that_is_not_json_reports_like_helm(tmp_path: Path, text: str) -> None:
+    chart = write_chart(
+        tmp_path / "notjson",
+        {"values.schema.json": text, "values.yaml": "a: 1\n", "templates/a.yaml": "a: b"},
+    )
+    assert _our_error(chart) == _helm_error(chart)
