@@ -18,6 +18,7 @@ from typing import Any
 from runner.chart import strvals
 from runner.chart.errors import ChartError, ValuesError
 from runner.chart.loader import load_values, merge_maps
+from runner.errors import RunnerError
 
 
 @dataclass
@@ -36,11 +37,16 @@ FileReader = Callable[[str], bytes]
 
 
 def read_values_file(name: str) -> bytes:
-    """Helm's readFile: `-` is stdin, URLs need a getter (not offline), else the file."""
-    if name == "-":
+    """Helm's readFile: `-` is stdin, http(s) URLs go through the HTTP getter, else a file."""
+    if name.strip() == "-":
         return sys.stdin.buffer.read()
-    if "://" in name:
-        raise ValuesError(f"could not find protocol handler for: {name.split('://', 1)[0]}")
+    if name.startswith(("http://", "https://")):
+        from runner.chart.sources.http import get
+
+        try:
+            return get(name)
+        except RunnerError as exc:
+            raise ValuesError(str(exc)) from None
     try:
         return Path(name).read_bytes()
     except FileNotFoundError:
@@ -48,7 +54,8 @@ def read_values_file(name: str) -> bytes:
     except IsADirectoryError:
         raise ValuesError(f"read {name}: is a directory") from None
     except OSError as exc:
-        raise ValuesError(f"open {name}: {exc.strerror.lower() if exc.strerror else exc}") from None
+        reason = exc.strerror.lower() if exc.strerror else str(exc)
+        raise ValuesError(f"open {name}: {reason}") from None
 
 
 def merge_options(options: ValueOptions, read: FileReader = read_values_file) -> dict[str, Any]:

@@ -153,3 +153,29 @@ def test_typed_values_follow_strvals_typedval() -> None:
     assert typed_value("nUll") is None
     assert typed_value("1e3") == "1e3"
     assert parse("a=1", mode="string") == {"a": "1"}
+
+
+def test_values_file_from_an_http_url(dump_chart: Path, tmp_path: Path) -> None:
+    import functools
+    import http.server
+    import threading
+
+    (tmp_path / "remote.yaml").write_text("remote: {a: 1}\n")
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(tmp_path))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        url = f"http://127.0.0.1:{server.server_port}/remote.yaml"
+        helm = helm_template(dump_chart, "-f", url)
+        assert _ours(merge_user_values([url], {})) == helm.document("templates/dump.yaml")
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_unknown_url_scheme_is_read_as_a_file_path(dump_chart: Path) -> None:
+    helm = helm_template(dump_chart, "-f", "foo://x")
+    with pytest.raises(ValuesError) as caught:
+        merge_user_values(["foo://x"], {})
+    assert str(caught.value) == helm.error
