@@ -406,3 +406,48 @@ def test_oci_errors_are_helms(homes: Homes, registry: str) -> None:
                  ["pull", f"oci://{registry}/none/mychart", "--version", "1.0.0"]):
         ours, helm = both(homes, *args, "--plain-http")
         assert ours.returncode != 0 and ours.stderr == helm.stderr, args
+
+
+# ------------------------------------------------------------------ TLS options
+
+
+@pytest.fixture(scope="module")
+def tls_repo(repo_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, object]]:
+    """The repository over HTTPS on loopback, requiring a client certificate from the test CA."""
+    import ssl
+
+    from runner.testbed.pki import create_pki
+
+    pki = create_pki(tmp_path_factory.mktemp("pki"))
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(pki.kwok.cert, pki.kwok.key)
+    context.load_verify_locations(pki.ca.cert)
+    context.verify_mode = ssl.CERT_REQUIRED
+    server = ThreadingHTTPServer(("127.0.0.1", 0), partial(_QuietHandler, directory=str(repo_dir)))
+    server.socket = context.wrap_socket(server.socket, server_side=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"https://127.0.0.1:{server.server_address[1]}", pki
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=10)
+
+
+def test_tls_repository_with_ca_and_client_certificate(homes: Homes, tls_repo: tuple[str, object], tmp_path: Path) -> None:
+    url, pki = tls_repo
+    client = ["--cert-file", str(pki.admin.cert), "--key-file", str(pki.admin.key)]  # type: ignore[attr-defined]
+    ours, helm = both(homes, "repo", "add", "secure", url, *client)
+    assert ours.returncode != 0 and helm.returncode != 0
+    assert ours.stderr == helm.stderr
+    ours, helm = both(homes, "repo", "add", "secure", url, "--ca-file", str(pki.ca.cert), *client)  # type: ignore[attr-defined]
+    assert ours.returncode == helm.returncode == 0, ours.stderr
+    ours, helm = both(homes, "template", "rel", "secure/mychart", "--version", "0.2.0")
+    assert (ours.returncode, ours.stdout) == (0, helm.stdout)
+    for flags in (["--insecure-skip-tls-verify", *client],
+                  ["--ca-file", str(pki.ca.cert), *client]):  # type: ignore[attr-defined]
+        ours, helm = both(homes, "template", "rel", "mychart", "--repo", url, *flags)
+        assert (ours.returncode, ours.stdout) == (0, helm.stdout), ours.stderr
+    ours, helm = both(homes, "template", "rel", "mychart", "--repo", url, "--insecure-skip-tls-verify")
+    assert ours.returncode != 0 and helm.returncode != 0

@@ -48,7 +48,7 @@ def get(url: str, options: HttpOptions | None = None) -> bytes:
     try:
         response = requests.get(url, timeout=TIMEOUT_SECONDS, **kwargs)
     except requests.exceptions.SSLError as exc:
-        raise SourceError(f'Get "{url}": tls: {_reason(exc)}') from exc
+        raise SourceError(f'Get "{url}": {_tls_reason(exc)}') from exc
     except requests.exceptions.RequestException as exc:
         raise SourceError(f'Get "{url}": {_reason(exc)}') from exc
     if response.status_code != 200:
@@ -74,6 +74,18 @@ def _quiet_insecure_warning() -> None:
     import urllib3
 
     urllib3.disable_warnings(urllib3.exceptions.InsecureRequestWarning)
+
+
+def _tls_reason(exc: Exception) -> str:
+    """Go's crypto/tls wording for the failures Python's ssl module reports."""
+    text = str(exc)
+    if "CERTIFICATE_VERIFY_FAILED" in text and "unable to get local issuer" in text:
+        return "tls: failed to verify certificate: x509: certificate signed by unknown authority"
+    if "CERTIFICATE_VERIFY_FAILED" in text and "self-signed" in text:
+        return "tls: failed to verify certificate: x509: certificate signed by unknown authority"
+    if "CERTIFICATE_VERIFY_FAILED" in text:
+        return f"tls: failed to verify certificate: {_reason(exc)}"
+    return f"remote error: tls: {_reason(exc)}"
 
 
 def _reason(exc: Exception) -> str:
