@@ -24,8 +24,6 @@ from runner.template.nodes import (
 from runner.template.sites import _field, _missing_key
 from runner.template.state import (
     _ABSENT,
-    MISSINGKEY_ERROR,
-    MISSINGKEY_ZERO,
     Cmd,
     Eval,
     State,
@@ -167,32 +165,19 @@ def field_chain(
     steps = list(zip(head, mids, strict=True))
     site = c.site(last, call_node, node, args)
     has_args = bool(args)
+    walk = _field_walker(tree, node, steps, recv, boxed0, unbox=False, pair=True) if steps else None
 
     def cmd(st: State, dot: Any, final: Any) -> Any:
-        r = dot if recv is None else recv(st, dot)
-        boxed = boxed0
-        for name, mid in steps:
-            if type(r) is dict:
-                v = r.get(name, _ABSENT)
-                if v is _ABSENT:
-                    r = _missing_key(st, tree, node, name, r)
-                else:
-                    r = NIL if v is None else v
-                boxed = True
-            else:
-                r = _field(st, tree, node, r, name, mid, MISSING, dot, boxed)
-                boxed = False
+        if walk is None:
+            r, boxed = (dot if recv is None else recv(st, dot)), boxed0
+        else:
+            r, boxed = walk(st, dot)
         if type(r) is dict:
             if has_args or final is not MISSING:
                 fail(st, tree, node, f"{last} is not a method but has arguments")
             v = r.get(last, _ABSENT)
             if v is _ABSENT:
-                mode = st.missingkey
-                if mode == MISSINGKEY_ZERO:
-                    return NIL
-                if mode == MISSINGKEY_ERROR:
-                    fail(st, tree, node, f"map has no entry for key {go_quote(last)}")
-                return None
+                return _missing_key(st, tree, node, last, r)
             return NIL if v is None else v
         return _field(st, tree, node, r, last, site, final, dot, boxed)
 
@@ -211,7 +196,12 @@ def field_arg(c: _Compiler, node: Node, names: list[str], recv: Eval | None) -> 
     return ev
 
 
-def _field_walker(tree: Any, node: Node, steps: list[Any], recv: Eval | None, boxed0: bool, unbox: bool) -> Eval:
+def _field_walker(
+    tree: Any, node: Node, steps: list[Any], recv: Eval | None, boxed0: bool, unbox: bool, pair: bool = False
+) -> Eval:
+    """Walk field names from the receiver; `pair` also returns whether the result sits in an
+    interface slot (it came from a map), which decides the type named in field errors."""
+
     def ev(st: State, dot: Any) -> Any:
         r = dot if recv is None else recv(st, dot)
         boxed = boxed0
@@ -226,6 +216,8 @@ def _field_walker(tree: Any, node: Node, steps: list[Any], recv: Eval | None, bo
             else:
                 r = _field(st, tree, node, r, name, site, MISSING, dot, boxed)
                 boxed = False
+        if pair:
+            return r, boxed
         if unbox and r is NIL:
             return None
         return r
