@@ -35,6 +35,7 @@ from runner.release.record import (
     Info,
     Release,
 )
+from runner.release.storage import ReleaseNotFoundError
 from runner.release.storage.storage import DEFAULT_HISTORY_MAX
 
 
@@ -62,7 +63,10 @@ def rollback(cfg: ActionConfig, opts: RollbackOptions) -> ReleaseResult:
     if opts.revision < 0:
         raise RollbackError("invalid release revision")
     with cfg.locked(opts.name, opts.wait_for_lock) as lock:
-        current = cfg.storage.last(opts.name)
+        try:
+            current = cfg.storage.last(opts.name)
+        except ReleaseNotFoundError as err:
+            raise RollbackError("release: not found") from err
         notes = []
         if current.info.status in PENDING_STATUSES:
             recover_stranded(cfg, current, lock, opts.timeout)

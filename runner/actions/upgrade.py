@@ -165,10 +165,10 @@ def _current_release(cfg: ActionConfig, last: Release) -> Release:
         return last
     try:
         return cfg.storage.deployed(last.name)
-    except ReleaseNotFoundError:
+    except ReleaseNotFoundError as err:
         if last.info.status in (FAILED, SUPERSEDED):
             return last
-        raise
+        raise UpgradeError(f'"{last.name}" has no deployed releases') from err
 
 
 def _reuse_values(opts: UpgradeOptions, chart: Any, current: Release) -> dict[str, Any]:

@@ -244,3 +244,17 @@ def test_dry_run_prints_as_helm_prints_it(cluster, namespace, helm, tmp_path, mo
     mine = ours(cluster, namespace, "install", "dry", str(chart), f"--dry-run={mode}")
     assert mine.code == 0 and theirs.returncode == 0
     assert normal(mine.out) == normal(theirs.stdout)
+
+
+def test_errors_on_missing_releases_read_as_helms(cluster, namespace, helm, tmp_path):
+    chart = write_chart(tmp_path)
+    assert ours(cluster, namespace, "install", "gone", str(chart)).code == 0
+    assert ours(cluster, namespace, "uninstall", "gone", "--keep-history").code == 0
+    cases = [("upgrade", "gone", str(chart)), ("upgrade", "never", str(chart)), ("rollback", "never"),
+             ("rollback", "gone", "7"), ("status", "never"), ("history", "never"),
+             ("get", "values", "never"), ("uninstall", "never")]
+    for args in cases:
+        theirs = helm(*args, "-n", namespace)
+        mine = ours(cluster, namespace, *args)
+        assert mine.code != 0 and theirs.returncode != 0, args
+        assert mine.err.strip() == theirs.stderr.strip().splitlines()[-1], args
