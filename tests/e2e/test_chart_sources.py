@@ -451,3 +451,24 @@ def test_tls_repository_with_ca_and_client_certificate(homes: Homes, tls_repo: t
         assert (ours.returncode, ours.stdout) == (0, helm.stdout), ours.stderr
     ours, helm = both(homes, "template", "rel", "mychart", "--repo", url, "--insecure-skip-tls-verify")
     assert ours.returncode != 0 and helm.returncode != 0
+
+
+def test_dependency_update_and_build_from_oci_match_helm(homes: Homes, repo_dir: Path, registry: str, tmp_path: Path) -> None:
+    remote = f"oci://{registry}/deps"
+    for version in ("0.1.0", "0.2.0", "1.0.0"):
+        assert run_helm(homes.helm, "push", str(repo_dir / f"mychart-{version}.tgz"), remote, "--plain-http").returncode == 0
+    parents = []
+    for side in ("ours", "helm"):
+        (tmp_path / side).mkdir()
+        assert run_helm(homes.helm, "create", "parent", cwd=tmp_path / side).returncode == 0
+        with open(tmp_path / side / "parent" / "Chart.yaml", "a") as out:
+            out.write(f"dependencies:\n- name: mychart\n  version: ~0.1.0\n  repository: {remote}\n"
+                      f"- name: mychart\n  alias: exact\n  version: 0.2.0\n  repository: {remote}\n")
+        parents.append(tmp_path / side / "parent")
+    ours_parent, helm_parent = parents
+    for command in ("update", "build"):
+        ours = run_ours(homes.ours, "dependency", command, str(ours_parent), "--plain-http")
+        helm = run_helm(homes.helm, "dependency", command, str(helm_parent), "--plain-http")
+        assert (ours.returncode, ours.stdout, ours.stderr) == (helm.returncode, helm.stdout, helm.stderr)
+        assert _lock_without_time(ours_parent / "Chart.lock") == _lock_without_time(helm_parent / "Chart.lock")
+        assert _tree(ours_parent / "charts") == _tree(helm_parent / "charts")

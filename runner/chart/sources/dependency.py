@@ -86,7 +86,7 @@ class Manager:
         if not req:
             return
         req = self._resolve_repo_names(req)
-        self._refresh_repositories(req)
+        self._refresh_repositories()
         lock = self._resolve(req)
         self._download_all(lock.dependencies)
         lock.digest = hash_req(req, lock.dependencies)
@@ -110,7 +110,7 @@ class Manager:
                 f"the lock file ({names[0]}) is out of sync with the dependencies file ({names[1]}). "
                 "Please update the dependencies"
             )
-        self._refresh_repositories(chart.lock.dependencies)
+        self._refresh_repositories()
         self._download_all([replace(d) for d in chart.lock.dependencies])
 
     # ------------------------------------------------------------ repositories
@@ -154,25 +154,18 @@ class Manager:
             raise SourceError(message)
         return resolved
 
-    def _refresh_repositories(self, deps: list[Dependency]) -> None:
-        named = {
-            e.name: e for d in deps if (e := self._repo_for.get(d.name)) is not None and e.name
-        }
-        if not named or self.skip_refresh:
+    def _refresh_repositories(self) -> None:
+        """UpdateRepositories: every configured repository, as Helm does, unless --skip-refresh."""
+        repos = load_repo_file(self.paths.repository_config).repositories
+        if not repos or self.skip_refresh:
             return
         print("Hang tight while we grab the latest from your chart repositories...", file=self.out)
-        for entry in named.values():
+        for entry in repos:
             try:
                 download_index_file(entry, self.paths)
-                print(
-                    f'...Successfully got an update from the "{entry.name}" chart repository',
-                    file=self.out,
-                )
+                print(f'...Successfully got an update from the "{entry.name}" chart repository', file=self.out)
             except SourceError as exc:
-                print(
-                    f'...Unable to get an update from the "{entry.name}" chart repository ({entry.url}):\n\t{exc}',
-                    file=self.out,
-                )
+                print(f'...Unable to get an update from the "{entry.name}" chart repository ({entry.url}):\n\t{exc}', file=self.out)
         print("Update Complete. ⎈Happy Helming!⎈", file=self.out)
 
     def _index(self, entry: Entry) -> IndexFile:
