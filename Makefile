@@ -33,6 +33,7 @@ test: $(STAMP) lint testbed
 # Builds (first time only) the testbed binaries, outside pytest's per-test timeout.
 testbed: $(STAMP)
 	$(PY) -m runner.testbed build
+	$(PY) -c 'from runner.testbed.registry import registry_binary; print("registry:", registry_binary())'
 
 # The product on the testbed: install, upgrade across a major chart version with
 # .Release.History, roll back (examples/migrating-app). The bare testbed: python -m runner.testbed demo
