@@ -170,7 +170,7 @@ def _install(args: argparse.Namespace) -> int:
         name=name, chart=chart, values=_values(args), create_namespace=args.create_namespace,
         generate_name=args.generate_name, server_side=args.server_side == "true",
         force_conflicts=args.force_conflicts, dry_run=_dry(args.dry_run),
-        take_ownership=args.take_ownership, replace=args.replace, wait=bool(args.wait),
+        take_ownership=args.take_ownership, replace=args.replace, wait=_waits(args.wait),
         timeout=parse_duration(args.timeout), no_hooks=args.no_hooks, skip_crds=args.skip_crds,
         description=args.description, release_history_max=args.release_history_max,
         include_history_values=args.include_history_values,
@@ -190,7 +190,7 @@ def _upgrade(args: argparse.Namespace) -> int:
         reset_then_reuse_values=args.reset_then_reuse_values, server_side=args.server_side,
         force_conflicts=args.force_conflicts, cleanup_on_fail=args.cleanup_on_fail,
         history_max=args.history_max, dry_run=_dry(args.dry_run),
-        take_ownership=args.take_ownership, wait=bool(args.wait),
+        take_ownership=args.take_ownership, wait=_waits(args.wait),
         timeout=parse_duration(args.timeout), no_hooks=args.no_hooks,
         description=args.description, create_namespace=args.create_namespace,
         release_history_max=args.release_history_max,
@@ -214,7 +214,7 @@ def _rollback(args: argparse.Namespace) -> int:
     opts = RollbackOptions(
         name=args.name, revision=args.revision, server_side=args.server_side,
         force_conflicts=args.force_conflicts, cleanup_on_fail=args.cleanup_on_fail,
-        history_max=args.history_max, dry_run=args.dry_run, wait=bool(args.wait),
+        history_max=args.history_max, dry_run=args.dry_run, wait=_waits(args.wait),
         timeout=parse_duration(args.timeout), no_hooks=args.no_hooks,
         wait_for_lock=parse_duration(args.wait_for_lock))
     result = rollback(_config(args), opts)
@@ -234,7 +234,7 @@ def _uninstall(args: argparse.Namespace) -> int:
     for name in args.names:
         opts = UninstallOptions(
             name=name, keep_history=args.keep_history, cascade=args.cascade,
-            no_hooks=args.no_hooks, dry_run=args.dry_run, wait=bool(args.wait),
+            no_hooks=args.no_hooks, dry_run=args.dry_run, wait=_waits(args.wait),
             timeout=parse_duration(args.timeout), ignore_not_found=args.ignore_not_found,
             description=args.description, wait_for_lock=parse_duration(args.wait_for_lock))
         result = uninstall(cfg, opts)
@@ -304,6 +304,13 @@ def _failing(prefix: str, work: Any) -> Any:
         return work()
     except RunnerError as err:
         raise RunnerError(f"{prefix}: {err}") from err
+
+
+def _waits(value: str) -> bool:
+    """--wait[=watcher|legacy|hookOnly]: hookOnly (Helm's default) waits for hooks only."""
+    if value not in ("", "watcher", "legacy", "hookOnly", "true", "false"):
+        raise UsageError(f'invalid wait strategy "{value}": use watcher, legacy or hookOnly')
+    return value not in ("", "hookOnly", "false")
 
 
 def _dry(value: str) -> str:
