@@ -472,3 +472,61 @@ def test_dependency_update_and_build_from_oci_match_helm(homes: Homes, repo_dir:
         assert (ours.returncode, ours.stdout, ours.stderr) == (helm.returncode, helm.stdout, helm.stderr)
         assert _lock_without_time(ours_parent / "Chart.lock") == _lock_without_time(helm_parent / "Chart.lock")
         assert _tree(ours_parent / "charts") == _tree(helm_parent / "charts")
+
+
+# ------------------------------------------------------------------ archive safety
+
+
+def _evil_archive() -> bytes:
+    import io
+    import tarfile
+
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w:gz") as tar:
+        for name, data in (("evil/Chart.yaml", b"apiVersion: v2\nname: evil\nversion: 1.0.0\n"),
+                           ("evil/../../escape.txt", b"outside\n")):
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            tar.addfile(info, io.BytesIO(data))
+    return buffer.getvalue()
+
+
+@pytest.fixture(scope="module")
+def evil_repo_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    repo = tmp_path_factory.mktemp("evil-repo")
+    (repo / "evil-1.0.0.tgz").write_bytes(_evil_archive())
+    (repo / "index.yaml").write_text(
+        "apiVersion: v1\nentries:\n  evil:\n  - apiVersion: v2\n    name: evil\n    version: 1.0.0\n"
+        "    urls: [evil-1.0.0.tgz]\n"
+    )
+    yield from _serve(repo, _QuietHandler)
+
+
+def test_unsafe_downloads_never_write_outside(homes: Homes, evil_repo_url: str, tmp_path: Path) -> None:
+    work = tmp_path / "a" / "b"
+    work.mkdir(parents=True)
+    pulled = run_ours(homes.ours, "pull", "evil", "--repo", evil_repo_url, "--untar", "-d", str(work))
+    assert pulled.returncode != 0 and "Traceback" not in pulled.stderr
+    rendered = run_ours(homes.ours, "template", "rel", "evil", "--repo", evil_repo_url)
+    assert rendered.returncode != 0 and "Traceback" not in rendered.stderr
+    parent = work / "parent"
+    (parent / "templates").mkdir(parents=True)
+    (parent / "Chart.yaml").write_text(
+        f"apiVersion: v2\nname: parent\nversion: 0.1.0\ndependencies:\n- name: evil\n  version: 1.0.0\n"
+        f"  repository: {evil_repo_url}\n"
+    )
+    run_ours(homes.ours, "dependency", "update", str(parent))
+    assert not list((parent / "charts").glob("*.tgz"))
+    assert not [p for p in tmp_path.rglob("escape.txt")]
+
+
+def test_pull_by_absolute_url_gets_helms_bytes(homes: Homes, repo_url: str, tmp_path: Path) -> None:
+    ours_dir, helm_dir = tmp_path / "ours", tmp_path / "helm"
+    ours_dir.mkdir(), helm_dir.mkdir()
+    url = f"{repo_url}/mychart-0.2.0.tgz"
+    ours = run_ours(homes.ours, "pull", url, "-d", str(ours_dir))
+    helm = run_helm(homes.helm, "pull", url, "-d", str(helm_dir))
+    assert (ours.returncode, ours.stderr) == (helm.returncode, helm.stderr)
+    assert _tree(ours_dir) == _tree(helm_dir)
+    ours, helm = both(homes, "pull", f"{repo_url}/missing-0.1.0.tgz", "-d", str(ours_dir))
+    assert ours.returncode != 0 and ours.stderr == helm.stderr
