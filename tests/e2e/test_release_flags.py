@@ -191,3 +191,57 @@ def test_force_replace_puts_the_whole_object(cluster, namespace, tmp_path):
     assert _cm(cluster, namespace, "r-cm")["data"] == {"a": "b"}  # replaced, not merged
     both = ours(cluster, namespace, "upgrade", "r", str(chart), "--force", "--force-conflicts")
     assert both.code != 0 and "mutually exclusive" in both.err
+
+
+HOOKS = {
+    "cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}-cm\ndata: {a: b}\n",
+    "hooks.yaml": """apiVersion: batch/v1
+kind: Job
+metadata:
+  name: {{ .Release.Name }}-migrate
+  annotations:
+    "helm.sh/hook": pre-install,pre-upgrade
+    "helm.sh/hook-weight": "5"
+    "helm.sh/hook-delete-policy": hook-succeeded
+spec:
+  backoffLimit: 0
+  template:
+    spec:
+      restartPolicy: Never
+      containers: [{name: c, image: busybox}]
+---
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: {{ .Release.Name }}-first
+  annotations:
+    "helm.sh/hook": pre-install
+    "helm.sh/hook-weight": "-1"
+data: {a: b}
+---
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: {{ .Release.Name }}-after
+  annotations:
+    "helm.sh/hook": post-install
+    "helm.sh/hook-delete-policy": before-hook-creation,hook-succeeded
+data: {a: b}
+""",
+}
+
+
+def test_hook_weights_and_delete_policies_behave_as_helms(cluster, namespace, helm, tmp_path):
+    from tests.e2e.release_helpers import comparable
+
+    chart = write_chart(tmp_path, templates=HOOKS)
+    assert helm("install", "theirs", str(chart), "-n", namespace).returncode == 0
+    assert ours(cluster, namespace, "install", "mine", str(chart)).code == 0
+    theirs = comparable(record(cluster, namespace, "theirs", 1), "theirs")
+    mine = comparable(record(cluster, namespace, "mine", 1), "mine")
+    assert mine["hooks"] == theirs["hooks"]
+    for name in ("theirs", "mine"):
+        assert _cm(cluster, namespace, f"{name}-first") is not None  # default policy keeps it
+        assert _cm(cluster, namespace, f"{name}-after") is None  # hook-succeeded deletes it
+        job = get_object(cluster, f"/apis/batch/v1/namespaces/{namespace}/jobs/{name}-migrate")
+        assert job is None
