@@ -59,6 +59,8 @@ def handle_push(args: argparse.Namespace) -> int:
         raise SourceError(f"scheme prefix missing from remote (e.g. \"{oci.SCHEME}\")")
     from pathlib import Path
 
+    if not Path(chart_path).exists():
+        raise RunnerError(f"{chart_path}: no such file")
     chart = load_archive_file(Path(chart_path))
     options = oci.OciOptions(args.plain_http, args.insecure_skip_tls_verify, args.ca_file,
                              args.cert_file, args.key_file, args.username, args.password)

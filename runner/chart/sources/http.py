@@ -50,7 +50,7 @@ def get(url: str, options: HttpOptions | None = None) -> bytes:
     except requests.exceptions.SSLError as exc:
         raise SourceError(f'Get "{url}": {_tls_reason(exc)}') from exc
     except requests.exceptions.RequestException as exc:
-        raise SourceError(f'Get "{url}": {_reason(exc)}') from exc
+        raise SourceError(f'Get "{url}": {go_net_error(exc, url)}') from exc
     if response.status_code != 200:
         raise SourceError(f"failed to fetch {url} : {response.status_code} {response.reason}")
     return response.content
@@ -86,6 +86,23 @@ def _tls_reason(exc: Exception) -> str:
     if "CERTIFICATE_VERIFY_FAILED" in text:
         return f"tls: failed to verify certificate: {_reason(exc)}"
     return f"remote error: tls: {_reason(exc)}"
+
+
+def go_net_error(exc: Exception, url: str) -> str:
+    """Go's net/http wording for a failed connection (what Helm prints after `Get "URL": `)."""
+    import requests
+
+    text = str(exc)
+    parts = urlsplit(url)
+    port = parts.port or (443 if parts.scheme == "https" else 80)
+    address = f"{parts.hostname}:{port}"
+    if "Connection refused" in text:
+        return f"dial tcp {address}: connect: connection refused"
+    if "Name or service not known" in text or "nodename nor servname" in text or "getaddrinfo failed" in text:
+        return f"dial tcp: lookup {parts.hostname}: no such host"
+    if isinstance(exc, requests.exceptions.Timeout):
+        return "context deadline exceeded (Client.Timeout exceeded while awaiting headers)"
+    return _reason(exc)
 
 
 def _reason(exc: Exception) -> str:

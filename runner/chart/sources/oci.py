@@ -122,10 +122,13 @@ def _container(client: Any, ref: Reference, tag: str) -> Any:
 def _request(client: Any, url: str, method: str = "GET", **kwargs: Any) -> Any:
     import requests
 
+    from runner.chart.sources.http import go_net_error
+
     try:
         return client.do_request(url, method, **kwargs)
     except requests.exceptions.RequestException as exc:
-        raise SourceError(f'{method} "{url}": {exc}') from exc
+        # net/http's url.Error names the method as Go spells it: "Get", "Put".
+        raise SourceError(f'{method.capitalize()} "{url}": {go_net_error(exc, url)}') from exc
     except ValueError as exc:  # oras: an authentication challenge it could not answer
         raise SourceError(f'{method} "{url}": {exc}') from exc
 
@@ -195,7 +198,10 @@ def pull(chart_ref: str, version: str, options: OciOptions, out: TextIO | None =
     client = _client(ref, options)
     tag = version_to_tag(chosen)
     manifest_url = f"{client.prefix}://{ref.host}/v2/{ref.repository}/manifests/{tag}"
-    response = _request(client, manifest_url, headers={"Accept": MANIFEST_MEDIA_TYPE})
+    try:
+        response = _request(client, manifest_url, headers={"Accept": MANIFEST_MEDIA_TYPE})
+    except SourceError as exc:
+        raise SourceError(f'failed to perform "FetchReference" on source: {exc}') from exc
     if response.status_code == 404:
         raise SourceError(
             f'failed to perform "FetchReference" on source: {ref.uri(tag)}: not found'
