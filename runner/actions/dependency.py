@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from runner.actions.pull import add_source_flags, source_options
+from runner.actions.pull import add_source_flags, source_options, user_errors
 
 
 def register(subparsers: Any) -> None:
@@ -26,6 +26,7 @@ def register(subparsers: Any) -> None:
         sub.set_defaults(handler=handler)
 
 
+@user_errors
 def handle_list(args: argparse.Namespace) -> int:
     from runner.chart.sources.deplist import list_dependencies
 
@@ -41,11 +42,13 @@ def _manager(args: argparse.Namespace) -> Any:
                    skip_refresh=args.skip_refresh)
 
 
+@user_errors
 def handle_update(args: argparse.Namespace) -> int:
     _manager(args).update()
     return 0
 
 
+@user_errors
 def handle_build(args: argparse.Namespace) -> int:
     _manager(args).build()
     return 0

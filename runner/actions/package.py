@@ -7,6 +7,7 @@ import os
 import sys
 from typing import Any
 
+from runner.actions.pull import user_errors
 from runner.errors import RunnerError
 
 
@@ -28,6 +29,7 @@ def register(subparsers: Any) -> None:
     push.set_defaults(handler=handle_push)
 
 
+@user_errors
 def handle_package(args: argparse.Namespace) -> int:
     from runner.chart.package import PackageOptions, package_chart
 
@@ -47,6 +49,7 @@ def handle_package(args: argparse.Namespace) -> int:
     return 0
 
 
+@user_errors
 def handle_push(args: argparse.Namespace) -> int:
     from runner.chart.loader import load_archive_file
     from runner.chart.sources import oci

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -40,6 +42,22 @@ def source_options(args: argparse.Namespace) -> SourceOptions:
     )
 
 
+def user_errors(handler: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
+    """File-system failures read as Go's (`open PATH: no such file or directory`), never a traceback."""
+
+    @functools.wraps(handler)
+    def guarded(args: argparse.Namespace) -> int:
+        try:
+            return handler(args)
+        except OSError as err:
+            if getattr(args, "debug", False):
+                raise
+            reason = (err.strerror or str(err)).lower()
+            raise RunnerError(f"open {err.filename}: {reason}" if err.filename else reason) from err
+
+    return guarded
+
+
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser("pull", help="download a chart from a repository (as helm pull)")
     parser.add_argument("charts", nargs="*", metavar="CHART")
@@ -50,6 +68,7 @@ def register(subparsers: Any) -> None:
     parser.set_defaults(handler=handle)
 
 
+@user_errors
 def handle(args: argparse.Namespace) -> int:
     if not args.charts:
         raise RunnerError('"helm pull" requires at least 1 argument\n\n'

@@ -6,6 +6,7 @@ import argparse
 import sys
 from typing import Any
 
+from runner.actions.pull import user_errors
 from runner.errors import RunnerError
 
 
@@ -30,6 +31,7 @@ def register(subparsers: Any) -> None:
     remove.set_defaults(handler=handle_remove)
 
 
+@user_errors
 def handle_add(args: argparse.Namespace) -> int:
     from runner.chart.sources.paths import HelmPaths
     from runner.chart.sources.repo import validate_repository
@@ -57,6 +59,7 @@ def handle_add(args: argparse.Namespace) -> int:
     return 0
 
 
+@user_errors
 def handle_update(args: argparse.Namespace) -> int:
     from runner.chart.sources.errors import SourceError
     from runner.chart.sources.paths import HelmPaths
@@ -87,6 +90,7 @@ def handle_update(args: argparse.Namespace) -> int:
     return 0
 
 
+@user_errors
 def handle_list(args: argparse.Namespace) -> int:
     from runner.chart.sources.paths import HelmPaths
     from runner.chart.sources.repofile import load_repo_file
@@ -100,6 +104,7 @@ def handle_list(args: argparse.Namespace) -> int:
     return 0
 
 
+@user_errors
 def handle_remove(args: argparse.Namespace) -> int:
     from runner.chart.sources.paths import HelmPaths
     from runner.chart.sources.repofile import load_repo_file, write_repo_file
