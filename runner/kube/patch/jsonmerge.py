@@ -51,8 +51,8 @@ def create_three_way_json_merge_patch(
         preconditions: tuple[Precondition, ...] = HELM_PRECONDITIONS) -> JSONMap:
     """Changes current -> modified (no deletions) merged onto deletions original -> modified."""
     before, after, live = normalize(original or {}), normalize(modified), normalize(current or {})
-    changes = _keep_or_delete_null(_diff(live, after), keep_null=False)
-    deletions = _keep_or_delete_null(_diff(before, after), keep_null=True)
+    changes = keep_or_delete_null(_diff(live, after), keep_null=False)
+    deletions = keep_or_delete_null(_diff(before, after), keep_null=True)
     if has_conflicts(changes, deletions):
         raise PatchError(f"patch:\n{json.dumps(changes)}\nconflicts with changes made from original "
                          f"to current:\n{json.dumps(deletions)}\n")
@@ -99,7 +99,7 @@ def _diff(a: JSONMap, b: JSONMap) -> JSONMap:
     return into
 
 
-def _keep_or_delete_null(patch: JSONMap, keep_null: bool) -> JSONMap:
+def keep_or_delete_null(patch: JSONMap, keep_null: bool) -> JSONMap:
     """keepOrDeleteNullInObj: only the nulls (deletions) or all but the nulls."""
     out: JSONMap = {}
     for key, value in patch.items():
@@ -110,7 +110,7 @@ def _keep_or_delete_null(patch: JSONMap, keep_null: bool) -> JSONMap:
             if not keep_null:
                 out[key] = value  # an explicit empty map is a value
         elif isinstance(value, dict):
-            nested = _keep_or_delete_null(value, keep_null)
+            nested = keep_or_delete_null(value, keep_null)
             if nested:
                 out[key] = nested
         elif not keep_null:

@@ -1,0 +1,287 @@
+"""Client-side apply's three-way patches on the testbed, against kubectl 1.35.
+
+Each scenario applies manifest v1, lets another manager edit the live object
+(as `kubectl edit` would), then applies v2 with runner.kube.patch's patch. A
+twin object in a second namespace takes the same sequence through the real
+`kubectl apply --server-side=false`, which builds the same three-way patch
+(original = its last-applied annotation = v1). Both live objects must end
+equal, apart from server-assigned metadata and kubectl's annotation.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import subprocess
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from runner.kube.patch import MERGE_PATCH, STRATEGIC_MERGE_PATCH, GroupVersionKind, three_way_patch
+
+pytestmark = pytest.mark.e2e
+
+LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration"
+EDITOR = "kubectl-edit"
+
+
+def _client(cluster: Any) -> Any:
+    from runner.kube.client import KubeClient
+
+    return KubeClient(cluster.api_client)
+
+
+def _path(obj: dict[str, Any], namespace: str, plural: str) -> str:
+    api = obj["apiVersion"]
+    base = f"/apis/{api}" if "/" in api else f"/api/{api}"
+    return f"{base}/namespaces/{namespace}/{plural}"
+
+
+def _request(cluster: Any, method: str, path: str, **kwargs: Any) -> dict[str, Any]:
+    reply = _client(cluster).request(method, path, **kwargs)
+    assert reply.ok, (method, path, reply.body)
+    return reply.body
+
+
+def _create(cluster: Any, obj: dict[str, Any], namespace: str, plural: str) -> None:
+    _request(cluster, "POST", _path(obj, namespace, plural), body=obj,
+             query=[("fieldManager", "helm")])
+
+
+def _edit(cluster: Any, obj: dict[str, Any], namespace: str, plural: str,
+          patch: dict[str, Any], content_type: str) -> None:
+    """Another manager's change, sent as kubectl edit sends it (a patch)."""
+    path = f"{_path(obj, namespace, plural)}/{obj['metadata']['name']}"
+    _request(cluster, "PATCH", path, body=patch, query=[("fieldManager", EDITOR)],
+             content_type=content_type)
+
+
+def _our_apply(cluster: Any, original: dict[str, Any], modified: dict[str, Any], namespace: str,
+               plural: str, **options: bool) -> tuple[str, dict[str, Any]]:
+    from runner.kube.patch.bridge import metadata_for
+
+    path = f"{_path(modified, namespace, plural)}/{modified['metadata']['name']}"
+    live = _request(cluster, "GET", path)
+    content_type, body = three_way_patch(original, modified, live,
+                                         GroupVersionKind.of_object(modified),
+                                         metadata_for(_client(cluster)), **options)
+    if body:
+        _request(cluster, "PATCH", path, body=body, query=[("fieldManager", "helm")],
+                 content_type=content_type)
+    return content_type, body
+
+
+def _kubectl_apply(cluster: Any, obj: dict[str, Any], namespace: str, tmp_path: Path) -> None:
+    from runner.testbed.helm import kubectl_binary
+
+    manifest = tmp_path / f"{uuid.uuid4().hex}.json"
+    manifest.write_text(json.dumps(obj))
+    done = subprocess.run([str(kubectl_binary()), "--kubeconfig", str(cluster.kubeconfig),
+                           "-n", namespace, "apply", "--server-side=false", "-f", str(manifest)],
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+
+
+def _live(cluster: Any, obj: dict[str, Any], namespace: str, plural: str) -> dict[str, Any]:
+    return _request(cluster, "GET", f"{_path(obj, namespace, plural)}/{obj['metadata']['name']}")
+
+
+def _comparable(obj: dict[str, Any]) -> dict[str, Any]:
+    out = copy.deepcopy(obj)
+    out.pop("status", None)
+    meta = out["metadata"]
+    for key in ("managedFields", "uid", "resourceVersion", "creationTimestamp", "namespace",
+                "generation"):
+        meta.pop(key, None)
+    notes = meta.get("annotations") or {}
+    for key in (LAST_APPLIED, "deployment.kubernetes.io/revision"):
+        notes.pop(key, None)
+    if not notes:
+        meta.pop("annotations", None)
+    for key in ("clusterIP", "clusterIPs"):
+        (out.get("spec") or {}).pop(key, None)
+    return out
+
+
+@pytest.fixture
+def twin_namespace(cluster: Any) -> Iterator[str]:
+    name = f"twin-{uuid.uuid4().hex[:10]}"
+    _request(cluster, "POST", "/api/v1/namespaces",
+             body={"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": name}})
+    try:
+        yield name
+    finally:
+        _client(cluster).request("DELETE", f"/api/v1/namespaces/{name}")
+
+
+def _both_ways(cluster: Any, namespace: str, twin: str, tmp_path: Path, plural: str,
+               v1: dict[str, Any], edit: dict[str, Any], v2: dict[str, Any],
+               edit_type: str = STRATEGIC_MERGE_PATCH, **options: bool) -> tuple[dict[str, Any], str]:
+    """Run v1 -> foreign edit -> v2 through us and through kubectl; the two live objects."""
+    _create(cluster, v1, namespace, plural)
+    _kubectl_apply(cluster, v1, twin, tmp_path)
+    _edit(cluster, v1, namespace, plural, edit, edit_type)
+    _edit(cluster, v1, twin, plural, edit, edit_type)
+    content_type, _ = _our_apply(cluster, v1, v2, namespace, plural, **options)
+    _kubectl_apply(cluster, v2, twin, tmp_path)
+    ours = _live(cluster, v2, namespace, plural)
+    assert _comparable(ours) == _comparable(_live(cluster, v2, twin, plural))
+    return ours, content_type
+
+
+def _deployment(image: str, env: list[dict[str, str]], ports: list[dict[str, Any]],
+                containers: list[dict[str, Any]], labels: dict[str, str],
+                strategy: dict[str, Any], volume: dict[str, Any], args: list[str]) -> dict[str, Any]:
+    app = {"name": "app", "image": image, "args": args, "env": env, "ports": ports}
+    return {
+        "apiVersion": "apps/v1", "kind": "Deployment",
+        "metadata": {"name": "web", "labels": labels},
+        "spec": {"replicas": 2, "selector": {"matchLabels": {"app": "web"}}, "strategy": strategy,
+                 "template": {"metadata": {"labels": {"app": "web"}},
+                              "spec": {"containers": [app, *containers],
+                                       "volumes": [{"name": "cache", **volume}]}}},
+    }
+
+
+DEPLOY_V1 = _deployment(
+    "nginx:1.25", [{"name": "A", "value": "1"}, {"name": "B", "value": "2"}],
+    [{"name": "http", "containerPort": 80}, {"name": "metrics", "containerPort": 9090}],
+    [{"name": "helper", "image": "busybox:1"}], {"app": "web", "tier": "front"},
+    {"type": "RollingUpdate", "rollingUpdate": {"maxSurge": 1}}, {"emptyDir": {}}, ["--a", "--b"])
+DEPLOY_V2 = _deployment(
+    "nginx:1.26", [{"name": "C", "value": "3"}, {"name": "A", "value": "1"}],
+    [{"name": "http", "containerPort": 80}], [], {"app": "web"},
+    {"type": "Recreate"}, {"configMap": {"name": "settings"}}, ["--a"])
+DEPLOY_EDIT = {
+    "metadata": {"labels": {"team": "ops"}},
+    "spec": {"replicas": 5, "template": {
+        "metadata": {"annotations": {"edited": "yes"}},
+        "spec": {"containers": [{"name": "app", "env": [{"name": "FOREIGN", "value": "x"}]},
+                                {"name": "sidecar", "image": "busybox:2"}]}}},
+}
+
+
+def test_deployment_matches_kubectl_and_keeps_foreign_changes(cluster, namespace, twin_namespace,
+                                                              tmp_path):
+    live, content_type = _both_ways(cluster, namespace, twin_namespace, tmp_path, "deployments",
+                                    DEPLOY_V1, DEPLOY_EDIT, DEPLOY_V2)
+
+    assert content_type == STRATEGIC_MERGE_PATCH
+    assert live["metadata"]["labels"] == {"app": "web", "team": "ops"}  # tier dropped, team kept
+    spec = live["spec"]
+    assert spec["replicas"] == 2  # the chart sets it: drift corrected
+    assert spec["strategy"] == {"type": "Recreate"}  # $retainKeys cleared rollingUpdate
+    pod = spec["template"]["spec"]
+    assert [c["name"] for c in pod["containers"]] == ["app", "sidecar"]  # by name; helper gone
+    app = pod["containers"][0]
+    assert app["image"] == "nginx:1.26" and app["args"] == ["--a"]
+    assert sorted(e["name"] for e in app["env"]) == ["A", "C", "FOREIGN"]  # B dropped
+    assert [p["name"] for p in app["ports"]] == ["http"]
+    assert pod["volumes"] == [{"name": "cache", "configMap": {"name": "settings",
+                                                              "defaultMode": 420}}]
+    assert spec["template"]["metadata"]["annotations"] == {"edited": "yes"}
+
+
+def test_configmap_matches_kubectl(cluster, namespace, twin_namespace, tmp_path):
+    v1 = {"apiVersion": "v1", "kind": "ConfigMap",
+          "metadata": {"name": "settings", "labels": {"a": "1", "b": "2"}},
+          "data": {"a": "1", "b": "2"}}
+    v2 = {"apiVersion": "v1", "kind": "ConfigMap",
+          "metadata": {"name": "settings", "labels": {"a": "1"}}, "data": {"a": "1", "d": "4"}}
+    edit = {"metadata": {"labels": {"x": "y"}}, "data": {"a": "changed", "c": "3"}}
+
+    live, _ = _both_ways(cluster, namespace, twin_namespace, tmp_path, "configmaps", v1, edit, v2)
+
+    assert live["data"] == {"a": "1", "c": "3", "d": "4"}
+    assert live["metadata"]["labels"] == {"a": "1", "x": "y"}
+
+
+def test_service_ports_merge_by_port_and_match_kubectl(cluster, namespace, twin_namespace,
+                                                       tmp_path):
+    def service(ports: list[dict[str, Any]], selector: dict[str, str]) -> dict[str, Any]:
+        return {"apiVersion": "v1", "kind": "Service", "metadata": {"name": "web"},
+                "spec": {"selector": selector, "ports": ports}}
+
+    v1 = service([{"name": "http", "port": 80, "targetPort": 8080},
+                  {"name": "metrics", "port": 9090}], {"app": "web", "tier": "front"})
+    v2 = service([{"name": "http", "port": 80, "targetPort": 8081}], {"app": "web"})
+    edit = {"metadata": {"annotations": {"note": "x"}},
+            "spec": {"ports": [{"name": "extra", "port": 7000}]}}
+
+    live, _ = _both_ways(cluster, namespace, twin_namespace, tmp_path, "services", v1, edit, v2)
+
+    ports = {p["name"]: p for p in live["spec"]["ports"]}
+    assert set(ports) == {"http", "extra"} and ports["http"]["targetPort"] == 8081
+    assert live["spec"]["selector"] == {"app": "web"}
+    assert live["metadata"]["annotations"] == {"note": "x"}
+
+
+@pytest.fixture
+def widget_crd(cluster: Any) -> Iterator[tuple[str, str]]:
+    group = f"t{uuid.uuid4().hex[:8]}.example.com"
+    crd = {
+        "apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+        "metadata": {"name": f"widgets.{group}"},
+        "spec": {"group": group, "scope": "Namespaced",
+                 "names": {"plural": "widgets", "singular": "widget", "kind": "Widget"},
+                 "versions": [{"name": "v1", "served": True, "storage": True, "schema": {
+                     "openAPIV3Schema": {"type": "object", "properties": {"spec": {
+                         "type": "object", "x-kubernetes-preserve-unknown-fields": True}}}}}]},
+    }
+    _request(cluster, "POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", body=crd)
+    try:
+        _wait_served(cluster, f"/apis/{group}/v1")
+        yield group, f"{group}/v1"
+    finally:
+        _client(cluster).request(
+            "DELETE", f"/apis/apiextensions.k8s.io/v1/customresourcedefinitions/widgets.{group}")
+
+
+def _wait_served(cluster: Any, path: str) -> None:
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        body = _client(cluster).request("GET", path)
+        if body.ok and any(r.get("name") == "widgets" for r in body.body.get("resources") or []):
+            return
+        time.sleep(0.5)
+    pytest.fail(f"{path} was not served in time")
+
+
+def _widget(api_version: str, spec: dict[str, Any]) -> dict[str, Any]:
+    return {"apiVersion": api_version, "kind": "Widget", "metadata": {"name": "w"}, "spec": spec}
+
+
+WIDGET_V1 = {"size": 1, "color": "red", "tags": ["a", "b"], "nested": {"x": 1, "y": 2}}
+WIDGET_V2 = {"size": 2, "tags": ["a"], "nested": {"x": 1}}
+WIDGET_EDIT = {"spec": {"owner": "ops", "nested": {"z": 3}, "tags": ["a", "b", "c"]}}
+
+
+def test_custom_resource_three_way_merge_patch_matches_kubectl(cluster, namespace, twin_namespace,
+                                                               widget_crd, tmp_path):
+    _, api_version = widget_crd
+    live, content_type = _both_ways(
+        cluster, namespace, twin_namespace, tmp_path, "widgets", _widget(api_version, WIDGET_V1),
+        WIDGET_EDIT, _widget(api_version, WIDGET_V2), MERGE_PATCH, three_way_for_custom=True)
+
+    assert content_type == MERGE_PATCH
+    assert live["spec"] == {"size": 2, "tags": ["a"], "owner": "ops", "nested": {"x": 1, "z": 3}}
+
+
+def test_custom_resource_gets_helms_two_way_merge_patch_by_default(cluster, namespace, widget_crd):
+    _, api_version = widget_crd
+    v1, v2 = _widget(api_version, WIDGET_V1), _widget(api_version, WIDGET_V2)
+    _create(cluster, v1, namespace, "widgets")
+    _edit(cluster, v1, namespace, "widgets", WIDGET_EDIT, MERGE_PATCH)
+
+    content_type, body = _our_apply(cluster, v1, v2, namespace, "widgets")
+
+    assert content_type == MERGE_PATCH
+    # original -> modified only, as Helm sends it: the live object is not consulted, so
+    # fields the chart never set (owner, nested.z) stay and the chart's changes land.
+    assert body == {"spec": {"size": 2, "color": None, "tags": ["a"], "nested": {"y": None}}}
+    live = _live(cluster, v2, namespace, "widgets")
+    assert live["spec"] == {"size": 2, "tags": ["a"], "owner": "ops", "nested": {"x": 1, "z": 3}}
