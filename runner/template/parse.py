@@ -42,6 +42,7 @@ from runner.template.nodes import (
 from runner.template.numbers import parse_number, unquote
 
 MAX_STACK_DEPTH = 10000
+_SPACE = T.SPACE
 MAX_PIPELINE_CMDS = 100000
 
 
@@ -98,12 +99,13 @@ class _Shared:
         self.text = text
         self.items = items
         self.index = 0
+        self.last = len(items) - 1  # the final item (EOF or an error) repeats forever
         self.tree_set: dict[str, Tree] = {}
         self.idents: list[tuple[str, int]] = []
 
     def next_item(self) -> Item:
         item = self.items[self.index]
-        if self.index < len(self.items) - 1:
+        if self.index < self.last:
             self.index += 1
         return item
 
@@ -126,9 +128,12 @@ class _Parser:
     def next(self) -> Item:
         if self.peek_count > 0:
             self.peek_count -= 1
-        else:
-            self.token[0] = self.sh.next_item()
-        return self.token[self.peek_count]
+            return self.token[self.peek_count]
+        sh = self.sh
+        item = self.token[0] = sh.items[sh.index]
+        if sh.index < sh.last:
+            sh.index += 1
+        return item
 
     def backup(self) -> None:
         self.peek_count += 1
@@ -150,14 +155,16 @@ class _Parser:
         return self.token[0]
 
     def next_non_space(self) -> Item:
-        while True:
+        token = self.next()
+        while token.typ == _SPACE:
             token = self.next()
-            if token.typ != T.SPACE:
-                return token
+        return token
 
     def peek_non_space(self) -> Item:
-        token = self.next_non_space()
-        self.backup()
+        token = self.next()
+        while token.typ == _SPACE:
+            token = self.next()
+        self.peek_count += 1
         return token
 
     # ---------------------------------------------------------- errors
