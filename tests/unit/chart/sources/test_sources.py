@@ -246,3 +246,21 @@ def test_gzip_header_carries_helms_extra_and_comment() -> None:
     assert data[:4] == b"\x1f\x8b\x08\x14"
     assert b"+aHR0cHM6Ly95b3V0dS5iZS96OVV6MWljandyTQo=Helm\x00" in data[:80]
     assert gzip.GzipFile(fileobj=io.BytesIO(data)).read() == b"payload"
+
+
+def test_rendering_a_local_chart_imports_no_network_code(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    chart = _write_chart(tmp_path)
+    probe = (
+        "import sys, io, contextlib\n"
+        "from runner.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        f"    assert main(['template', 'rel', {str(chart)!r}]) == 0\n"
+        "print(sorted(m for m in ('requests', 'oras', 'urllib3', 'runner.chart.sources') if m in sys.modules))\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120,
+                          cwd=Path(__file__).parents[4], check=False)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "[]"
