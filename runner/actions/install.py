@@ -147,8 +147,10 @@ def _perform(cfg: ActionConfig, opts: InstallOptions, chart: Any, release: Relea
             run_hooks(client, release, "pre-install", server_side=opts.server_side,
                       timeout=opts.timeout, record=cfg.storage.update)
         if adopted:
+            # Helm: taking objects over with client-side apply merges custom resources three-way.
             operations.update_all(client, adopted, resources, server_side=opts.server_side,
-                                  force=opts.force_conflicts, result=applied)
+                                  force=opts.force_conflicts, result=applied,
+                                  three_way_for_custom=opts.take_ownership and not opts.server_side)
         else:
             operations.create_all(client, resources, server_side=opts.server_side,
                                   force=opts.force_conflicts, result=applied)

@@ -15,13 +15,12 @@ from typing import Any
 
 from runner.errors import RunnerError
 from runner.kube.client import KubeClient, KubeError, Response
-from runner.kube.patch import three_way_patch
+from runner.kube.patch import GroupVersionKind, three_way_patch
+from runner.kube.patch.bridge import metadata_for
 from runner.kube.resources import Resource
 
 FIELD_MANAGER = "helm"
 APPLY_PATCH = "application/apply-patch+yaml"
-MERGE_PATCH = "application/merge-patch+json"
-STRATEGIC_PATCH = "application/strategic-merge-patch+json"
 
 
 @dataclass(frozen=True)
@@ -124,15 +123,20 @@ def create(client: KubeClient, resource: Resource, *, dry_run: bool = False) -> 
 
 
 def three_way_update(client: KubeClient, original: dict[str, Any] | None, resource: Resource,
-                     live: dict[str, Any], *, dry_run: bool = False) -> bool:
-    """Helm's CSA update: a patch from (original, target, live); strategic for built-in kinds."""
-    patch, strategic = three_way_patch(client, original, resource, live)
+                     live: dict[str, Any], *, dry_run: bool = False,
+                     three_way_for_custom: bool = False) -> bool:
+    """Helm's CSA update (createPatch): a three-way strategic merge patch for built-in
+    kinds; for custom resources a JSON merge patch, two-way unless `three_way_for_custom`."""
+    mapping = resource.mapping
+    content_type, patch = three_way_patch(
+        original, resource.obj, live, GroupVersionKind(mapping.group, mapping.version, mapping.kind),
+        metadata_for(client), three_way_for_custom=three_way_for_custom)
     if not patch:
         resource.live = live
         return False
     query = [("fieldManager", FIELD_MANAGER)] + ([("dryRun", "All")] if dry_run else [])
     reply = client.request("PATCH", resource.path, body=patch, query=query,
-                           content_type=STRATEGIC_PATCH if strategic else MERGE_PATCH)
+                           content_type=content_type)
     _raise_for(reply, f"cannot patch {resource.describe()}")
     resource.live = reply.body
     return True

@@ -43,7 +43,7 @@ def create_all(client: KubeClient, resources: Sequence[Resource], *, server_side
 
 def update_all(client: KubeClient, current: Sequence[Resource], target: Sequence[Resource], *,
                server_side: bool, force: bool = False, upgrade_csa_manager: bool = False,
-               three_way_for_custom: bool = True, cascade: str = "background",
+               three_way_for_custom: bool = False, cascade: str = "background",
                result: ApplyResult | None = None, replace: bool = False) -> ApplyResult:
     """Apply `target`, then delete what `current` had and `target` lacks (unless kept).
     `result` fills as objects are written (see create_all)."""
@@ -78,9 +78,7 @@ def _client_side(client: KubeClient, original: dict[str, Any] | None, resource: 
     if live is None:
         apply.create(client, resource)
         return True
-    if not three_way_for_custom and "." in resource.mapping.group:
-        original = None  # Helm's rollback: no three-way merge for unstructured objects
-    apply.three_way_update(client, original, resource, live)
+    apply.three_way_update(client, original, resource, live, three_way_for_custom=three_way_for_custom)
     return False
 
 
