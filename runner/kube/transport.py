@@ -68,7 +68,8 @@ def _read(path: Path) -> dict[str, Any]:
     if not path.exists():
         return {}
     try:
-        data = yaml.safe_load(path.read_text())
+        loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when present
+        data = yaml.load(path.read_text(), Loader=loader)  # noqa: S506 - a safe loader
     except (OSError, yaml.YAMLError) as err:
         raise KubeconfigError(f"error loading config file \"{path}\": {err}") from err
     return data if isinstance(data, dict) else {}
