@@ -13,7 +13,7 @@ CRDS_DIR = "crds/"
 
 
 def lint_crds(linter: Linter, warnings: Warnings) -> None:
-    path = os.path.join(linter.chart_dir, CRDS_DIR)
+    path = os.path.join(linter.chart_dir, CRDS_DIR.rstrip("/"))
     if not os.path.exists(path):
         return
     if not linter.run_rule(ERROR, CRDS_DIR, None if os.path.isdir(path) else "not a directory"):

@@ -30,7 +30,7 @@ class TemplateOptions:
 
 
 def lint_templates(linter: Linter, opts: TemplateOptions, warnings: Warnings) -> None:
-    path = os.path.join(linter.chart_dir, TEMPLATES_DIR)
+    path = os.path.join(linter.chart_dir, TEMPLATES_DIR.rstrip("/"))
     if not linter.run_rule(WARNING, TEMPLATES_DIR, None if os.path.exists(path) else "directory does not exist"):
         return
     if not linter.run_rule(ERROR, TEMPLATES_DIR, None if os.path.isdir(path) else "not a directory"):

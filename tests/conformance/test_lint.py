@@ -1,0 +1,335 @@
+"""`deploy-runner lint` against Helm 4.1.4's `helm lint`: stdout, stderr and exit code.
+
+Every corpus chart (with its _values file where present) is linted plain and
+with --strict; then a set of small broken charts written here to a scratch
+directory (bad Chart.yaml fields, invalid versions, missing names, bad YAML,
+template errors, schema violations, deprecated APIs, bad object names,
+missing dependencies, archives, --with-subcharts, --quiet, values flags).
+Helm lints every case in the run; nothing expected is stored. Entries of
+lint_known_differences.txt still differ today: for them the test asserts they
+STILL differ, so a fix is noticed and the list shrinks.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import subprocess
+import tarfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+from runner.testbed.helm import helm_binary
+from tests.conformance.harness import CHARTS_DIR, VALUES_DIR, Run, chart_names
+
+KNOWN_DIFFERENCES_FILE = Path(__file__).parent / "lint_known_differences.txt"
+GOOD_CHART = "apiVersion: v2\nname: {name}\nversion: 0.1.0\nicon: https://example.com/icon.png\n"
+CONFIGMAP = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}-cm\ndata:\n  a: b\n"
+
+
+@dataclass(frozen=True)
+class Case:
+    """A scratch chart (relative path -> text) and the lint flags to run with."""
+
+    name: str
+    files: dict[str, str]
+    flags: tuple[str, ...] = ()
+    archive: bool = False  # lint the chart as NAME-0.1.0.tgz
+    targets: tuple[str, ...] = field(default=())  # paths under the case directory to lint instead
+
+
+def _chart(name: str, chart_yaml: str | None = None, **files: str) -> dict[str, str]:
+    out = {"Chart.yaml": chart_yaml if chart_yaml is not None else GOOD_CHART.format(name=name),
+           "values.yaml": "replicas: 1\n"}
+    out.update({path.replace("__", "/").replace("_DOT_", "."): text for path, text in files.items()})
+    return {k: v for k, v in out.items() if v is not None}
+
+
+def _templates(**named: str) -> dict[str, str]:
+    return {f"templates/{name.replace('_DOT_', '.')}": text for name, text in named.items()}
+
+
+def _case(name: str, chart_yaml: str | None = None, templates: dict[str, str] | None = None,
+          flags: tuple[str, ...] = (), **files: str) -> Case:
+    body = _chart(name, chart_yaml, **files)
+    body.update(templates if templates is not None else {"templates/cm.yaml": CONFIGMAP})
+    return Case(name, body, flags)
+
+
+def _dep_chart(name: str, extra_md: str = "") -> str:
+    return GOOD_CHART.format(name=name) + extra_md
+
+
+def cases() -> list[Case]:
+    md_deps = "dependencies:\n- name: sub\n  version: 0.1.0\n  repository: file://charts/sub\n"
+    return [
+        _case("good"),
+        _case("icon-missing", "apiVersion: v2\nname: icon-missing\nversion: 0.1.0\n"),
+        _case("bad-fields", "apiVersion: v1\nname: bad-fields\nversion: 0.1.0\ntype: application\n"
+              "icon: not a url\nsources:\n- ''\nmaintainers:\n- name: a\n  email: nope\n"),
+        _case("bad-maintainer-url", GOOD_CHART.format(name="bad-maintainer-url")
+              + "maintainers:\n- name: a\n  url: 'ht tp://x'\n"),
+        _case("maintainer-no-name", GOOD_CHART.format(name="maintainer-no-name")
+              + "maintainers:\n- email: a@example.com\n"),
+        _case("bad-source", GOOD_CHART.format(name="bad-source") + "sources:\n- foo\n"),
+        _case("invalid-version", "apiVersion: v2\nname: invalid-version\nversion: one.two\n"
+              "icon: https://example.com/i.png\n"),
+        _case("version-v-prefix", "apiVersion: v2\nname: version-v-prefix\nversion: v1.2.3\n"
+              "icon: https://example.com/i.png\n"),
+        _case("version-number", "apiVersion: v2\nname: version-number\nversion: 1.0\n"
+              "appVersion: 2\nicon: https://example.com/i.png\n"),
+        _case("missing-version", "apiVersion: v2\nname: missing-version\n"),
+        _case("missing-name", "apiVersion: v2\nversion: 0.1.0\n"),
+        _case("missing-api-version", "name: missing-api-version\nversion: 0.1.0\n"),
+        _case("bad-api-version", "apiVersion: v3\nname: bad-api-version\nversion: 0.1.0\n"),
+        _case("UpperName", "apiVersion: v2\nname: UpperName\nversion: 0.1.0\n"),
+        _case("name-with-slash", "apiVersion: v2\nname: a/b\nversion: 0.1.0\n"),
+        _case("unknown-field", GOOD_CHART.format(name="unknown-field") + "colour: blue\n"),
+        _case("chart-yaml-broken", "apiVersion: v2\nname: [unclosed\n"),
+        _case("chart-yaml-list", "- a\n- b\n"),
+        Case("no-values", {"Chart.yaml": GOOD_CHART.format(name="no-values"),
+                           "templates/cm.yaml": CONFIGMAP}),
+        _case("bad-values-yaml", values_DOT_yaml="a: [1\n"),
+        _case("no-templates", templates={}),
+        _case("bad-yaml-template", templates=_templates(
+            cm_DOT_yaml="apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\ndata:\n  a: [b\n")),
+        _case("bad-yaml-second-doc", templates=_templates(
+            cm_DOT_yaml=CONFIGMAP + "---\nkind: x\n\tfoo: bar\n")),
+        _case("template-parse-error", templates=_templates(cm_DOT_yaml="a: {{ .Values.x \n")),
+        _case("template-exec-error", templates=_templates(
+            cm_DOT_yaml="a: {{ .Values.missing.deeper }}\n")),
+        _case("template-required-fail", templates=_templates(
+            cm_DOT_yaml=CONFIGMAP + "  r: {{ required \"need r\" .Values.r | quote }}\n"
+            "  f: {{ fail \"boom\" | quote }}\n")),
+        _case("schema-violation", values_DOT_schema_DOT_json=(
+            '{"type": "object", "properties": {"replicas": {"type": "string"}},'
+            ' "required": ["image"]}')),
+        _case("schema-with-set", values_DOT_schema_DOT_json=(
+            '{"type": "object", "properties": {"replicas": {"type": "integer", "minimum": 5}}}'),
+            flags=("--set", "replicas=2")),
+        _case("schema-skip", values_DOT_schema_DOT_json=(
+            '{"type": "object", "properties": {"replicas": {"type": "string"}}}'),
+            flags=("--skip-schema-validation",)),
+        _case("deprecated-apis", templates=_templates(
+            pdb_DOT_yaml="apiVersion: policy/v1beta1\nkind: PodDisruptionBudget\nmetadata:\n  name: p\n",
+            ing_DOT_yaml="apiVersion: extensions/v1beta1\nkind: Ingress\nmetadata:\n  name: i\n",
+            crd_DOT_yaml="apiVersion: apiextensions.k8s.io/v1beta1\nkind: CustomResourceDefinition\n"
+            "metadata:\n  name: c\n",
+            dc_DOT_yaml="apiVersion: resource.k8s.io/v1beta1\nkind: DeviceClass\nmetadata:\n  name: d\n")),
+        _case("deprecated-kube-version", templates=_templates(
+            hpa_DOT_yaml="apiVersion: autoscaling/v2beta2\nkind: HorizontalPodAutoscaler\n"
+            "metadata:\n  name: h\n"), flags=("--kube-version", "1.22.0")),
+        _case("deprecated-strict", templates=_templates(
+            cj_DOT_yaml="apiVersion: batch/v1beta1\nkind: CronJob\nmetadata:\n  name: c\n"),
+            flags=("--strict",)),
+        _case("with-notes", templates=_templates(
+            cm_DOT_yaml=CONFIGMAP, NOTES_DOT_txt="Thanks for installing {{ .Chart.Name }}\n")),
+        _case("bad-metadata-names", templates=_templates(
+            svc_DOT_yaml="apiVersion: v1\nkind: Service\nmetadata:\n  name: 1bad.svc\n",
+            cm_DOT_yaml="apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: Bad_Name\n",
+            ns_DOT_yaml="apiVersion: v1\nkind: Namespace\nmetadata:\n  name: ns.dotted\n",
+            role_DOT_yaml="apiVersion: rbac.authorization.k8s.io/v1\nkind: Role\nmetadata:\n"
+            "  name: a/b\n",
+            sa_DOT_yaml="apiVersion: v1\nkind: ServiceAccount\nmetadata:\n  name: " + "x" * 260 + "\n")),
+        _case("top-indent", templates=_templates(cm_DOT_yaml="\n  " + CONFIGMAP.replace("\n", "\n  "))),
+        _case("bad-extension", templates={"templates/cm.yaml": CONFIGMAP,
+                                          "templates/extra.json": "{}\n"}),
+        _case("no-selector", templates=_templates(
+            dep_DOT_yaml="apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: d\nspec:\n"
+            "  replicas: 1\n")),
+        _case("list-policy", templates=_templates(
+            list_DOT_yaml="apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n"
+            "  metadata:\n    name: a\n    annotations:\n      helm.sh/resource-policy: keep\n")),
+        _case("kind-number", templates=_templates(
+            cm_DOT_yaml="apiVersion: v1\nkind: 12\nmetadata:\n  name: x\n")),
+        _case("json-template", templates=_templates(
+            cm_DOT_yaml='{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "UP"}}\n')),
+        _case("crds-bad", crds__bad_DOT_yaml="apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n",
+              crds__good_DOT_yaml="apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\n"
+              "metadata:\n  name: a.b.c\n"),
+        _case("crds-template", crds__t_DOT_yaml="a: {{ .Values.x }}\n"),
+        Case("dependency-missing", _chart("dependency-missing", _dep_chart("dependency-missing", md_deps))
+             | {"templates/cm.yaml": CONFIGMAP}),
+        Case("dependency-not-in-metadata", _chart("dependency-not-in-metadata")
+             | {"templates/cm.yaml": CONFIGMAP, "charts/sub/Chart.yaml": _dep_chart("sub"),
+                "charts/sub/templates/cm.yaml": CONFIGMAP.replace("-cm", "-sub")}),
+        Case("dependency-duplicate", _chart("dependency-duplicate", _dep_chart(
+            "dependency-duplicate", md_deps + "- name: sub\n  version: 0.1.0\n"))
+             | {"templates/cm.yaml": CONFIGMAP, "charts/sub/Chart.yaml": _dep_chart("sub"),
+                "charts/sub/templates/cm.yaml": CONFIGMAP.replace("-cm", "-sub")}),
+        Case("with-subcharts", _chart("with-subcharts", _dep_chart("with-subcharts", md_deps))
+             | {"templates/cm.yaml": CONFIGMAP,
+                "charts/sub/Chart.yaml": "apiVersion: v2\nname: sub\nversion: 0.1.0\n",
+                "charts/sub/templates/cm.yaml": "a: [\n"}, ("--with-subcharts",)),
+        Case("quiet-clean", _chart("quiet-clean") | {"templates/cm.yaml": CONFIGMAP}, ("--quiet",)),
+        Case("quiet-info", _chart("quiet-info", "apiVersion: v2\nname: quiet-info\nversion: 0.1.0\n")
+             | {"templates/cm.yaml": CONFIGMAP}, ("--quiet",)),
+        Case("quiet-warning", _chart("quiet-warning", "apiVersion: v2\nname: quiet-warning\n"
+                                     "version: v0.1.0\n") | {"templates/cm.yaml": CONFIGMAP}, ("--quiet",)),
+        Case("archive", _chart("archive", "apiVersion: v2\nname: archive\nversion: 0.1.0\n")
+             | {"templates/cm.yaml": CONFIGMAP}, archive=True),
+        Case("values-flags", _chart("values-flags") | {
+            "templates/cm.yaml": CONFIGMAP + "  r: {{ .Values.r | quote }}\n",
+            "values.schema.json": '{"properties": {"r": {"type": "integer"}}}'},
+            ("--set", "r=abc", "--namespace", "other")),
+        *_more_cases(),
+    ]
+
+
+def _more_cases() -> list[Case]:
+    plain = {"Chart.yaml": "apiVersion: v2\nname: {n}\nversion: 0.1.0\n", "templates/cm.yaml": CONFIGMAP}
+
+    def chart(name: str, **files: str) -> dict[str, str]:
+        out = {k.format(n=name): v.format(n=name) if k == "Chart.yaml" else v for k, v in plain.items()}
+        out.update({k.replace("__", "/").replace("_DOT_", "."): v for k, v in files.items()})
+        return out
+
+    def nested(prefix: str, files: dict[str, str]) -> dict[str, str]:
+        return {f"{prefix}/{k}": v for k, v in files.items()}
+
+    two = nested("good", chart("good")) | nested("warn", chart("warn", templates__x_DOT_yaml="  a: 1\n"))
+    return [
+        Case("multiple-paths", two, targets=("good", "warn", "missing")),
+        Case("multiple-paths-strict", two, ("--strict",), targets=("good", "warn")),
+        Case("multiple-paths-quiet", two, ("--quiet",), targets=("good", "warn", "missing")),
+        Case("no-chart-yaml", {"values.yaml": "a: 1\n"}),
+        Case("kube-version-constraint", chart("kube-version-constraint")
+             | {"Chart.yaml": "apiVersion: v2\nname: kube-version-constraint\nversion: 0.1.0\n"
+                              "kubeVersion: '<1.20'\n"}),
+        Case("library-chart", chart("library-chart") | {
+            "Chart.yaml": "apiVersion: v2\nname: library-chart\nversion: 0.1.0\ntype: library\n",
+            "templates/_helpers.tpl": '{{- define "x" }}a{{ end }}\n'}),
+        Case("templates-is-file", {"Chart.yaml": "apiVersion: v2\nname: templates-is-file\nversion: 0.1.0\n",
+                                   "templates": ""}),
+        Case("values-not-a-map", chart("values-not-a-map", values_DOT_yaml="- a\n")),
+        Case("invalid-kube-version", chart("invalid-kube-version"), ("--kube-version", "foo")),
+        Case("missing-values-file", chart("missing-values-file"), ("-f", "/nonexistent/values.yaml")),
+        Case("bad-set", chart("bad-set"), ("--set", "a")),
+        Case("strict-error-and-warning", chart("strict-error-and-warning", templates__x_DOT_json="{}\n"),
+             ("--strict",)),
+        Case("quiet-error", chart("quiet-error", templates__x_DOT_json="{}\n"), ("--quiet",)),
+        Case("crds-not-a-directory", chart("crds-not-a-directory", crds="")),
+        Case("text-template", chart("text-template", templates__t_DOT_yaml="just some words\n")),
+        Case("empty-documents", chart("empty-documents", templates__e_DOT_yaml="---\n# c\n---\n\n")),
+        Case("helpers-and-notes", chart("helpers-and-notes", templates___helpers_DOT_tpl=(
+            '{{- define "n" }}{{ .Chart.Name }}{{ end }}\n'), templates__NOTES_DOT_txt="{{ include \"n\" . }}\n")),
+        Case("subchart-archive", chart("subchart-archive") | {
+            "Chart.yaml": "apiVersion: v2\nname: subchart-archive\nversion: 0.1.0\n"
+                          "dependencies:\n- name: other\n  version: 0.1.0\n"}, ("--with-subcharts",)),
+        Case("deployment-with-selector", chart("deployment-with-selector", templates__d_DOT_yaml=(
+            "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: d\nspec:\n  selector:\n"
+            "    matchLabels:\n      a: b\n"))),
+        Case("maintainer-null", chart("maintainer-null") | {
+            "Chart.yaml": "apiVersion: v2\nname: maintainer-null\nversion: 0.1.0\nmaintainers:\n- null\n"}),
+        Case("lowest-version", chart("lowest-version") | {
+            "Chart.yaml": "apiVersion: v2\nname: lowest-version\nversion: 0.0.0-0\n"}),
+        Case("requirements-v1", chart("requirements-v1") | {
+            "Chart.yaml": "apiVersion: v1\nname: requirements-v1\nversion: 0.1.0\n",
+            "requirements.yaml": "dependencies:\n- name: sub\n  version: 0.1.0\n"}),
+    ]
+
+
+def write_case(case: Case, root: Path) -> list[str]:
+    """Write the case under root/<name>; return the paths to lint (a chart, an archive, several)."""
+    chart_dir = root / case.name
+    chart_dir.mkdir(parents=True, exist_ok=True)
+    for rel, text in case.files.items():
+        target = chart_dir / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
+    if case.name == "subchart-archive":
+        _write_archive(chart_dir / "charts" / "other-0.1.0.tgz", "other",
+                       {"Chart.yaml": "apiVersion: v2\nname: other\nversion: 0.1.0\n"})
+    if case.targets:
+        return [str(chart_dir / t) for t in case.targets]
+    if not case.archive:
+        return [str(chart_dir)]
+    archive = root / f"{case.name}-0.1.0.tgz"
+    _write_archive(archive, case.name, case.files)
+    return [str(archive)]
+
+
+def _write_archive(path: Path, name: str, files: dict[str, str]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w:gz") as tar:
+        for rel, text in sorted(files.items()):
+            data = text.encode("utf-8")
+            info = tarfile.TarInfo(f"{name}/{rel}")
+            info.size = len(data)
+            tar.addfile(info, io.BytesIO(data))
+    path.write_bytes(buffer.getvalue())
+
+
+# ---------------------------------------------------------------- running both
+
+
+def run_helm_lint(args: list[str], cwd: Path) -> Run:
+    proc = subprocess.run([str(helm_binary()), "lint", *args], capture_output=True, text=True,
+                          check=False, timeout=300, cwd=cwd)
+    return Run(proc.stdout, proc.stderr, proc.returncode)
+
+
+def run_our_lint(args: list[str], cwd: Path) -> Run:
+    """Our CLI in process, exactly as a user would call it."""
+    from runner.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.chdir(cwd), contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            code = main(["lint", *args])
+        except SystemExit as exit_:
+            code = exit_.code if isinstance(exit_.code, int) else 1
+        except Exception as exc:  # an internal failure is a difference, not a crash
+            return Run(out.getvalue(), f"internal error: {type(exc).__name__}: {exc}\n", 99)
+    return Run(out.getvalue(), err.getvalue(), code)
+
+
+def known_differences() -> set[str]:
+    if not KNOWN_DIFFERENCES_FILE.exists():
+        return set()
+    lines = KNOWN_DIFFERENCES_FILE.read_text().splitlines()
+    return {line.strip() for line in lines if line.strip() and not line.startswith("#")}
+
+
+def _assert_as_listed(case: str, helm: Run, ours: Run) -> None:
+    identical = (helm.stdout, helm.stderr, helm.code) == (ours.stdout, ours.stderr, ours.code)
+    if case in known_differences():
+        assert not identical, f"{case} now lints identical to Helm: remove it from {KNOWN_DIFFERENCES_FILE.name}"
+        return
+    assert ours.shown() == helm.shown(), f"{case} differs from helm lint"
+
+
+def corpus_args(chart: str) -> list[str]:
+    args = [str(CHARTS_DIR / chart)]
+    values = VALUES_DIR / f"{chart}.yaml"
+    return args + ["-f", str(values)] if values.exists() else args
+
+
+def test_known_differences_name_real_cases() -> None:
+    names = {c.name for c in cases()} | {f"{n}{s}" for n in chart_names() for s in ("", ":strict")}
+    for entry in known_differences():
+        assert entry in names, entry
+
+
+def test_case_names_are_unique() -> None:
+    names = [c.name for c in cases()]
+    assert len(names) == len(set(names))
+
+
+@pytest.mark.conformance
+@pytest.mark.parametrize("strict", [False, True], ids=["plain", "strict"])
+@pytest.mark.parametrize("chart", chart_names())
+def test_corpus_chart_lints_as_helm(chart: str, strict: bool, tmp_path: Path) -> None:
+    args = corpus_args(chart) + (["--strict"] if strict else [])
+    case = f"{chart}:strict" if strict else chart
+    _assert_as_listed(case, run_helm_lint(args, tmp_path), run_our_lint(args, tmp_path))
+
+
+@pytest.mark.conformance
+@pytest.mark.parametrize("case", cases(), ids=lambda c: c.name)
+def test_scratch_chart_lints_as_helm(case: Case, tmp_path: Path) -> None:
+    args = [*write_case(case, tmp_path), *case.flags]
+    _assert_as_listed(case.name, run_helm_lint(args, tmp_path), run_our_lint(args, tmp_path))
