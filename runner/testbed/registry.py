@@ -14,6 +14,7 @@ import socket
 import subprocess
 import tempfile
 import time
+import urllib.error
 import urllib.request
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -44,6 +45,11 @@ storage:
     enabled: true
 http:
   addr: 127.0.0.1:{port}
+{auth}"""
+_AUTH = """auth:
+  htpasswd:
+    realm: deploy-runner-test
+    path: {path}
 """
 
 
@@ -89,14 +95,26 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+def htpasswd_line(user: str, password: str) -> str:
+    """An htpasswd entry (bcrypt, the only scheme the registry accepts)."""
+    import bcrypt
+
+    return f"{user}:{bcrypt.hashpw(password.encode(), bcrypt.gensalt(rounds=5)).decode()}\n"
+
+
 @contextmanager
-def running_registry(binary: Path | None = None) -> Iterator[Registry]:
-    """Start a registry on a free loopback port; stop it on exit."""
+def running_registry(binary: Path | None = None, users: dict[str, str] | None = None) -> Iterator[Registry]:
+    """Start a registry on a free loopback port (basic auth for `users` if given); stop it on exit."""
     binary = binary or registry_binary()
     port = free_port()
     with tempfile.TemporaryDirectory(prefix="deploy-runner-registry-") as tmp:
+        auth = ""
+        if users:
+            htpasswd = Path(tmp) / "htpasswd"
+            htpasswd.write_text("".join(htpasswd_line(u, p) for u, p in users.items()))
+            auth = _AUTH.format(path=htpasswd)
         config = Path(tmp) / "config.yml"
-        config.write_text(_CONFIG.format(port=port))
+        config.write_text(_CONFIG.format(port=port, auth=auth))
         log_path = Path(tmp) / "registry.log"
         with open(log_path, "wb") as log_file:
             proc = subprocess.Popen(
@@ -127,6 +145,10 @@ def _wait_ready(port: int, proc: subprocess.Popen[bytes], log_path: Path) -> Non
             with urllib.request.urlopen(url, timeout=2) as response:
                 if response.status == 200:
                     return
+        except urllib.error.HTTPError as err:
+            if err.code == 401:  # up, and asking for credentials
+                return
+            time.sleep(0.1)
         except OSError:
             time.sleep(0.1)
     raise TestbedError(f"registry did not answer on {url} within {START_TIMEOUT:.0f}s")

@@ -530,3 +530,42 @@ def test_pull_by_absolute_url_gets_helms_bytes(homes: Homes, repo_url: str, tmp_
     assert _tree(ours_dir) == _tree(helm_dir)
     ours, helm = both(homes, "pull", f"{repo_url}/missing-0.1.0.tgz", "-d", str(ours_dir))
     assert ours.returncode != 0 and ours.stderr == helm.stderr
+
+
+# ------------------------------------------------------------------ registry with basic auth
+
+
+@pytest.fixture(scope="module")
+def auth_registry() -> Iterator[str]:
+    from runner.testbed.registry import running_registry
+
+    with running_registry(users={USER: PASSWORD}) as reg:
+        yield reg.address
+
+
+def _no_digests(text: str) -> str:
+    import re
+
+    return re.sub(r"sha256:[0-9a-f]{64}", "sha256:D", text)
+
+
+def test_registry_basic_auth_both_ways(homes: Homes, repo_dir: Path, auth_registry: str, tmp_path: Path) -> None:
+    remote = f"oci://{auth_registry}/private"
+    creds = ["--username", USER, "--password", PASSWORD]
+    archive = str(repo_dir / "mychart-0.1.0.tgz")
+    ours, helm = both(homes, "push", archive, remote, "--plain-http")
+    assert ours.returncode != 0 and _no_digests(ours.stderr) == _no_digests(helm.stderr)
+    assert run_helm(homes.helm, "push", archive, remote, "--plain-http", *creds).returncode == 0
+    ours = run_ours(homes.ours, "push", str(repo_dir / "mychart-1.0.0.tgz"), remote, "--plain-http", *creds)
+    assert ours.returncode == 0, ours.stderr
+    for flags in ([], ["--username", USER, "--password", "wrong"], ["--version", "1.0.0"]):
+        ours, helm = both(homes, "pull", f"{remote}/mychart", "--plain-http", "-d", str(tmp_path), *flags)
+        assert ours.returncode != 0 and ours.stderr == helm.stderr, flags
+    for version in ("0.1.0", "1.0.0"):
+        ours_dir, helm_dir = tmp_path / f"o{version}", tmp_path / f"h{version}"
+        ours_dir.mkdir(), helm_dir.mkdir()
+        flags = ["--version", version, "--plain-http", *creds]
+        ours = run_ours(homes.ours, "pull", f"{remote}/mychart", "-d", str(ours_dir), *flags)
+        helm = run_helm(homes.helm, "pull", f"{remote}/mychart", "-d", str(helm_dir), *flags)
+        assert (ours.returncode, ours.stderr) == (helm.returncode, helm.stderr)
+        assert _tree(ours_dir) == _tree(helm_dir) == {f"mychart-{version}.tgz": (repo_dir / f"mychart-{version}.tgz").read_bytes()}

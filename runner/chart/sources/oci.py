@@ -100,19 +100,47 @@ def version_to_tag(version: str) -> str:
 def _client(ref: Reference, options: OciOptions) -> Any:
     import oras.provider
 
-    class _Registry(oras.provider.Registry):  # type: ignore[misc]
-        # oras retries failed requests with sleeps of minutes; Helm reports the first failure.
-        do_request = oras.provider.Registry.do_request.__wrapped__
-
     verify: bool | str = not options.insecure_skip_tls_verify
     if options.ca_file and verify:
         verify = options.ca_file
-    client = _Registry(hostname=ref.host, insecure=options.plain_http, tls_verify=verify)
+    has_credentials = bool(options.username or options.password)
+    basic = _challenge(ref, options, verify).lower().startswith("basic")
+
+    class _Registry(oras.provider.Registry):  # type: ignore[misc]
+        def do_request(self, url: str, method: str = "GET", data: Any = None,
+                       headers: dict[str, str] | None = None, json: Any = None,
+                       stream: bool = False) -> Any:
+            if basic and not has_credentials:
+                response = self.session.request(method, url, data=data, json=json, headers=headers or {},
+                                                stream=stream, verify=self._tls_verify)
+                if response.status_code == 401:
+                    raise SourceError(f'{method} "{url}": basic credential not found')
+                return response
+            # oras retries failed requests with sleeps of minutes; Helm reports the first failure.
+            return oras.provider.Registry.do_request.__wrapped__(self, url, method, data, headers, json, stream)
+
+    backend = "basic" if basic else "token"
+    client = _Registry(hostname=ref.host, insecure=options.plain_http, tls_verify=verify,
+                       auth_backend=backend)
     if options.cert_file and options.key_file:
         client.session.cert = (options.cert_file, options.key_file)
     if options.username or options.password:
         client.auth.set_basic_auth(options.username, options.password)
     return client
+
+
+def _challenge(ref: Reference, options: OciOptions, verify: bool | str) -> str:
+    """The registry's WWW-Authenticate answer to /v2/ (Basic or Bearer), as Docker clients ping."""
+    import requests
+
+    scheme = "http" if options.plain_http else "https"
+    cert = (options.cert_file, options.key_file) if options.cert_file and options.key_file else None
+    url = f"{scheme}://{ref.host}/v2/"
+    try:
+        response = requests.get(url, verify=verify, cert=cert, timeout=60)
+    except requests.exceptions.RequestException:
+        return ""
+    return str(response.headers.get("WWW-Authenticate", ""))
 
 
 def _container(client: Any, ref: Reference, tag: str) -> Any:
@@ -278,34 +306,39 @@ def push(data: bytes, metadata: Metadata, remote: str, options: OciOptions) -> P
     client = _client(ref, options)
     container = _container(client, ref, tag)
     config = gostructs.marshal(gostructs.metadata_struct(metadata)).encode()
-    config_desc = _upload(client, container, config, CONFIG_MEDIA_TYPE)
-    chart_desc = _upload(client, container, data, CHART_MEDIA_TYPE)
+    blobs = [(config, _descriptor(config, CONFIG_MEDIA_TYPE)), (data, _descriptor(data, CHART_MEDIA_TYPE))]
     manifest = {
         "schemaVersion": 2,
         "mediaType": MANIFEST_MEDIA_TYPE,
-        "config": config_desc,
-        "layers": [chart_desc],
+        "config": blobs[0][1],
+        "layers": [blobs[1][1]],
         "annotations": oci_annotations(metadata),
     }
     raw = json.dumps(manifest, separators=(",", ":")).encode()
-    url = f"{client.prefix}://{ref.host}/v2/{ref.repository}/manifests/{tag}"
-    response = _request(client, url, "PUT", data=raw, headers={"Content-Type": MANIFEST_MEDIA_TYPE})
+    digest = "sha256:" + hashlib.sha256(raw).hexdigest()
+    base_url = f"{client.prefix}://{ref.host}/v2/{ref.repository}"
+    try:
+        _request(client, f"{base_url}/manifests/{digest}", "HEAD")
+    except SourceError as exc:  # oras-go's Copy asks whether the root exists first
+        raise SourceError(f'failed to perform "Exists" on destination: {exc}') from exc
+    for blob, descriptor in blobs:
+        _upload(client, container, blob, descriptor)
+    response = _request(client, f"{base_url}/manifests/{tag}", "PUT", data=raw,
+                        headers={"Content-Type": MANIFEST_MEDIA_TYPE})
     _check(response, ref.uri())
-    return Pulled(data, ref.uri(), "sha256:" + hashlib.sha256(raw).hexdigest(), metadata.version)
+    return Pulled(data, ref.uri(), digest, metadata.version)
 
 
-def _upload(client: Any, container: Any, blob: bytes, media_type: str) -> dict[str, Any]:
-    descriptor = {
-        "mediaType": media_type,
-        "digest": "sha256:" + hashlib.sha256(blob).hexdigest(),
-        "size": len(blob),
-    }
+def _descriptor(blob: bytes, media_type: str) -> dict[str, Any]:
+    return {"mediaType": media_type, "digest": "sha256:" + hashlib.sha256(blob).hexdigest(), "size": len(blob)}
+
+
+def _upload(client: Any, container: Any, blob: bytes, descriptor: dict[str, Any]) -> None:
     with tempfile.TemporaryDirectory(prefix="deploy-runner-oci-") as tmp:
         path = Path(tmp) / "blob"
         path.write_bytes(blob)
         response = client.upload_blob(str(path), container, descriptor)
     _check(response, container.uri)
-    return descriptor
 
 
 def oci_annotations(md: Metadata) -> dict[str, str]:
