@@ -61,7 +61,8 @@ def _edit(cluster: Any, obj: dict[str, Any], namespace: str, plural: str,
 
 
 def _our_apply(cluster: Any, original: dict[str, Any], modified: dict[str, Any], namespace: str,
-               plural: str, **options: bool) -> tuple[str, dict[str, Any]]:
+               plural: str, **options: bool) -> tuple[str, dict[str, Any], bool]:
+    """Our client-side apply: (content type, patch, whether the server took it)."""
     from runner.kube.patch.bridge import metadata_for
 
     path = f"{_path(modified, namespace, plural)}/{modified['metadata']['name']}"
@@ -69,21 +70,51 @@ def _our_apply(cluster: Any, original: dict[str, Any], modified: dict[str, Any],
     content_type, body = three_way_patch(original, modified, live,
                                          GroupVersionKind.of_object(modified),
                                          metadata_for(_client(cluster)), **options)
-    if body:
-        _request(cluster, "PATCH", path, body=body, query=[("fieldManager", "helm")],
-                 content_type=content_type)
-    return content_type, body
+    if not body:
+        return content_type, body, True
+    reply = _client(cluster).request("PATCH", path, body=body, query=[("fieldManager", "helm")],
+                                     content_type=content_type)
+    return content_type, body, reply.ok
 
 
-def _kubectl_apply(cluster: Any, obj: dict[str, Any], namespace: str, tmp_path: Path) -> None:
+def _kubectl_apply(cluster: Any, obj: dict[str, Any], namespace: str, tmp_path: Path,
+                   expect_ok: bool = True) -> dict[str, Any] | None:
+    """`kubectl apply --server-side=false`; the patch it sent (read from -v=9), if any."""
     from runner.testbed.helm import kubectl_binary
 
     manifest = tmp_path / f"{uuid.uuid4().hex}.json"
     manifest.write_text(json.dumps(obj))
     done = subprocess.run([str(kubectl_binary()), "--kubeconfig", str(cluster.kubeconfig),
-                           "-n", namespace, "apply", "--server-side=false", "-f", str(manifest)],
+                           "-n", namespace, "apply", "--server-side=false", "-v=9",
+                           "-f", str(manifest)],
                           capture_output=True, text=True, timeout=120, check=False)
-    assert done.returncode == 0, done.stderr
+    assert (done.returncode == 0) == expect_ok, done.stderr
+    return _patch_sent(done.stderr)
+
+
+def _patch_sent(log: str) -> dict[str, Any] | None:
+    """The body logged just before kubectl's PATCH request, without its own annotation."""
+    body: str | None = None
+    lines = log.splitlines()
+    for number, line in enumerate(lines):
+        if '"Request Body" body="' in line:
+            body = json.loads(line.split(" body=", 1)[1])
+        elif '"Request Body" body=<' in line:
+            body = lines[number + 1].strip()
+        elif "-XPATCH" in line and body:
+            return _without_last_applied(json.loads(body))
+    return None
+
+
+def _without_last_applied(patch: dict[str, Any]) -> dict[str, Any]:
+    meta = patch.get("metadata") or {}
+    notes = meta.get("annotations") or {}
+    notes.pop(LAST_APPLIED, None)
+    if "annotations" in meta and not notes:
+        meta.pop("annotations")
+    if "metadata" in patch and not meta:
+        patch.pop("metadata")
+    return patch
 
 
 def _live(cluster: Any, obj: dict[str, Any], namespace: str, plural: str) -> dict[str, Any]:
@@ -120,14 +151,18 @@ def twin_namespace(cluster: Any) -> Iterator[str]:
 
 def _both_ways(cluster: Any, namespace: str, twin: str, tmp_path: Path, plural: str,
                v1: dict[str, Any], edit: dict[str, Any], v2: dict[str, Any],
-               edit_type: str = STRATEGIC_MERGE_PATCH, **options: bool) -> tuple[dict[str, Any], str]:
-    """Run v1 -> foreign edit -> v2 through us and through kubectl; the two live objects."""
+               edit_type: str = STRATEGIC_MERGE_PATCH, expect_ok: bool = True,
+               **options: bool) -> tuple[dict[str, Any], str]:
+    """v1 -> foreign edit -> v2 through us and through kubectl: the same patch is sent,
+    the server takes both or neither, and the live objects end equal. Returns ours and
+    the content type we chose."""
     _create(cluster, v1, namespace, plural)
     _kubectl_apply(cluster, v1, twin, tmp_path)
     _edit(cluster, v1, namespace, plural, edit, edit_type)
     _edit(cluster, v1, twin, plural, edit, edit_type)
-    content_type, _ = _our_apply(cluster, v1, v2, namespace, plural, **options)
-    _kubectl_apply(cluster, v2, twin, tmp_path)
+    content_type, body, ok = _our_apply(cluster, v1, v2, namespace, plural, **options)
+    assert ok == expect_ok
+    assert body == _kubectl_apply(cluster, v2, twin, tmp_path, expect_ok)  # kubectl's patch
     ours = _live(cluster, v2, namespace, plural)
     assert _comparable(ours) == _comparable(_live(cluster, v2, twin, plural))
     return ours, content_type
@@ -277,11 +312,77 @@ def test_custom_resource_gets_helms_two_way_merge_patch_by_default(cluster, name
     _create(cluster, v1, namespace, "widgets")
     _edit(cluster, v1, namespace, "widgets", WIDGET_EDIT, MERGE_PATCH)
 
-    content_type, body = _our_apply(cluster, v1, v2, namespace, "widgets")
+    content_type, body, ok = _our_apply(cluster, v1, v2, namespace, "widgets")
 
-    assert content_type == MERGE_PATCH
+    assert ok and content_type == MERGE_PATCH
     # original -> modified only, as Helm sends it: the live object is not consulted, so
     # fields the chart never set (owner, nested.z) stay and the chart's changes land.
     assert body == {"spec": {"size": 2, "color": None, "tags": ["a"], "nested": {"y": None}}}
     live = _live(cluster, v2, namespace, "widgets")
     assert live["spec"] == {"size": 2, "tags": ["a"], "owner": "ops", "nested": {"x": 1, "z": 3}}
+
+
+def _pod_deployment(name: str, pod: dict[str, Any]) -> dict[str, Any]:
+    return {"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": name},
+            "spec": {"replicas": 1, "selector": {"matchLabels": {"app": name}},
+                     "template": {"metadata": {"labels": {"app": name}}, "spec": pod}}}
+
+
+def _dns(ports: list[dict[str, Any]], mounts: list[dict[str, str]]) -> dict[str, Any]:
+    return {"containers": [{"name": "dns", "image": "coredns:1", "ports": ports,
+                            "volumeMounts": mounts}],
+            "volumes": [{"name": m["name"], "emptyDir": {}} for m in mounts]}
+
+
+TCP_UDP = [{"name": "dns", "containerPort": 53, "protocol": "UDP"},
+           {"name": "dns-tcp", "containerPort": 53, "protocol": "TCP"}]
+SCENARIOS = {
+    # Two ports share the merge key containerPort; swapping them makes a patch the server
+    # refuses (duplicate port names): kubectl sends the very same one, paired as Go sorts.
+    "duplicate merge keys": (
+        _pod_deployment("dup", _dns(TCP_UDP, [{"name": "a", "mountPath": "/a"}])),
+        {"spec": {"template": {"metadata": {"annotations": {"x": "y"}}}}},
+        _pod_deployment("dup", _dns([TCP_UDP[1], TCP_UDP[0], {"name": "m", "containerPort": 9153}],
+                                    [{"name": "a", "mountPath": "/a"}]))),
+    "nested merge lists and a new order": (
+        _pod_deployment("nest", _dns([{"containerPort": 80}], [
+            {"name": "a", "mountPath": "/a"}, {"name": "b", "mountPath": "/b"}])),
+        {"spec": {"template": {"spec": {"containers": [
+            {"name": "dns", "volumeMounts": [{"name": "a", "mountPath": "/x"}]}]}}}},
+        _pod_deployment("nest", _dns([{"containerPort": 80}], [
+            {"name": "b", "mountPath": "/b"}, {"name": "a", "mountPath": "/a"}]))),
+    "only the order changes": (
+        _pod_deployment("order", {"containers": [{"name": "a", "image": "a:1"},
+                                                 {"name": "b", "image": "b:1"}]}),
+        {"metadata": {"labels": {"seen": "yes"}}},
+        _pod_deployment("order", {"containers": [{"name": "b", "image": "b:1"},
+                                                 {"name": "a", "image": "a:1"}]})),
+}
+
+
+@pytest.mark.parametrize("scenario", sorted(SCENARIOS))
+def test_strategic_scenarios_send_kubectls_patch(cluster, namespace, twin_namespace, tmp_path,
+                                                 scenario):
+    v1, edit, v2 = SCENARIOS[scenario]
+    _both_ways(cluster, namespace, twin_namespace, tmp_path, "deployments", v1, edit, v2,
+               expect_ok=scenario != "duplicate merge keys")
+
+
+def test_primitive_merge_list_finalizers_match_kubectl(cluster, namespace, twin_namespace,
+                                                       tmp_path):
+    def cm(finalizers: list[str]) -> dict[str, Any]:
+        return {"apiVersion": "v1", "kind": "ConfigMap",
+                "metadata": {"name": "fin", "finalizers": finalizers}, "data": {"a": "1"}}
+
+    edit = {"metadata": {"finalizers": ["example.com/foreign"]}}
+    try:
+        live, _ = _both_ways(cluster, namespace, twin_namespace, tmp_path, "configmaps",
+                             cm(["example.com/a", "example.com/b"]), edit,
+                             cm(["example.com/c", "example.com/a"]))
+        assert sorted(live["metadata"]["finalizers"]) == [
+            "example.com/a", "example.com/c", "example.com/foreign"]
+    finally:
+        for ns in (namespace, twin_namespace):
+            _client(cluster).request("PATCH", f"/api/v1/namespaces/{ns}/configmaps/fin",
+                                     body={"metadata": {"finalizers": None}},
+                                     content_type=MERGE_PATCH)
