@@ -569,3 +569,16 @@ def test_registry_basic_auth_both_ways(homes: Homes, repo_dir: Path, auth_regist
         helm = run_helm(homes.helm, "pull", f"{remote}/mychart", "-d", str(helm_dir), *flags)
         assert (ours.returncode, ours.stderr) == (helm.returncode, helm.stderr)
         assert _tree(ours_dir) == _tree(helm_dir) == {f"mychart-{version}.tgz": (repo_dir / f"mychart-{version}.tgz").read_bytes()}
+
+
+def test_registry_login_credentials_are_used(homes: Homes, repo_dir: Path, auth_registry: str, tmp_path: Path) -> None:
+    """`helm registry login` stores credentials; our pull and push find them in the same config."""
+    remote = f"oci://{auth_registry}/login"
+    login = run_helm(homes.ours, "registry", "login", auth_registry, "--username", USER,
+                     "--password", PASSWORD, "--plain-http")
+    assert login.returncode == 0, login.stderr
+    pushed = run_ours(homes.ours, "push", str(repo_dir / "mychart-0.2.0.tgz"), remote, "--plain-http")
+    assert pushed.returncode == 0, pushed.stderr
+    pulled = run_ours(homes.ours, "pull", f"{remote}/mychart", "--plain-http", "-d", str(tmp_path))
+    assert pulled.returncode == 0, pulled.stderr
+    assert (tmp_path / "mychart-0.2.0.tgz").read_bytes() == (repo_dir / "mychart-0.2.0.tgz").read_bytes()

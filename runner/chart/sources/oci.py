@@ -9,12 +9,13 @@ only when a registry is actually contacted.
 
 from __future__ import annotations
 
+import base64
 import datetime
 import hashlib
 import json
 import sys
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -97,8 +98,33 @@ def version_to_tag(version: str) -> str:
     return version.replace("+", "_")
 
 
+def stored_credentials(host: str, config_path: Path) -> tuple[str, str]:
+    """Credentials `helm registry login` stored for a host (docker config.json `auths`)."""
+    try:
+        auths = json.loads(config_path.read_text()).get("auths") or {}
+    except (OSError, ValueError, AttributeError):
+        return "", ""
+    entry = auths.get(host) or auths.get(f"https://{host}") or auths.get(f"http://{host}") or {}
+    try:
+        user, _, password = base64.b64decode(entry.get("auth", "")).decode().partition(":")
+    except (ValueError, UnicodeDecodeError):
+        return "", ""
+    return user, password
+
+
+def _with_stored_credentials(ref: Reference, options: OciOptions) -> OciOptions:
+    if options.username or options.password:
+        return options
+    from runner.chart.sources.paths import HelmPaths
+
+    user, password = stored_credentials(ref.host, HelmPaths.from_env().registry_config)
+    return replace(options, username=user, password=password) if user or password else options
+
+
 def _client(ref: Reference, options: OciOptions) -> Any:
     import oras.provider
+
+    options = _with_stored_credentials(ref, options)
 
     verify: bool | str = not options.insecure_skip_tls_verify
     if options.ca_file and verify:
