@@ -221,7 +221,7 @@ def _rollback(args: argparse.Namespace) -> int:
     for note in result.notes:
         print(f"note: {note}", file=sys.stderr)
     if args.output == "json":
-        print(json.dumps(_result_json(result)))
+        print(_compact(_result_json(result)))
     else:
         print("Rollback was a success! Happy Helming!")
     return 0
@@ -250,7 +250,7 @@ def _status(args: argparse.Namespace) -> int:
     cfg = _config(args)
     release = get_release(cfg, args.name, args.revision)
     if args.output == "json":
-        print(json.dumps(release.to_json()))
+        print(_compact(release.to_json()))
     else:
         sys.stdout.write(status_text(release, resources=resource_tables(cfg, release)))
     return 0
@@ -261,7 +261,7 @@ def _history(args: argparse.Namespace) -> int:
 
     rows = history(_config(args), args.name, args.max)
     if args.output == "json":
-        print(json.dumps([asdict(r) for r in rows]))
+        print(_compact([asdict(r) for r in rows]))
         return 0
     table = [["REVISION", "UPDATED", "STATUS", "CHART", "APP VERSION", "DESCRIPTION"]]
     for row in rows:
@@ -279,7 +279,10 @@ def _get(args: argparse.Namespace) -> int:
     if args.what == "values":
         values = query.values(cfg, args.name, args.revision, args.all_values)
         if args.output == "json":
-            print(json.dumps(values))
+            print(_compact(values))
+            return 0
+        if args.output == "yaml":
+            print(to_yaml(values) if values else "null")
             return 0
         print("COMPUTED VALUES:" if args.all_values else "USER-SUPPLIED VALUES:")
         print(to_yaml(values) if values else "null")
@@ -313,6 +316,11 @@ def _waits(value: str) -> bool:
     return value not in ("", "hookOnly", "false")
 
 
+def _compact(value: Any) -> str:
+    """JSON as Go's encoding/json prints it (no spaces), like helm -o json."""
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
 def _dry(value: str) -> str:
     return "" if value in ("", "none") else value
 
@@ -321,7 +329,7 @@ def _print_result(result: Any, output: str) -> None:
     for note in result.notes:
         print(f"note: {note}", file=sys.stderr)
     if output == "json":
-        print(json.dumps(_result_json(result)))
+        print(_compact(_result_json(result)))
         return
     sys.stdout.write(status_text(result.release, dry_run=bool(result.dry_run)))
 

@@ -219,6 +219,9 @@ def test_status_and_history_print_as_helm_prints_them(cluster, namespace, helm, 
         assert mine == helm("get", what, "same", "-n", namespace).stdout, what
     mine_all = ours(cluster, namespace, "get", "values", "same", "--all").out
     assert mine_all == helm("get", "values", "same", "-n", namespace, "--all").stdout
+    for args in (("history", "same", "-o", "json"), ("get", "values", "same", "-o", "json"),
+                 ("get", "values", "same", "-o", "yaml")):
+        assert ours(cluster, namespace, *args).out == helm(*args, "-n", namespace).stdout, args
 
 
 def test_a_kube_version_constraint_fails_as_helm_fails(cluster, namespace, helm, tmp_path):
