@@ -238,14 +238,11 @@ class Files(dict):
             text = text[:-1]
         return StringSlice(text.split("\n"))
 
+    # Helm returns "" only for a nil map; .Files and Glob results never are ("{}" when empty).
     def AsConfig(self) -> str:  # noqa: N802
-        if not self:
-            return ""
         return _to_yaml({posixpath.basename(k): _go_string(v) for k, v in self.items()})
 
     def AsSecrets(self) -> str:  # noqa: N802
-        if not self:
-            return ""
         return _to_yaml({posixpath.basename(k): base64.b64encode(v).decode("ascii")
                          for k, v in self.items()})
 

@@ -67,7 +67,6 @@ def test_files_go_semantics() -> None:
     assert sorted(files.Glob("files/*")) == ["files/a.txt"]
     assert sorted(files.Glob("files/**")) == ["files/a.txt", "files/sub/b.txt"]
     assert sorted(files.Glob("{c,d}.yaml")) == ["c.yaml"]
-    assert Files().AsConfig() == "" and Files().AsSecrets() == ""
 
 
 def test_capabilities_defaults_and_flags() -> None:
@@ -102,7 +101,7 @@ caps: {{ .Capabilities | toYaml | sha256sum }}
 bytes: {{ .Files.GetBytes "files/a.txt" | toJson }}
 lines: {{ .Files.Lines "files/a.txt" | toJson }} {{ .Files.Lines "nope" | toJson }}
 glob: {{ keys (.Files.Glob "files/*") | sortAlpha | toJson }} {{ keys (.Files.Glob "**.yaml") | sortAlpha | toJson }}
-config: {{ (.Files.Glob "files/*").AsConfig | quote }}
+config: {{ (.Files.Glob "files/*").AsConfig | quote }} {{ (.Files.Glob "none/*").AsConfig | quote }} {{ (.Files.Glob "none/*").AsSecrets | quote }}
 secrets: {{ (.Files.Glob "files/*").AsSecrets | quote }}
 all: {{ .Files | toJson }}
 """,
