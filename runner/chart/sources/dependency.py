@@ -51,6 +51,22 @@ def _urls_equal(a: str, b: str) -> bool:
     return pa._replace(path=pa.path.rstrip("/")) == pb._replace(path=pb.path.rstrip("/"))
 
 
+def _alias(repository: str) -> str | None:
+    """The repository name of `@name` or `alias:name`, else None."""
+    if repository.startswith("@"):
+        return repository[1:]
+    if repository.startswith("alias:"):
+        return repository.removeprefix("alias:")
+    return None
+
+
+def _find_repository(repos: list[Entry], repository: str, alias: str | None) -> Entry | None:
+    for entry in repos:
+        if (alias is not None and entry.name == alias) or _urls_equal(entry.url, repository):
+            return entry
+    return None
+
+
 def _constraint(dep: Dependency) -> semver.Constraints:
     try:
         return semver.new_constraint(dep.version)
@@ -124,21 +140,8 @@ class Manager:
             repo_ref = dep.repository
             if not repo_ref or repo_ref.startswith(("file://", oci.SCHEME)):
                 continue
-            alias = (
-                repo_ref[1:]
-                if repo_ref.startswith("@")
-                else repo_ref.removeprefix("alias:")
-                if repo_ref.startswith("alias:")
-                else None
-            )
-            entry = next(
-                (
-                    r
-                    for r in repos
-                    if (alias is not None and r.name == alias) or _urls_equal(r.url, repo_ref)
-                ),
-                None,
-            )
+            alias = _alias(repo_ref)
+            entry = _find_repository(repos, repo_ref, alias)
             if entry is not None:
                 if alias is not None:
                     dep.repository = entry.url
