@@ -113,7 +113,9 @@ def _build_into(target: Path, log: Callable[[str], None]) -> None:
     started = time.monotonic()
     for subdir, module, packages in _BUILDS:
         log(f"testbed: building {module} (first run only; this takes a while on 2 cores)")
+        step = time.monotonic()
         _go_build(GO_MODULES_DIR / subdir, packages, staging, subdir)
+        log(f"testbed: {module} built in {time.monotonic() - step:.0f}s")
     shutil.rmtree(target, ignore_errors=True)
     staging.rename(target)  # atomic: a half-built directory never looks complete
     log(f"testbed: built in {time.monotonic() - started:.0f}s into {target}")
