@@ -4,7 +4,6 @@ Helm's flag names, Helm-like output, and a --output json of the result."""
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from dataclasses import asdict
 from datetime import datetime
@@ -317,8 +316,10 @@ def _waits(value: str) -> bool:
 
 
 def _compact(value: Any) -> str:
-    """JSON as Go's encoding/json prints it (no spaces), like helm -o json."""
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    """JSON as Go's encoding/json prints it (no spaces, float64 1 as 1), like helm -o json."""
+    from runner.release.codec import go_json
+
+    return go_json(value)
 
 
 def _dry(value: str) -> str:
