@@ -35,7 +35,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:
+        flag_error = getattr(args, "unknown_flag_error", None)
+        if flag_error is None:
+            parser.error(f"unrecognized arguments: {' '.join(unknown)}")
+        return flag_error(unknown)
     handler: Command | None = getattr(args, "handler", None)
     if handler is None:
         parser.print_help(sys.stderr)

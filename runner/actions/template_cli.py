@@ -30,8 +30,19 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--kube-version", default=None)
     parser.add_argument("-a", "--api-versions", action="append", default=[])
     add_source_flags(parser)
-    parser.set_defaults(handler=handle)
+    parser.set_defaults(handler=handle, unknown_flag_error=_unknown_flag)
     parser.error = _flag_error  # type: ignore[method-assign] - Helm's wording, exit 1
+
+
+def _unknown_flag(unknown: list[str]) -> int:
+    """cobra's message for the first flag it does not know."""
+    flag = unknown[0]
+    if flag.startswith("--") or not flag.startswith("-"):
+        text = f"unknown flag: {flag.split('=', 1)[0]}"
+    else:
+        text = f"unknown shorthand flag: {flag[1:2]!r} in {flag}"
+    print(f"Error: {text}", file=sys.stderr)
+    return 1
 
 
 def _flag_error(message: str) -> NoReturn:
