@@ -76,6 +76,7 @@ def _install_parser(subparsers: Any) -> None:
     parser.add_argument("--server-side", default="true", choices=("true", "false"))
     parser.add_argument("--replace", action="store_true")
     parser.add_argument("--skip-crds", action="store_true")
+    _chart_source_flags(parser)
     parser.set_defaults(handler=_install)
 
 
@@ -92,6 +93,7 @@ def _upgrade_parser(subparsers: Any) -> None:
     parser.add_argument("--cleanup-on-fail", action="store_true")
     parser.add_argument("--history-max", type=int, default=_history_max_default())
     parser.add_argument("--force-replace", "--force", action="store_true", dest="force_replace")
+    _chart_source_flags(parser)
     parser.set_defaults(handler=_upgrade)
 
 
@@ -127,6 +129,31 @@ def _uninstall_parser(subparsers: Any) -> None:
     parser.add_argument("--description", default="")
     parser.add_argument("--wait-for-lock", default="0s")
     parser.set_defaults(handler=_uninstall)
+
+
+def _chart_source_flags(parser: argparse.ArgumentParser) -> None:
+    """--version, --repo, credentials (runner.chart.sources) and --dependency-update."""
+    from runner.actions.pull import add_source_flags
+
+    add_source_flags(parser)
+    parser.add_argument("--dependency-update", action="store_true")
+
+
+def _chart_path(args: argparse.Namespace, chart: str) -> str:
+    """LocateChart (local, repository, OCI), then --dependency-update for a chart directory."""
+    import os
+    from pathlib import Path
+
+    from runner.actions.pull import source_options
+    from runner.actions.template import locate_chart
+
+    path = locate_chart(chart, args)
+    if args.dependency_update and os.path.isdir(path):
+        from runner.chart.sources.dependency import Manager
+        from runner.chart.sources.paths import HelmPaths
+
+        Manager(Path(path), source_options(args), HelmPaths.from_env(), skip_refresh=False).update()
+    return path
 
 
 def _history_max_default() -> int:
@@ -166,7 +193,7 @@ def _install(args: argparse.Namespace) -> int:
     else:
         name, chart = args.args
     opts = InstallOptions(
-        name=name, chart=chart, values=_values(args), create_namespace=args.create_namespace,
+        name=name, chart=_chart_path(args, chart), values=_values(args), create_namespace=args.create_namespace,
         generate_name=args.generate_name, server_side=args.server_side == "true",
         force_conflicts=args.force_conflicts, dry_run=_dry(args.dry_run),
         take_ownership=args.take_ownership, replace=args.replace, wait=_waits(args.wait),
@@ -184,7 +211,7 @@ def _upgrade(args: argparse.Namespace) -> int:
     from runner.actions.upgrade import UpgradeOptions, upgrade
 
     opts = UpgradeOptions(
-        name=args.name, chart=args.chart, values=_values(args), install=args.install,
+        name=args.name, chart=_chart_path(args, args.chart), values=_values(args), install=args.install,
         reuse_values=args.reuse_values, reset_values=args.reset_values,
         reset_then_reuse_values=args.reset_then_reuse_values, server_side=args.server_side,
         force_conflicts=args.force_conflicts, cleanup_on_fail=args.cleanup_on_fail,

@@ -245,3 +245,19 @@ def test_hook_weights_and_delete_policies_behave_as_helms(cluster, namespace, he
         assert _cm(cluster, namespace, f"{name}-after") is None  # hook-succeeded deletes it
         job = get_object(cluster, f"/apis/batch/v1/namespaces/{namespace}/jobs/{name}-migrate")
         assert job is None
+
+
+def test_dependency_update_fetches_a_missing_local_dependency(cluster, namespace, helm, tmp_path):
+    sub = write_chart(tmp_path, name="sub", version="0.1.0", templates={
+        "cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}-sub\ndata: {a: b}\n"})
+    parent = write_chart(tmp_path, name="parent", version="1.0.0", templates={
+        "cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}-parent\ndata: {a: b}\n"})
+    with (parent / "Chart.yaml").open("a") as handle:
+        handle.write(f"dependencies:\n- name: sub\n  version: 0.1.0\n  repository: file://{sub}\n")
+    theirs = helm("install", "dep", str(parent), "-n", namespace)
+    mine = ours(cluster, namespace, "install", "dep", str(parent))
+    assert theirs.returncode != 0 and mine.code != 0
+    assert mine.err.strip() == theirs.stderr.strip().splitlines()[-1]
+
+    assert ours(cluster, namespace, "install", "dep", str(parent), "--dependency-update").code == 0
+    assert _cm(cluster, namespace, "dep-sub") is not None and _cm(cluster, namespace, "dep-parent") is not None
