@@ -107,3 +107,21 @@ def untar(data: bytes, chart_ref: str, args: argparse.Namespace) -> None:
         raise RunnerError(f"chart name {name!r} is not a valid directory name")
     os.makedirs(os.path.join(target, name), exist_ok=True)
     archive.extract(files, Path(target, name))
+
+
+def update_missing_dependencies(chart: Any, path: str, args: argparse.Namespace, out: Any) -> Any:
+    """Install/template --dependency-update: when charts/ lacks a declared dependency,
+    run `dependency update` on the chart directory and load it again."""
+    from runner.chart.dependencies import check_dependencies
+    from runner.chart.errors import DependencyError
+    from runner.chart.loader import load_chart
+    from runner.chart.sources.dependency import Manager
+    from runner.chart.sources.paths import HelmPaths
+
+    try:
+        check_dependencies(chart)
+        return chart
+    except DependencyError:
+        pass
+    Manager(Path(path), source_options(args), HelmPaths.from_env(), out=out).update()
+    return load_chart(path)

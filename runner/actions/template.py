@@ -86,6 +86,10 @@ def run(opts: TemplateOptions, out: TextIO | None = None) -> int:
         "set-json": opts.set_json, "set-literal": opts.set_literal,
     })
     chart = engine.load_chart(path)
+    if getattr(opts.source_args, "dependency_update", False):
+        from runner.actions.pull import update_missing_dependencies
+
+        chart = update_missing_dependencies(chart, path, opts.source_args, out)
     values, warnings = engine.prepare_values(chart, user_values)
     for warning in warnings:
         print(warning, file=sys.stderr)

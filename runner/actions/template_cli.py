@@ -30,6 +30,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--kube-version", default=None)
     parser.add_argument("-a", "--api-versions", action="append", default=[])
     add_source_flags(parser)
+    parser.add_argument("--dependency-update", action="store_true")
     parser.set_defaults(handler=handle, unknown_flag_error=_unknown_flag)
     parser.error = _flag_error  # type: ignore[method-assign] - Helm's wording, exit 1
 

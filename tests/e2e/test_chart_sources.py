@@ -582,3 +582,16 @@ def test_registry_login_credentials_are_used(homes: Homes, repo_dir: Path, auth_
     pulled = run_ours(homes.ours, "pull", f"{remote}/mychart", "--plain-http", "-d", str(tmp_path))
     assert pulled.returncode == 0, pulled.stderr
     assert (tmp_path / "mychart-0.2.0.tgz").read_bytes() == (repo_dir / "mychart-0.2.0.tgz").read_bytes()
+
+
+def test_template_dependency_update_fetches_missing_subcharts_as_helm(homes: Homes, chart_dir: Path, repo_url: str, tmp_path: Path) -> None:
+    _added(homes, repo_url)
+    ours_parent, helm_parent = _parents(homes, chart_dir, repo_url, tmp_path)
+    plain_ours = run_ours(homes.ours, "template", "rel", str(ours_parent))
+    plain_helm = run_helm(homes.helm, "template", "rel", str(helm_parent))
+    assert plain_ours.returncode != 0
+    assert plain_ours.stderr.replace(str(ours_parent), "P") == plain_helm.stderr.replace(str(helm_parent), "P")
+    ours = run_ours(homes.ours, "template", "rel", str(ours_parent), "--dependency-update")
+    helm = run_helm(homes.helm, "template", "rel", str(helm_parent), "--dependency-update")
+    assert (ours.returncode, ours.stdout, ours.stderr) == (helm.returncode, helm.stdout, helm.stderr)
+    assert ours.returncode == 0 and "Saving 3 charts" in ours.stdout
