@@ -386,3 +386,35 @@ def test_primitive_merge_list_finalizers_match_kubectl(cluster, namespace, twin_
             _client(cluster).request("PATCH", f"/api/v1/namespaces/{ns}/configmaps/fin",
                                      body={"metadata": {"finalizers": None}},
                                      content_type=MERGE_PATCH)
+
+
+def test_custom_resource_upgrade_patch_is_helms_two_way_one(cluster, namespace, widget_crd, helm,
+                                                            tmp_path):
+    """Helm 4.1.4 upgrades a custom resource with original -> modified only
+    (threeWayMergeForUnstructured off): a foreign change to a field the chart set
+    and did not change survives. Our default patch gives the same live object."""
+    from tests.e2e.release_helpers import write_chart
+
+    _, api_version = widget_crd
+    v1 = {"size": 1, "color": "red", "nested": {"x": 1, "y": 2}}
+    v2 = {"size": 1, "color": "blue", "nested": {"x": 1}}
+    edit = {"spec": {"size": 9, "owner": "ops"}}
+    for version, spec in (("1.0.0", v1), ("2.0.0", v2)):
+        obj = _widget(api_version, spec)
+        write_chart(tmp_path, version=version, templates={"w.yaml": json.dumps(obj)})
+    assert helm("install", "w", str(tmp_path / "demo-1.0.0"), "-n", namespace,
+                "--server-side=false").returncode == 0
+    ours_v1, ours_v2 = _widget(api_version, v1), _widget(api_version, v2)
+    ours_v1["metadata"]["name"] = ours_v2["metadata"]["name"] = "mine"
+    _create(cluster, ours_v1, namespace, "widgets")
+    for name in ("w", "mine"):
+        _edit(cluster, {**ours_v1, "metadata": {"name": name}}, namespace, "widgets", edit,
+              MERGE_PATCH)
+
+    upgrade = helm("upgrade", "w", str(tmp_path / "demo-2.0.0"), "-n", namespace)
+    assert upgrade.returncode == 0, upgrade.stderr
+    _, _, ok = _our_apply(cluster, ours_v1, ours_v2, namespace, "widgets")
+
+    theirs = _live(cluster, _widget(api_version, v2), namespace, "widgets")
+    assert ok and theirs["spec"] == {"size": 9, "owner": "ops", "color": "blue", "nested": {"x": 1}}
+    assert _live(cluster, ours_v2, namespace, "widgets")["spec"] == theirs["spec"]
