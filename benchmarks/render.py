@@ -1,0 +1,190 @@
+"""Whole-process `deploy-runner template` against `helm template`, chart by chart.
+
+Usage: python -m benchmarks.render [--runs N] [--chart NAME ...] [--no-bytecode]
+
+For every chart of the corpus (../shared/charts, values from
+_values/<name>.yaml where present) both tools run as
+`template rel CHART --namespace ns [-f VALUES]`, output to /dev/null, N times
+each (default 5), interleaved within each round (helm, ours cold, ours warm,
+rotating which goes first) so that a loaded machine slows all three alike.
+Prints wall and CPU (user+sys of the child) medians per chart, the ratios
+ours / helm, then the median ratio over the corpus. Prints, never asserts.
+
+- cold: our caches are emptied before each run (XDG_CACHE_HOME points at a
+  fresh empty directory): Chart.yaml/values.yaml trees and template trees
+  are parsed from scratch.
+- warm: the same cache directory for every run, filled by one untimed run.
+
+Python's own bytecode (.pyc) is part of an installed tool, not one of our
+caches: our processes write theirs under a private PYTHONPYCACHEPREFIX, made
+before timing starts (--no-bytecode runs without it, as under
+PYTHONDONTWRITEBYTECODE with no .pyc present).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+CHARTS_DIR = REPO.parent / "shared" / "charts"
+VALUES_DIR = CHARTS_DIR / "_values"
+MODES = ("helm", "cold", "warm")
+
+
+@dataclass
+class Samples:
+    wall: list[float] = field(default_factory=list)
+    cpu: list[float] = field(default_factory=list)
+
+    def add(self, wall: float, cpu: float) -> None:
+        self.wall.append(wall)
+        self.cpu.append(cpu)
+
+    def median(self) -> tuple[float, float]:
+        return statistics.median(self.wall), statistics.median(self.cpu)
+
+
+def corpus(names: list[str]) -> list[Path]:
+    charts = sorted(p for p in CHARTS_DIR.iterdir() if p.is_dir() and not p.name.startswith("_"))
+    return [p for p in charts if not names or p.name in names]
+
+
+def template_args(chart: Path) -> list[str]:
+    args = ["template", "rel", str(chart), "--namespace", "ns"]
+    values = VALUES_DIR / f"{chart.name}.yaml"
+    if values.exists():
+        args += ["-f", str(values)]
+    return args
+
+
+def our_command() -> list[str]:
+    script = Path(sys.executable).with_name("deploy-runner")
+    return [str(script)] if script.exists() else [sys.executable, "-m", "runner.cli"]
+
+
+def timed(command: list[str], env: dict[str, str] | None = None) -> tuple[float, float]:
+    """Wall seconds and the child's user+sys CPU seconds of one process."""
+    import time
+
+    start = time.perf_counter()
+    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            env=env)
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - start
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    if proc.returncode != 0:
+        print(f"  ! exit {proc.returncode}: {' '.join(command)}", file=sys.stderr)
+    return wall, usage.ru_utime + usage.ru_stime
+
+
+class Runner:
+    """Runs the three modes for one chart with their environments."""
+
+    def __init__(self, helm: str, work: Path, bytecode: bool) -> None:
+        self.helm = helm
+        self.work = work
+        self.ours = our_command()
+        base = dict(os.environ)
+        base.pop("DEPLOY_RUNNER_NO_CACHE", None)
+        if bytecode:
+            base.pop("PYTHONDONTWRITEBYTECODE", None)
+            base["PYTHONPYCACHEPREFIX"] = str(work / "pycache")
+        self.base = base
+
+    def env(self, cache: Path) -> dict[str, str]:
+        return {**self.base, "XDG_CACHE_HOME": str(cache)}
+
+    def run(self, mode: str, chart: Path) -> tuple[float, float]:
+        args = template_args(chart)
+        if mode == "helm":
+            return timed([self.helm, *args])
+        if mode == "cold":
+            cold = self.work / "cold"
+            shutil.rmtree(cold, ignore_errors=True)
+            cold.mkdir()
+            return timed([*self.ours, *args], self.env(cold))
+        return timed([*self.ours, *args], self.env(self.work / "warm" / chart.name))
+
+    def prime(self, chart: Path) -> None:
+        """One untimed run of each: helm's binary paged in, our warm cache and .pyc filled."""
+        self.run("helm", chart)
+        self.run("warm", chart)
+
+
+def bench_chart(runner: Runner, chart: Path, runs: int) -> dict[str, Samples]:
+    samples = {mode: Samples() for mode in MODES}
+    runner.prime(chart)
+    for i in range(runs):
+        order = MODES[i % 3:] + MODES[:i % 3]
+        for mode in order:
+            samples[mode].add(*runner.run(mode, chart))
+    return samples
+
+
+def ratio_cells(samples: dict[str, Samples]) -> dict[str, tuple[float, float]]:
+    helm_wall, helm_cpu = samples["helm"].median()
+    out = {}
+    for mode in ("cold", "warm"):
+        wall, cpu = samples[mode].median()
+        out[mode] = (wall / helm_wall, cpu / helm_cpu if helm_cpu else float("nan"))
+    return out
+
+
+def fmt(pair: tuple[float, float]) -> str:
+    return f"{pair[0] * 1000:6.0f} ms ({pair[1] * 1000:4.0f} cpu)"
+
+
+def print_row(name: str, samples: dict[str, Samples]) -> dict[str, tuple[float, float]]:
+    ratios = ratio_cells(samples)
+    cells = " | ".join(fmt(samples[m].median()) for m in ("cold", "warm", "helm"))
+    rcells = " | ".join(f"{ratios[m][0]:5.2f} ({ratios[m][1]:5.2f})" for m in ("cold", "warm"))
+    print(f"{name:36} | {cells} | {rcells}", flush=True)
+    return ratios
+
+
+def print_summary(all_ratios: list[dict[str, tuple[float, float]]]) -> None:
+    if not all_ratios:
+        return
+    print()
+    for mode in ("cold", "warm"):
+        wall = statistics.median(r[mode][0] for r in all_ratios)
+        cpu = statistics.median(r[mode][1] for r in all_ratios)
+        print(f"median ratio ours/helm over {len(all_ratios)} charts, {mode}: "
+              f"wall {wall:.2f}, cpu {cpu:.2f}")
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--chart", action="append", default=[], help="only this chart (repeatable)")
+    parser.add_argument("--no-bytecode", action="store_true",
+                        help="run ours without .pyc files (PYTHONDONTWRITEBYTECODE)")
+    args = parser.parse_args(argv)
+    from runner.testbed.helm import helm_binary
+
+    helm = str(helm_binary())
+    print(f"median of {args.runs} runs; wall ms (user+sys cpu ms); ratio ours/helm wall (cpu)")
+    print(f"{'chart':36} | {'ours cold':21} | {'ours warm':21} | {'helm':21} | "
+          f"{'cold ratio':13} | warm ratio")
+    all_ratios = []
+    with tempfile.TemporaryDirectory(prefix="bench-render-") as tmp:
+        runner = Runner(helm, Path(tmp), bytecode=not args.no_bytecode)
+        if args.no_bytecode:
+            runner.base["PYTHONDONTWRITEBYTECODE"] = "1"
+        for chart in corpus(args.chart):
+            all_ratios.append(print_row(chart.name, bench_chart(runner, chart, args.runs)))
+    print_summary(all_ratios)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
