@@ -1,7 +1,8 @@
 """Kubernetes API lifecycle data for the deprecation rule (Helm's kube.NativeScheme).
 
 Taken from k8s.io/api v0.35.4 (the version Helm 4.1.4 is built with): every
-registered group/version/kind whose generated APILifecycleDeprecated is set,
+registered group/version/kind whose APILifecycleDeprecated is set (generated or
+hand-written, as core/v1's lifecycle.go),
 as (deprecated major, minor, removed major, minor, replacement gvk or None).
 apiextensions.k8s.io/v1beta1 is absent: Helm 4.1.4's scheme does not register it.
 """
@@ -166,4 +167,8 @@ LIFECYCLE: dict[tuple[str, str], tuple[int, int, int, int, Replacement]] = {
     ("storage.k8s.io/v1beta1", "VolumeAttributesClassList"): (1, 34, 1, 37, ('storage.k8s.io', 'v1', 'VolumeAttributesClassList')),
     ("storagemigration.k8s.io/v1beta1", "StorageVersionMigration"): (1, 38, 1, 41, None),
     ("storagemigration.k8s.io/v1beta1", "StorageVersionMigrationList"): (1, 38, 1, 41, None),
+    ("v1", "ComponentStatus"): (1, 19, 0, 0, None),
+    ("v1", "ComponentStatusList"): (1, 19, 0, 0, None),
+    ("v1", "Endpoints"): (1, 33, 0, 0, ('discovery.k8s.io', 'v1', 'EndpointSlice')),
+    ("v1", "EndpointsList"): (1, 33, 0, 0, ('discovery.k8s.io', 'v1', 'EndpointSliceList')),
 }

@@ -39,10 +39,7 @@ def lint_chartfile(linter: Linter) -> None:
     if not linter.run_rule(ERROR, CHART_FILE, error and f"unable to parse YAML\n\t{error}"):
         return
     assert metadata is not None
-    unknown = first_unknown_field(doc)
-    linter.run_rule(WARNING, CHART_FILE, unknown and (
-        "failed to strictly parse chart metadata file\n\t"
-        f"error unmarshaling JSON: while decoding JSON: json: unknown field \"{unknown}\""))
+    linter.run_rule(WARNING, CHART_FILE, strict_error(path, doc))
     typed = doc if isinstance(doc, dict) else {}
     checks = [
         (ERROR, validate_name(metadata)),
@@ -78,6 +75,21 @@ def load_chartfile(path: str) -> tuple[Metadata | None, Any, str | None]:
         text = str(exc).removeprefix(f"cannot load {CHART_FILE}: ")
         return None, None, text.replace("Go value of type chart.Metadata", "Go value of type v2.Metadata")
     return metadata, doc, None
+
+
+def strict_error(path: str, doc: Any) -> str | None:
+    """chartutil.StrictLoadChartfile's failure: duplicate keys (YAML), then unknown fields (JSON)."""
+    from runner.lint.strictyaml import duplicate_key_errors
+
+    with open(path, "rb") as handle:
+        duplicates = duplicate_key_errors(handle.read())
+    prefix = "failed to strictly parse chart metadata file\n\t"
+    if duplicates:
+        return prefix + "error converting YAML to JSON: yaml: unmarshal errors:\n  " + "\n  ".join(duplicates)
+    unknown = first_unknown_field(doc)
+    if unknown:
+        return prefix + f"error unmarshaling JSON: while decoding JSON: json: unknown field \"{unknown}\""
+    return None
 
 
 def first_unknown_field(doc: Any) -> str | None:

@@ -53,7 +53,7 @@ def is_request_url(text: str) -> bool:
         return False
     rest = text[match.end():]
     if not rest.startswith("/"):
-        return False
+        return True  # a rootless path after a scheme is opaque: accepted
     if rest.startswith("//"):
         authority = re.split(r"[/?]", rest[2:], maxsplit=1)[0]
         return _valid_authority(authority)

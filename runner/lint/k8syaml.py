@@ -50,10 +50,51 @@ def split_documents(text: str) -> list[str]:
 
 
 def decode_objects(text: str) -> Iterator[K8sObject | None]:
-    """Yield each document's head (None for an empty document); raise DecodeError at the first bad one."""
-    if text.lstrip(" \t\r\n").startswith("{"):
-        yield from _decode_json_stream(text)
+    """YAMLOrJSONDecoder.Decode until EOF: each document's head (None for an empty one).
+
+    A stream starting with `{` is read as JSON values; when one fails and at
+    most one was read, the rest is read as YAML and the JSON error is the one
+    reported should YAML fail too. Raises DecodeError at the first failure.
+    """
+    if not text.lstrip().startswith("{"):
+        yield from _yaml_objects(text)
         return
+    decoder = json.JSONDecoder()
+    pos = count = 0
+    while True:
+        start = _skip_space(text, pos)
+        if start >= len(text):
+            return
+        try:
+            value, end = decoder.raw_decode(text, start)
+            obj = to_object(value, json_stream=True)
+        except json.JSONDecodeError:
+            short, long = _json_syntax_error(text, start)
+            first_error = long if count <= 1 else short
+        except DecodeError as exc:
+            first_error = str(exc)
+        else:
+            count, pos = count + 1, end
+            yield obj
+            continue
+        if count > 1:
+            raise DecodeError(first_error)
+        yield from _yaml_fallback(_consume_whitespace(text, pos), first_error)
+        return
+
+
+def _yaml_fallback(text: str, first_error: str) -> Iterator[K8sObject | None]:
+    """YAML after a failed JSON value: the first failure reports the JSON error."""
+    first = True
+    try:
+        for obj in _yaml_objects(text):
+            first = False
+            yield obj
+    except DecodeError as exc:
+        raise DecodeError(first_error if first else str(exc)) from exc
+
+
+def _yaml_objects(text: str) -> Iterator[K8sObject | None]:
     for doc in split_documents(text):
         try:
             value = goyaml.load(doc, ints=True)
@@ -62,19 +103,38 @@ def decode_objects(text: str) -> Iterator[K8sObject | None]:
         yield to_object(value)
 
 
-def _decode_json_stream(text: str) -> Iterator[K8sObject | None]:
-    decoder = json.JSONDecoder()
-    at = 0
-    while True:
-        while at < len(text) and text[at] in " \t\r\n":
-            at += 1
-        if at >= len(text):
-            return
-        try:
-            value, at = decoder.raw_decode(text, at)
-        except json.JSONDecodeError as exc:
-            raise DecodeError(f"invalid character looking for beginning of value ({exc.msg})") from exc
-        yield to_object(value, json_stream=True)
+def _skip_space(text: str, pos: int) -> int:
+    while pos < len(text) and text[pos] in " \t\r\n":
+        pos += 1
+    return pos
+
+
+def _consume_whitespace(text: str, pos: int) -> str:
+    """consumeWhitespace: drop spaces up to and including the first newline."""
+    while pos < len(text) and text[pos].isspace():
+        pos += 1
+        if text[pos - 1] == "\n":
+            break
+    return text[pos:]
+
+
+def _json_syntax_error(text: str, start: int) -> tuple[str, str]:
+    """(json.Decoder's error, as YAMLOrJSONDecoder wraps it) for the value at start."""
+    from runner.encoding.jsonscan import syntax_error
+
+    rest = text[start:]
+    message = syntax_error(rest)
+    if message is None or message == "unexpected end of JSON input":
+        return "unexpected EOF", "unexpected EOF"
+    low, high = 1, len(rest)
+    while low < high:  # the shortest prefix that already fails: it ends at the bad byte
+        middle = (low + high) // 2
+        if syntax_error(rest[:middle]) in (None, "unexpected end of JSON input"):
+            low = middle + 1
+        else:
+            high = middle
+    offset = len(text[: start + low].encode("utf-8", "surrogatepass"))
+    return message, f"json: offset {offset}: {message}"
 
 
 def to_object(value: Any, json_stream: bool = False) -> K8sObject | None:
@@ -93,10 +153,10 @@ def to_object(value: Any, json_stream: bool = False) -> K8sObject | None:
     meta = _fields(metadata or {})
     try:
         return K8sObject(
-            api_version=_string(fields.get("apiversion"), "apiVersion"),
-            kind=_string(fields.get("kind"), "Kind"),
-            name=_string(meta.get("name"), "Metadata.Name"),
-            namespace=_string(meta.get("namespace"), "Metadata.Namespace"),
+            api_version=_string(fields.get("apiversion"), "apiVersion", json_stream),
+            kind=_string(fields.get("kind"), "Kind", json_stream),
+            name=_string(meta.get("name"), "Metadata.Name", json_stream),
+            namespace=_string(meta.get("namespace"), "Metadata.Namespace", json_stream),
         )
     except DecodeError as exc:
         raise DecodeError(f"{prefix}{exc}") from exc
@@ -107,10 +167,11 @@ def _fields(table: dict[str, Any]) -> dict[str, Any]:
     return {key.lower(): table[key] for key in sorted(table)}
 
 
-def _string(value: Any, field: str) -> str:
+def _string(value: Any, field: str, strict: bool = False) -> str:
+    """A Go string field: sigs.k8s.io/yaml turns YAML scalars into strings; JSON does not."""
     if value is None:
         return ""
-    if isinstance(value, dict | list):
+    if isinstance(value, dict | list) or (strict and not isinstance(value, str)):
         raise DecodeError(f"json: cannot unmarshal {_json_kind(value)} into Go struct field "
                           f"k8sYamlStruct.{field} of type string")
     return go_string(value, "k8sYamlStruct", field)

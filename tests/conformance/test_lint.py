@@ -18,6 +18,7 @@ import subprocess
 import tarfile
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -228,6 +229,106 @@ def _more_cases() -> list[Case]:
         Case("requirements-v1", chart("requirements-v1") | {
             "Chart.yaml": "apiVersion: v1\nname: requirements-v1\nversion: 0.1.0\n",
             "requirements.yaml": "dependencies:\n- name: sub\n  version: 0.1.0\n"}),
+        *_edge_cases(chart),
+    ]
+
+
+def _edge_cases(chart: Any) -> list[Case]:
+    def md(name: str, extra: str) -> dict[str, str]:
+        return chart(name) | {"Chart.yaml": f"apiVersion: v2\nname: {name}\nversion: 0.1.0\n{extra}"}
+
+    def tpl(name: str, text: str) -> Case:
+        return Case(name, chart(name, templates__t_DOT_yaml=text))
+
+    return [
+        Case("emails", md("emails", "maintainers:\n- name: a\n  email: a.b+c@example.co.uk\n"
+                          "- name: b\n  email: x@y\n")),
+        Case("email-dots", md("email-dots", "maintainers:\n- name: a\n  email: a..b@example.com\n")),
+        Case("urls", md("urls", "maintainers:\n- name: a\n  url: example.com/x\n"
+                        "- name: b\n  url: https://github.com/a\n- name: c\n  url: localhost\n")),
+        Case("url-no-dot", md("url-no-dot", "maintainers:\n- name: a\n  url: foo/bar\n")),
+        Case("url-port", md("url-port", "maintainers:\n- name: a\n  url: example.com:8080\n")),
+        Case("sources-ok", md("sources-ok", "sources:\n- https://github.com/a/b\n- git://x.y/z\n"
+                              "icon: data:image/png;base64,xx\n")),
+        Case("icon-path", md("icon-path", "icon: /icon.png\n")),
+        Case("unknown-maintainer-field", md("unknown-maintainer-field",
+                                            "maintainers:\n- name: a\n  mail: x\n")),
+        Case("unknown-dependency-field", md("unknown-dependency-field",
+                                            "dependencies:\n- name: a\n  version: 1\n  repo: x\n")),
+        Case("case-folded-field", md("case-folded-field", "Description: x\nAPIVERSION: v2\n")),
+        Case("duplicate-key", md("duplicate-key", "description: a\ndescription: b\n")),
+        Case("app-version-bool", md("app-version-bool", "appVersion: true\n")),
+        Case("version-null", chart("version-null") | {"Chart.yaml": "apiVersion: v2\nname: version-null\n"
+                                                                    "version: null\n"}),
+        Case("build-metadata", chart("build-metadata") | {
+            "Chart.yaml": "apiVersion: v2\nname: build-metadata\nversion: 1.2.3-rc.1+build.5\n"}),
+        Case("leading-zero", chart("leading-zero") | {
+            "Chart.yaml": "apiVersion: v2\nname: leading-zero\nversion: 01.2.3\n"}),
+        Case("short-version", chart("short-version") | {
+            "Chart.yaml": "apiVersion: v2\nname: short-version\nversion: \"1.2\"\n"}),
+        tpl("metadata-string", "apiVersion: v1\nkind: ConfigMap\nmetadata: foo\n"),
+        tpl("kind-map", "apiVersion: v1\nkind: {a: b}\nmetadata:\n  name: x\n"),
+        tpl("name-number", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: 1.50\n"),
+        tpl("list-document", "- a\n- b\n"),
+        tpl("json-array", '[{"kind": "ConfigMap"}]\n'),
+        tpl("json-two-objects", '{"apiVersion": "v1", "kind": "Service", "metadata": {"name": "A"}}\n'
+            '{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "b_"}}\n'),
+        tpl("json-broken", '{"apiVersion": "v1",\n'),
+        tpl("json-falls-back-to-yaml", '{"kind": tru, "metadata": {"name": x_y}}\n'),
+        tpl("json-then-garbage", '{"a": 1} x\n'),
+        tpl("json-then-yaml", '{"a": 1}\n---\n{"b": 2}\nkind: Pod\n'),
+        tpl("json-type-error", '{} {"metadata": "x"}\n'),
+        tpl("json-many-then-garbage", '{}{}{} x\n'),
+        tpl("json-bad-string", '{"a": "\x01"}\n'),
+        tpl("separator-comment", CONFIGMAP + "--- # next\n" + CONFIGMAP.replace("-cm", "-cm2")
+            + "---\nkind: Secret\nmetadata:\n  name: UPPER\n"),
+        tpl("long-service-name", "apiVersion: v1\nkind: Service\nmetadata:\n  name: " + "a" * 70 + "\n"),
+        tpl("long-bad-name", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: " + "A" * 260 + "\n"),
+        tpl("namespace-long", "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: " + "A" * 70 + "\n"),
+        tpl("csr-name", "apiVersion: certificates.k8s.io/v1\nkind: CertificateSigningRequest\n"
+            "metadata:\n  name: ANY_thing\n"),
+        tpl("clusterrole-dots", "apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\n"
+            "metadata:\n  name: '..'\n"),
+        tpl("role-percent", "apiVersion: rbac.authorization.k8s.io/v1\nkind: RoleBinding\n"
+            "metadata:\n  name: 'a%b/c'\n"),
+        tpl("tab-indent", "\tapiVersion: v1\n"),
+        tpl("statefulset-expressions", "apiVersion: apps/v1\nkind: StatefulSet\nmetadata:\n  name: s\n"
+            "# matchExpressions in a comment counts\n"),
+        tpl("daemonset-no-selector", "apiVersion: apps/v1\nkind: DaemonSet\nmetadata:\n  name: s\n"
+            "---\napiVersion: apps/v1\nkind: ReplicaSet\nmetadata:\n  name: r\n"),
+        tpl("first-doc-bad-stops-all", "a: [\n"),
+        Case("bad-stops-later-files", chart("bad-stops-later-files", templates__a_DOT_yaml="a: [\n",
+                                            templates__b_DOT_yaml="apiVersion: v1\nkind: Pod\n")),
+        tpl("yaml-anchors", "apiVersion: v1\nkind: ConfigMap\nmetadata: &m\n  name: x\ndata:\n  <<: *m\n"),
+        tpl("deprecated-flowcontrol", "apiVersion: flowcontrol.apiserver.k8s.io/v1beta3\n"
+            "kind: FlowSchema\nmetadata:\n  name: f\n"),
+        tpl("deprecated-list-kind", "apiVersion: policy/v1beta1\nkind: PodDisruptionBudgetList\n"
+            "metadata:\n  name: p\n"),
+        tpl("core-v1-kinds", "apiVersion: v1\nkind: ComponentStatus\nmetadata:\n  name: c\n"),
+        Case("deprecated-old-kube", chart("deprecated-old-kube", templates__t_DOT_yaml=(
+            "apiVersion: storage.k8s.io/v1beta1\nkind: VolumeAttributesClass\nmetadata:\n  name: v\n")),
+            ("--kube-version", "v1.33.2")),
+        Case("subchart-values-schema", chart("subchart-values-schema") | {
+            "Chart.yaml": "apiVersion: v2\nname: subchart-values-schema\nversion: 0.1.0\n"
+                          "dependencies:\n- name: sub\n  version: 0.1.0\n",
+            "charts/sub/Chart.yaml": "apiVersion: v2\nname: sub\nversion: 0.1.0\n",
+            "charts/sub/values.yaml": "port: 80\n",
+            "charts/sub/values.schema.json": '{"properties": {"port": {"type": "string"}}}',
+            "charts/sub/templates/cm.yaml": CONFIGMAP}, ("--with-subcharts",)),
+        Case("coalesce-warning", chart("coalesce-warning") | {
+            "values.yaml": "a:\n  b: 1\n", "templates/cm.yaml": CONFIGMAP}, ("--set", "a=3")),
+        Case("helmignore", chart("helmignore") | {".helmignore": "templates/bad.yaml\n",
+                                                  "templates/bad.yaml": "a: [\n"}),
+        Case("tpl-extension-error", chart("tpl-extension-error", templates___x_DOT_tpl=(
+            '{{ define "x" }}{{ .Values.nope.nope }}{{ end }}\n'), templates__u_DOT_yaml=(
+            'a: {{ include "x" . }}\n'))),
+        Case("nested-subcharts", chart("nested-subcharts") | {
+            "Chart.yaml": "apiVersion: v2\nname: nested-subcharts\nversion: 0.1.0\n"
+                          "dependencies:\n- name: mid\n  version: 0.1.0\n",
+            "charts/mid/Chart.yaml": "apiVersion: v2\nname: mid\nversion: 0.1.0\n"
+                                     "dependencies:\n- name: leaf\n  version: 0.1.0\n",
+            "charts/mid/charts/leaf/Chart.yaml": "apiVersion: v1\nname: leaf\nversion: 1\n"},
+            ("--with-subcharts", "--quiet")),
     ]
 
 
