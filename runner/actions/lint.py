@@ -149,9 +149,11 @@ def _lint_dir(chart_dir: str, values: dict[str, Any], opts: LintOptions, kube: A
     from runner.lint.support import ERROR, WARNING
 
     chart_yaml = os.path.normpath(os.path.join(chart_dir, "Chart.yaml"))
-    if not os.path.exists(chart_yaml):
-        return ChartResult(errors=[
-            f"unable to check Chart.yaml file in chart: stat {chart_yaml}: no such file or directory"])
+    try:
+        os.stat(chart_yaml)
+    except OSError as exc:
+        reason = "not a directory" if isinstance(exc, NotADirectoryError) else "no such file or directory"
+        return ChartResult(errors=[f"unable to check Chart.yaml file in chart: stat {chart_yaml}: {reason}"])
     template_opts = TemplateOptions(
         values=deep_copy(values), namespace=opts.namespace,
         kube_version=opts.kube_version or None,

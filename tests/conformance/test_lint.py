@@ -322,6 +322,11 @@ def _edge_cases(chart: Any) -> list[Case]:
         Case("tpl-extension-error", chart("tpl-extension-error", templates___x_DOT_tpl=(
             '{{ define "x" }}{{ .Values.nope.nope }}{{ end }}\n'), templates__u_DOT_yaml=(
             'a: {{ include "x" . }}\n'))),
+        Case("path-is-a-file", {"file.txt": "x\n"}, targets=("file.txt",)),
+        Case("requirements-on-v2", md("requirements-on-v2", "") | {
+            "requirements.yaml": "dependencies:\n- name: sub\n  version: 0.1.0\n"}),
+        Case("deprecated-chart", md("deprecated-chart", "deprecated: true\n")),
+        Case("helmignore-warning", chart("helmignore-warning") | {".helmignore": "[\n"}),
         Case("nested-subcharts", chart("nested-subcharts") | {
             "Chart.yaml": "apiVersion: v2\nname: nested-subcharts\nversion: 0.1.0\n"
                           "dependencies:\n- name: mid\n  version: 0.1.0\n",
