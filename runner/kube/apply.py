@@ -15,8 +15,6 @@ from typing import Any
 
 from runner.errors import RunnerError
 from runner.kube.client import KubeClient, KubeError, Response
-from runner.kube.patch import GroupVersionKind, three_way_patch
-from runner.kube.patch.bridge import metadata_for
 from runner.kube.resources import Resource
 
 FIELD_MANAGER = "helm"
@@ -127,6 +125,10 @@ def three_way_update(client: KubeClient, original: dict[str, Any] | None, resour
                      three_way_for_custom: bool = False) -> bool:
     """Helm's CSA update (createPatch): a three-way strategic merge patch for built-in
     kinds; for custom resources a JSON merge patch, two-way unless `three_way_for_custom`."""
+    # Imported here: server-side apply runs never need the patch machinery.
+    from runner.kube.patch import GroupVersionKind, three_way_patch
+    from runner.kube.patch.bridge import metadata_for
+
     mapping = resource.mapping
     content_type, patch = three_way_patch(
         original, resource.obj, live, GroupVersionKind(mapping.group, mapping.version, mapping.kind),
