@@ -64,6 +64,9 @@ def register(subparsers: Any) -> None:
     parser.add_argument("-d", "--destination", default=".")
     parser.add_argument("--untar", action="store_true")
     parser.add_argument("--untardir", default=".")
+    parser.add_argument("--verify", action="store_true")
+    parser.add_argument("--prov", action="store_true")
+    parser.add_argument("--keyring", default=str(Path.home() / ".gnupg" / "pubring.gpg"))
     add_source_flags(parser)
     parser.set_defaults(handler=handle)
 
@@ -82,12 +85,34 @@ def pull(chart_ref: str, args: argparse.Namespace) -> None:
     from runner.chart.sources.downloader import fetch_chart
     from runner.chart.sources.paths import HelmPaths
 
-    download = fetch_chart(chart_ref, source_options(args), HelmPaths.from_env())
+    with_prov = args.verify or args.prov
+    download = fetch_chart(chart_ref, source_options(args), HelmPaths.from_env(), with_prov=with_prov)
+    if args.verify:
+        print(verify_download(download, args.keyring), end="")
+    elif args.prov and download.prov is None:
+        print(f"WARNING: Verification not found for {chart_ref}: {download.prov_error}")
     if args.untar:
         untar(download.data, chart_ref, args)
         return
     os.makedirs(args.destination, exist_ok=True)
     Path(args.destination, download.file_name).write_bytes(download.data)
+    if download.prov is not None:
+        Path(args.destination, download.file_name + ".prov").write_bytes(download.prov)
+
+
+def verify_download(download: Any, keyring: str) -> str:
+    """pull --verify: check the .prov signature and the archive's hash; Helm's report."""
+    import tempfile
+
+    from runner.chart.sources.provenance import verify_chart
+
+    if download.prov is None:
+        raise RunnerError(f'failed to fetch provenance "{download.prov_url}"')
+    with tempfile.TemporaryDirectory(prefix="deploy-runner-verify-") as tmp:
+        archive = Path(tmp, download.file_name)
+        archive.write_bytes(download.data)
+        Path(tmp, download.file_name + ".prov").write_bytes(download.prov)
+        return verify_chart(archive, Path(f"{archive}.prov"), Path(keyring)).report()
 
 
 def untar(data: bytes, chart_ref: str, args: argparse.Namespace) -> None:

@@ -595,3 +595,74 @@ def test_template_dependency_update_fetches_missing_subcharts_as_helm(homes: Hom
     helm = run_helm(homes.helm, "template", "rel", str(helm_parent), "--dependency-update")
     assert (ours.returncode, ours.stdout, ours.stderr) == (helm.returncode, helm.stdout, helm.stderr)
     assert ours.returncode == 0 and "Saving 3 charts" in ours.stdout
+
+
+# ------------------------------------------------------------------ provenance
+
+_KEY_PARAMS = """%no-protection
+Key-Type: RSA
+Key-Length: 2048
+Name-Real: {name}
+Name-Email: {email}
+Expire-Date: 0
+%commit
+"""
+
+
+def _gpg_keyrings(home: Path, name: str) -> tuple[Path, Path]:
+    """A fresh key in its own GnuPG home, exported as Helm's legacy pubring/secring files."""
+    import shutil
+
+    if shutil.which("gpg") is None:
+        pytest.skip("gpg is not installed")
+    home.mkdir(mode=0o700)
+    env = {**os.environ, "GNUPGHOME": str(home)}
+    params = home / "params"
+    params.write_text(_KEY_PARAMS.format(name=name, email=f"{name.lower().replace(' ', '.')}@example.com"))
+    try:
+        for args, out in ((["--batch", "--gen-key", str(params)], None),
+                          (["--export"], "pubring.gpg"), (["--export-secret-keys"], "secring.gpg")):
+            proc = subprocess.run(["gpg", *args], env=env, capture_output=True, timeout=COMMAND_TIMEOUT, check=True)
+            if out:
+                (home.parent / f"{home.name}-{out}").write_bytes(proc.stdout)
+    finally:
+        subprocess.run(["gpgconf", "--kill", "gpg-agent"], env=env, capture_output=True, timeout=30, check=False)
+    return home.parent / f"{home.name}-pubring.gpg", home.parent / f"{home.name}-secring.gpg"
+
+
+@pytest.fixture(scope="module")
+def signed_repo(chart_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path, Path]]:
+    """A repository whose 0.5.0 is signed (helm package --sign) and whose 0.6.0 has a tampered archive."""
+    base = tmp_path_factory.mktemp("signed")
+    pubring, secring = _gpg_keyrings(base / "signer", "Chart Signer")
+    other_pubring, _ = _gpg_keyrings(base / "other", "Someone Else")
+    repo = base / "repo"
+    env = _env(base / "home")
+    for version in ("0.5.0", "0.6.0"):
+        signed = run_helm(env, "package", str(chart_dir), "--version", version, "--sign", "--key", "Chart Signer",
+                          "--keyring", str(secring), "-d", str(repo))
+        assert signed.returncode == 0, signed.stderr
+    tampered = repo / "mychart-0.6.0.tgz"
+    tampered.write_bytes(tampered.read_bytes() + b"\0")
+    assert run_helm(env, "repo", "index", str(repo)).returncode == 0
+    for url in _serve(repo, _QuietHandler):
+        yield url, pubring, other_pubring
+
+
+def test_pull_verify_matches_helm(homes: Homes, signed_repo: tuple[str, Path, Path], tmp_path: Path) -> None:
+    url, pubring, other = signed_repo
+    cases = [
+        ["--version", "0.5.0", "--verify", "--keyring", str(pubring)],
+        ["--version", "0.6.0", "--verify", "--keyring", str(pubring)],
+        ["--version", "0.5.0", "--verify", "--keyring", str(other)],
+        ["--version", "0.5.0", "--verify", "--keyring", str(tmp_path / "missing.gpg")],
+        ["--version", "0.5.0", "--prov"],
+    ]
+    for i, flags in enumerate(cases):
+        ours_dir, helm_dir = tmp_path / f"o{i}", tmp_path / f"h{i}"
+        ours_dir.mkdir(), helm_dir.mkdir()
+        ours = run_ours(homes.ours, "pull", "mychart", "--repo", url, "-d", str(ours_dir), *flags)
+        helm = run_helm(homes.helm, "pull", "mychart", "--repo", url, "-d", str(helm_dir), *flags)
+        assert (ours.returncode, ours.stdout, ours.stderr) == (helm.returncode, helm.stdout, helm.stderr), flags
+        if ours.returncode == 0:
+            assert _tree(ours_dir) == _tree(helm_dir)

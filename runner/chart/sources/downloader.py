@@ -69,10 +69,13 @@ class Download:
     version: str
     oci_reference: str = ""
     oci_digest: str = ""
+    prov: bytes | None = None
+    prov_url: str = ""
+    prov_error: str = ""
 
 
-def fetch_chart(ref: str, options: SourceOptions, paths: HelmPaths) -> Download:
-    """Download the archive a (non-local) reference names."""
+def fetch_chart(ref: str, options: SourceOptions, paths: HelmPaths, with_prov: bool = False) -> Download:
+    """Download the archive a (non-local) reference names, and its .prov file when asked."""
     if oci.is_oci(ref):
         pulled = oci.pull(ref, options.version, options.oci())
         name = oci.parse_reference(ref).chart_name
@@ -85,7 +88,14 @@ def fetch_chart(ref: str, options: SourceOptions, paths: HelmPaths) -> Download:
         )
     url, http_opts, version = resolve_chart_url(ref, options, paths)
     data = http.get(url, http_opts)
-    return Download(data, posixpath.basename(urlsplit(url).path), version)
+    download = Download(data, posixpath.basename(urlsplit(url).path), version)
+    if with_prov:
+        download = replace(download, prov_url=url + ".prov")
+        try:
+            return replace(download, prov=http.get(download.prov_url, http_opts))
+        except SourceError as exc:
+            return replace(download, prov_error=str(exc))
+    return download
 
 
 def resolve_chart_url(
