@@ -19,6 +19,7 @@ from runner.actions.release_config import (
     ActionConfig,
     PendingError,
     RenderRequest,
+    check_labels,
     now,
     recover_stranded,
     render_release,
@@ -67,6 +68,7 @@ class InstallOptions:
     wait_for_lock: float = 0.0
     rollback_on_failure: bool = False  # --rollback-on-failure (--atomic)
     hide_secret: bool = False
+    labels: dict[str, str] = field(default_factory=dict)  # --labels: on the stored record
 
 
 class InstallError(RunnerError):
@@ -96,6 +98,7 @@ def install(cfg: ActionConfig, opts: InstallOptions) -> ReleaseResult:
             info=Info(status=PENDING_INSTALL, first_deployed=now(), last_deployed="",
                       description="Initial install underway", notes=rendered.notes),
             apply_method=SERVER_SIDE_APPLY if opts.server_side else CLIENT_SIDE_APPLY,
+            labels=check_labels(opts.labels),
         )
         release.info.last_deployed = release.info.first_deployed
         result = _perform(cfg, opts, chart, release)

@@ -66,6 +66,8 @@ def _write_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--rollback-on-failure", "--atomic", action="store_true",
                         dest="rollback_on_failure")
     parser.add_argument("--hide-secret", action="store_true")
+    parser.add_argument("--labels", action="append", default=[],
+                        help="labels added to the release record (key=value,...)")
 
 
 def _install_parser(subparsers: Any) -> None:
@@ -201,7 +203,8 @@ def _install(args: argparse.Namespace) -> int:
         description=args.description, release_history_max=args.release_history_max,
         include_history_values=args.include_history_values,
         wait_for_lock=parse_duration(args.wait_for_lock),
-        rollback_on_failure=args.rollback_on_failure, hide_secret=args.hide_secret)
+        rollback_on_failure=args.rollback_on_failure, hide_secret=args.hide_secret,
+        labels=_labels(args.labels))
     result = _failing("INSTALLATION FAILED", lambda: install(_config(args), opts))
     _print_result(result, args.output)
     return 0
@@ -223,7 +226,7 @@ def _upgrade(args: argparse.Namespace) -> int:
         include_history_values=args.include_history_values,
         wait_for_lock=parse_duration(args.wait_for_lock),
         rollback_on_failure=args.rollback_on_failure, hide_secret=args.hide_secret,
-        force_replace=args.force_replace)
+        force_replace=args.force_replace, labels=_labels(args.labels))
     result = _failing("UPGRADE FAILED", lambda: upgrade(_config(args), opts))
     if args.output == "table":
         if result.release.version == 1:
@@ -340,6 +343,18 @@ def _waits(value: str) -> bool:
     if value not in ("", "watcher", "legacy", "hookOnly", "true", "false"):
         raise UsageError(f'invalid wait strategy "{value}": use watcher, legacy or hookOnly')
     return value not in ("", "hookOnly", "false")
+
+
+def _labels(values: list[str]) -> dict[str, str]:
+    """pflag's stringToString: key=value pairs separated by commas, repeatable."""
+    labels: dict[str, str] = {}
+    for text in values:
+        for pair in filter(None, text.split(",")):
+            key, sep, value = pair.partition("=")
+            if not sep:
+                raise UsageError(f'invalid argument "{text}" for "--labels" flag: {pair} must be formatted as key=value')
+            labels[key] = value
+    return labels
 
 
 def _compact(value: Any) -> str:

@@ -99,6 +99,23 @@ def validate_name(name: str) -> None:
             f"{_NAME.pattern} and the length must not be longer than {MAX_NAME_LENGTH}")
 
 
+def check_labels(labels: dict[str, str]) -> dict[str, str]:
+    """--labels must not use the six labels Helm's storage reserves."""
+    from runner.release.storage.driver import RESERVED_LABELS
+
+    if any(key in RESERVED_LABELS for key in labels):
+        system = " ".join(["name", "owner", "status", "version", "createdAt", "modifiedAt"])
+        raise RunnerError("user supplied labels contains system reserved label name. "
+                          f"System labels: [{system}]")
+    return dict(labels)
+
+
+def merge_labels(current: dict[str, str], wanted: dict[str, str]) -> dict[str, str]:
+    """mergeCustomLabels: new over old; a value of "null" removes the label."""
+    merged = {**current, **check_labels(wanted)}
+    return {k: v for k, v in merged.items() if v != "null"}
+
+
 def recover_stranded(cfg: ActionConfig, last: Release, lock: ReleaseLock | None,
                      timeout: float) -> bool:
     """A pending latest record whose operation is gone is marked failed (True);

@@ -18,6 +18,7 @@ from runner.actions.release_config import (
     ActionConfig,
     PendingError,
     RenderRequest,
+    merge_labels,
     now,
     recover_stranded,
     render_release,
@@ -71,6 +72,7 @@ class UpgradeOptions:
     rollback_on_failure: bool = False  # --rollback-on-failure (--atomic)
     force_replace: bool = False  # --force-replace (--force): PUT instead of patch
     hide_secret: bool = False
+    labels: dict[str, str] = field(default_factory=dict)
 
 
 class UpgradeError(RunnerError):
@@ -118,7 +120,7 @@ def _as_install(opts: UpgradeOptions, replace: bool) -> InstallOptions:
         timeout=opts.timeout, no_hooks=opts.no_hooks, description=opts.description,
         release_history_max=opts.release_history_max,
         include_history_values=opts.include_history_values, wait_for_lock=opts.wait_for_lock,
-        rollback_on_failure=opts.rollback_on_failure)
+        rollback_on_failure=opts.rollback_on_failure, labels=opts.labels)
 
 
 def _prepare_and_run(cfg: ActionConfig, opts: UpgradeOptions, lock: Any) -> ReleaseResult:
@@ -152,7 +154,7 @@ def _prepare_and_run(cfg: ActionConfig, opts: UpgradeOptions, lock: Any) -> Rele
         info=Info(status=PENDING_UPGRADE, first_deployed=current.info.first_deployed,
                   last_deployed=now(), description="Preparing upgrade", notes=rendered.notes),
         apply_method=SERVER_SIDE_APPLY if server_side else CLIENT_SIDE_APPLY,
-        labels=dict(last.labels),
+        labels=merge_labels(last.labels, opts.labels),
     )
     result = ReleaseResult(upgraded, dry_run=opts.dry_run, notes=notes)
     _perform(cfg, opts, current, upgraded, server_side, result,

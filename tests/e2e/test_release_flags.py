@@ -261,3 +261,15 @@ def test_dependency_update_fetches_a_missing_local_dependency(cluster, namespace
 
     assert ours(cluster, namespace, "install", "dep", str(parent), "--dependency-update").code == 0
     assert _cm(cluster, namespace, "dep-sub") is not None and _cm(cluster, namespace, "dep-parent") is not None
+
+
+def test_labels_go_on_the_record_and_reserved_ones_are_refused(cluster, namespace, helm, tmp_path):
+    chart = write_chart(tmp_path)
+    assert ours(cluster, namespace, "install", "lb", str(chart), "--labels", "team=web,tier=front").code == 0
+    assert ours(cluster, namespace, "upgrade", "lb", str(chart), "--labels", "tier=null,env=prod").code == 0
+    secret = get_object(cluster, f"/api/v1/namespaces/{namespace}/secrets/sh.helm.release.v1.lb.v2")
+    labels = secret["metadata"]["labels"]
+    assert labels["team"] == "web" and labels["env"] == "prod" and "tier" not in labels
+    theirs = helm("install", "lb2", str(chart), "-n", namespace, "--labels", "owner=me")
+    mine = ours(cluster, namespace, "install", "lb2", str(chart), "--labels", "owner=me")
+    assert mine.code != 0 and mine.err.strip() == theirs.stderr.strip().splitlines()[-1]
