@@ -19,7 +19,7 @@ from runner.actions.release_config import (
     validate_name,
 )
 from runner.actions.results import ReleaseResult
-from runner.actions.upgrade import resolve_server_side
+from runner.actions.upgrade import csa_force_explanation, resolve_server_side
 from runner.errors import RunnerError
 from runner.kube import operations
 from runner.kube.ownership import set_release_metadata
@@ -77,6 +77,8 @@ def rollback(cfg: ActionConfig, opts: RollbackOptions) -> ReleaseResult:
             raise RollbackError(f"release has no {wanted} version")
         previous = cfg.storage.get(opts.name, wanted)
         server_side = resolve_server_side(opts.server_side, previous.apply_method)
+        if opts.force_conflicts and not server_side:
+            notes.append(csa_force_explanation(previous.apply_method, "target revision's"))
         target = Release(
             name=opts.name, namespace=current.namespace, version=current.version + 1,
             chart=previous.chart, config=previous.config, manifest=previous.manifest,
@@ -89,10 +91,20 @@ def rollback(cfg: ActionConfig, opts: RollbackOptions) -> ReleaseResult:
         result = ReleaseResult(target, dry_run="client" if opts.dry_run else "", notes=notes)
         if opts.dry_run:
             return result
+        if server_side and not opts.force_conflicts:
+            _preflight(cfg, target)
         cfg.storage.create(target, history_max=opts.history_max)
         _perform(cfg, opts, current, target, server_side, result)
         cfg.storage.update(target)
         return result
+
+
+def _preflight(cfg: ActionConfig, target: Release) -> None:
+    """Beyond Helm: every SSA conflict reported at once, before the record or any object changes."""
+    client = cfg.kube()
+    resources = build(client, target.manifest, target.namespace)
+    set_release_metadata(resources, target.name, target.namespace)
+    apply_steps.preflight(client, resources, migrating_from_csa=True)
 
 
 def _perform(cfg: ActionConfig, opts: RollbackOptions, current: Release, target: Release,

@@ -143,7 +143,7 @@ def _prepare_and_run(cfg: ActionConfig, opts: UpgradeOptions, lock: Any) -> Rele
     values = _reuse_values(opts, chart, current)
     server_side = resolve_server_side(opts.server_side, last.apply_method)
     if opts.force_conflicts and not server_side:
-        notes.append(_csa_force_explanation(last.apply_method))
+        notes.append(csa_force_explanation(last.apply_method, "latest record's"))
     revision = last.version + 1
     rendered = render_release(cfg, chart, source, values, RenderRequest(
         opts.name, current.namespace, revision, True, opts.release_history_max,
@@ -201,10 +201,10 @@ def stored_chart(release: Release) -> Any:
                  values=dict(data.get("values") or {}))
 
 
-def _csa_force_explanation(apply_method: str) -> str:
+def csa_force_explanation(apply_method: str, whose: str) -> str:
     method = apply_method or "unset (a Helm 3 record)"
     return ("--force-conflicts has no effect here: --server-side=auto resolved to client-side "
-            f"apply because the latest record's apply method is {method}; pass --server-side=true "
+            f"apply because the {whose} apply method is {method}; pass --server-side=true "
             "to switch this release to server-side apply (field managers are migrated).")
 
 

@@ -180,3 +180,16 @@ def test_client_side_upgrade_merges_containers_by_name_as_helm_does(cluster, nam
         images[name] = [(c["name"], c["image"]) for c in containers]
     assert images["mine"] == images["theirs"], images
     assert sorted(images["mine"]) == [("sidecar", "envoy"), ("web", "nginx:1.26")]
+
+
+def test_rollback_reports_conflicts_before_writing_anything(cluster, namespace, tmp_path):
+    chart = write_chart(tmp_path, templates=CM_ONLY)
+    assert ours(cluster, namespace, "install", "rb", str(chart), "--set", "message=one").code == 0
+    assert ours(cluster, namespace, "upgrade", "rb", str(chart), "--set", "message=two").code == 0
+    _apply_as(cluster, namespace, "kubectl", _owned_cm("rb-cm", "rb", namespace, {"message": "mine"}))
+    result = ours(cluster, namespace, "rollback", "rb", "1")
+    assert result.code != 0 and ".data.message is owned by 'kubectl'" in result.err
+    assert [h.version for h in config(cluster, namespace).storage.heads("rb")] == [2, 1]
+    assert ours(cluster, namespace, "rollback", "rb", "1", "--force-conflicts").code == 0
+    cm = get_object(cluster, f"/api/v1/namespaces/{namespace}/configmaps/rb-cm")
+    assert cm["data"]["message"] == "one"
