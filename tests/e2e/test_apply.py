@@ -193,3 +193,22 @@ def test_rollback_reports_conflicts_before_writing_anything(cluster, namespace, 
     assert ours(cluster, namespace, "rollback", "rb", "1", "--force-conflicts").code == 0
     cm = get_object(cluster, f"/api/v1/namespaces/{namespace}/configmaps/rb-cm")
     assert cm["data"]["message"] == "one"
+
+
+def test_moving_a_helm_client_side_release_to_server_side_migrates_field_managers(
+        cluster, namespace, helm, tmp_path):
+    chart = write_chart(tmp_path, templates=CM_ONLY)
+    assert helm("install", "mv", str(chart), "-n", namespace, "--server-side=false").returncode == 0
+    assert ours(cluster, namespace, "upgrade", "mv", str(chart), "--set", "message=csa").code == 0
+    assert record(cluster, namespace, "mv", 2)["apply_method"] == "csa"
+
+    # Drop a key from the chart while switching: SSA only removes it if it owns the field.
+    smaller = write_chart(tmp_path, version="2.0.0", templates={
+        "cm.yaml": CM_ONLY["cm.yaml"].replace('  other: "x"\n', "")})
+    assert ours(cluster, namespace, "upgrade", "mv", str(smaller), "--server-side=true").code == 0
+    cm = get_object(cluster, f"/api/v1/namespaces/{namespace}/configmaps/mv-cm")
+    assert "other" not in cm["data"]
+    managers = {(m["manager"], m["operation"]) for m in cm["metadata"]["managedFields"]}
+    assert ("helm", "Apply") in managers and ("helm", "Update") not in managers
+    assert record(cluster, namespace, "mv", 3)["apply_method"] == "ssa"
+    assert helm("upgrade", "mv", str(smaller), "-n", namespace, "--set", "message=helm").returncode == 0
