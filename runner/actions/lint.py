@@ -66,8 +66,10 @@ def register(subparsers: Any) -> None:
 def handle(args: argparse.Namespace) -> int:
     sets = {flag: getattr(args, flag.replace("-", "_"))
             for flag in ("set", "set-string", "set-file", "set-json", "set-literal")}
+    if not args.paths:
+        raise RunnerError('"helm lint" requires at least 1 argument\n\nUsage:  helm lint PATH [flags]')
     opts = LintOptions(
-        paths=args.paths or ["."], strict=args.strict, with_subcharts=args.with_subcharts,
+        paths=args.paths, strict=args.strict, with_subcharts=args.with_subcharts,
         quiet=args.quiet, skip_schema_validation=args.skip_schema_validation,
         kube_version=args.kube_version, namespace=args.namespace,
         values_files=args.values_files, sets=sets,

@@ -416,6 +416,7 @@ def corpus_args(chart: str) -> list[str]:
 
 def test_known_differences_name_real_cases() -> None:
     names = {c.name for c in cases()} | {f"{n}{s}" for n in chart_names() for s in ("", ":strict")}
+    names.add("no-arguments")
     for entry in known_differences():
         assert entry in names, entry
 
@@ -439,3 +440,8 @@ def test_corpus_chart_lints_as_helm(chart: str, strict: bool, tmp_path: Path) ->
 def test_scratch_chart_lints_as_helm(case: Case, tmp_path: Path) -> None:
     args = [*write_case(case, tmp_path), *case.flags]
     _assert_as_listed(case.name, run_helm_lint(args, tmp_path), run_our_lint(args, tmp_path))
+
+
+@pytest.mark.conformance
+def test_no_path_argument_as_helm(tmp_path: Path) -> None:
+    _assert_as_listed("no-arguments", run_helm_lint([], tmp_path), run_our_lint([], tmp_path))
