@@ -15,10 +15,15 @@ if TYPE_CHECKING:
     from runner.chart.sources.downloader import SourceOptions
 
 
+DEFAULT_KEYRING = str(Path.home() / ".gnupg" / "pubring.gpg")
+
+
 def add_source_flags(parser: argparse.ArgumentParser, *, version: bool = True) -> None:
-    """ChartPathOptions' flags (helm's names)."""
+    """ChartPathOptions' flags (helm's names); --version and --verify/--keyring where Helm has them."""
     if version:
         parser.add_argument("--version", default="", dest="chart_version")
+        parser.add_argument("--verify", action="store_true")
+        parser.add_argument("--keyring", default=DEFAULT_KEYRING)
     parser.add_argument("--repo", default="", dest="repo_url")
     parser.add_argument("--username", default="")
     parser.add_argument("--password", default="")
@@ -39,6 +44,7 @@ def source_options(args: argparse.Namespace) -> SourceOptions:
         cert_file=args.cert_file, key_file=args.key_file,
         insecure_skip_tls_verify=args.insecure_skip_tls_verify,
         pass_credentials_all=args.pass_credentials, plain_http=args.plain_http,
+        verify=getattr(args, "verify", False), keyring=getattr(args, "keyring", DEFAULT_KEYRING),
     )
 
 
@@ -64,11 +70,13 @@ def register(subparsers: Any) -> None:
     parser.add_argument("-d", "--destination", default=".")
     parser.add_argument("--untar", action="store_true")
     parser.add_argument("--untardir", default=".")
-    parser.add_argument("--verify", action="store_true")
     parser.add_argument("--prov", action="store_true")
-    parser.add_argument("--keyring", default=str(Path.home() / ".gnupg" / "pubring.gpg"))
     add_source_flags(parser)
     parser.set_defaults(handler=handle)
+    verify = subparsers.add_parser("verify", help="verify a chart archive against its .prov file")
+    verify.add_argument("paths", nargs="*", metavar="PATH")
+    verify.add_argument("--keyring", default=DEFAULT_KEYRING)
+    verify.set_defaults(handler=handle_verify)
 
 
 @user_errors
@@ -78,6 +86,18 @@ def handle(args: argparse.Namespace) -> int:
                           "Usage:  helm pull [chart URL | repo/chartname] [...] [flags]")
     for chart in args.charts:
         pull(chart, args)
+    return 0
+
+
+@user_errors
+def handle_verify(args: argparse.Namespace) -> int:
+    """helm verify PATH: the archive's .prov beside it, checked against --keyring."""
+    from runner.chart.sources.provenance import verify_chart
+
+    if len(args.paths) != 1:
+        raise RunnerError('"helm verify" requires 1 argument\n\nUsage:  helm verify PATH [flags]')
+    archive = Path(args.paths[0])
+    print(verify_chart(archive, Path(f"{archive}.prov"), Path(args.keyring)).report(), end="")
     return 0
 
 

@@ -108,7 +108,8 @@ def run(opts: TemplateOptions, out: TextIO | None = None) -> int:
 
 def locate_chart(name: str, source_args: Any = None) -> str:
     """ChartPathOptions.LocateChart: local paths here, anything else through chart sources."""
-    remote = source_args is not None and (source_args.repo_url or name.startswith("oci://"))
+    remote = source_args is not None and (
+        source_args.repo_url or name.startswith("oci://") or getattr(source_args, "verify", False))
     if os.path.exists(name) and not remote:
         return name
     if source_args is not None and (remote or not (os.path.isabs(name) or name.startswith("."))):

@@ -666,3 +666,22 @@ def test_pull_verify_matches_helm(homes: Homes, signed_repo: tuple[str, Path, Pa
         assert (ours.returncode, ours.stdout, ours.stderr) == (helm.returncode, helm.stdout, helm.stderr), flags
         if ours.returncode == 0:
             assert _tree(ours_dir) == _tree(helm_dir)
+
+
+def test_verify_command_and_template_verify_match_helm(homes: Homes, signed_repo: tuple[str, Path, Path], chart_dir: Path, tmp_path: Path) -> None:
+    url, pubring, other = signed_repo
+    pulled = run_helm(homes.helm, "pull", "mychart", "--repo", url, "--version", "0.5.0", "--prov", "-d", str(tmp_path))
+    assert pulled.returncode == 0, pulled.stderr
+    archive = str(tmp_path / "mychart-0.5.0.tgz")
+    cases = [
+        ["verify", archive, "--keyring", str(pubring)],
+        ["verify", archive, "--keyring", str(other)],
+        ["verify", str(chart_dir), "--keyring", str(pubring)],
+        ["template", "rel", archive, "--verify", "--keyring", str(pubring)],
+        ["template", "rel", archive, "--verify", "--keyring", str(other)],
+        ["template", "rel", "mychart", "--repo", url, "--version", "0.5.0", "--verify", "--keyring", str(pubring)],
+        ["template", "rel", "mychart", "--repo", url, "--version", "0.6.0", "--verify", "--keyring", str(pubring)],
+    ]
+    for args in cases:
+        ours, helm = both(homes, *args)
+        assert (ours.returncode, ours.stdout, ours.stderr) == (helm.returncode, helm.stdout, helm.stderr), args

@@ -35,6 +35,8 @@ class SourceOptions:
     insecure_skip_tls_verify: bool = False
     pass_credentials_all: bool = False
     plain_http: bool = False
+    verify: bool = False
+    keyring: str = ""
 
     def http(self, credentials_url: str = "") -> http.HttpOptions:
         return http.HttpOptions(
@@ -196,14 +198,27 @@ def locate_chart(ref: str, options: SourceOptions, paths: HelmPaths | None = Non
     """LocateChart: a local path as it is; anything else downloaded into the repository cache."""
     if not oci.is_oci(ref) and not options.repo_url:
         if os.path.exists(ref):
+            if options.verify:
+                _verify(Path(ref).absolute(), options.keyring)
             return os.path.abspath(ref)
         if os.path.isabs(ref) or ref.startswith("."):
             raise SourceError(f'path "{ref}" not found')
     paths = paths or HelmPaths.from_env()
-    download = fetch_chart(ref, options, paths)
+    download = fetch_chart(ref, options, paths, with_prov=options.verify)
     target = paths.repository_cache / download.file_name
     _write(target, download.data)
+    if options.verify:
+        if download.prov is None:
+            raise SourceError(f'failed to fetch provenance "{download.prov_url}"')
+        _write(Path(f"{target}.prov"), download.prov)
+        _verify(target, options.keyring)
     return str(target)
+
+
+def _verify(archive: Path, keyring: str) -> None:
+    from runner.chart.sources.provenance import verify_chart
+
+    verify_chart(archive, Path(f"{archive}.prov"), Path(keyring))
 
 
 def _write(path: Path, data: bytes) -> None:

@@ -84,12 +84,15 @@ def _check_signature(prov: Path, keyring: Path) -> tuple[list[str], str]:
 
 
 def verify_chart(archive: Path, prov: Path, keyring: Path) -> Verification:
-    """Signatory.Verify: the signature first, then the archive's sha256 against the signed sums."""
-    for path in (archive, prov):
-        if not path.exists():
-            raise SourceError(f"stat {path}: no such file or directory")
-        if path.is_dir():
-            raise SourceError(f"{path} cannot be a directory")
+    """VerifyChart: the files, the keyring, the signature, then the archive's sha256 against the signed sums."""
+    if not archive.exists():
+        raise SourceError(f"stat {archive}: no such file or directory")
+    if archive.is_dir():
+        raise SourceError("unpacked charts cannot be verified")
+    if archive.suffix.lower() != ".tgz":
+        raise SourceError("chart must be a tgz file")
+    if not prov.exists():
+        raise SourceError(f"could not load provenance file {prov}: stat {prov}: no such file or directory")
     signed_by, fingerprint = _check_signature(prov, keyring)
     digest = "sha256:" + hashlib.sha256(archive.read_bytes()).hexdigest()
     sums = file_sums(plaintext(prov.read_text(errors="replace")))
