@@ -369,25 +369,35 @@ def test_strategic_scenarios_send_kubectls_patch(cluster, namespace, twin_namesp
                expect_ok=scenario != "duplicate merge keys")
 
 
-def test_primitive_merge_list_finalizers_match_kubectl(cluster, namespace, twin_namespace,
-                                                       tmp_path):
-    def cm(finalizers: list[str]) -> dict[str, Any]:
-        return {"apiVersion": "v1", "kind": "ConfigMap",
-                "metadata": {"name": "fin", "finalizers": finalizers}, "data": {"a": "1"}}
+def _finalized_cm(finalizers: list[str], value: str) -> dict[str, Any]:
+    return {"apiVersion": "v1", "kind": "ConfigMap",
+            "metadata": {"name": "fin", "finalizers": finalizers}, "data": {"a": value}}
 
-    edit = {"metadata": {"finalizers": ["example.com/foreign"]}}
+
+FOREIGN_FINALIZER = {"metadata": {"finalizers": ["example.com/foreign"]}}
+
+
+@pytest.mark.parametrize(("v1", "edit", "v2"), [
+    (_finalized_cm(["example.com/a", "example.com/b"], "1"), FOREIGN_FINALIZER,
+     _finalized_cm(["example.com/c", "example.com/a"], "1")),
+    # Unchanged but unsorted: apimachinery compares the live list, sorted in place, with
+    # the chart's, so kubectl sends $setElementOrder/finalizers anyway.
+    (_finalized_cm(["example.com/b", "example.com/a"], "1"), {"data": {"x": "y"}},
+     _finalized_cm(["example.com/b", "example.com/a"], "2")),
+])
+def test_primitive_merge_list_finalizers_match_kubectl(cluster, namespace, twin_namespace,
+                                                       tmp_path, v1, edit, v2):
     try:
         live, _ = _both_ways(cluster, namespace, twin_namespace, tmp_path, "configmaps",
-                             cm(["example.com/a", "example.com/b"]), edit,
-                             cm(["example.com/c", "example.com/a"]))
-        assert sorted(live["metadata"]["finalizers"]) == [
-            "example.com/a", "example.com/c", "example.com/foreign"]
+                             v1, edit, v2)
+        added = edit.get("metadata", {}).get("finalizers", [])
+        assert sorted(live["metadata"]["finalizers"]) == sorted(
+            [*v2["metadata"]["finalizers"], *added])
     finally:
         for ns in (namespace, twin_namespace):
             _client(cluster).request("PATCH", f"/api/v1/namespaces/{ns}/configmaps/fin",
                                      body={"metadata": {"finalizers": None}},
                                      content_type=MERGE_PATCH)
-
 
 def test_custom_resource_upgrade_patch_is_helms_two_way_one(cluster, namespace, widget_crd, helm,
                                                             tmp_path):
