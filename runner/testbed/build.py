@@ -88,9 +88,9 @@ def cache_key(versions: dict[str, str], go: str) -> str:
 
 def ensure_binaries(log: Callable[[str], None] = print) -> Binaries:
     """Return cached binaries, building them first when the key has none."""
-    versions = pinned_versions()
-    versions["go"] = go_version()
-    target = cache_root() / cache_key(pinned_versions(), versions["go"])
+    pinned, go = pinned_versions(), go_version()
+    versions = {**pinned, "go": go}
+    target = cache_root() / cache_key(pinned, go)
     if _complete(target):
         return Binaries(target, versions)
     target.parent.mkdir(parents=True, exist_ok=True)
