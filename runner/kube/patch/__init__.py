@@ -15,7 +15,8 @@ returns `(content_type, patch_body)`:
 `original` is the object from the previous release's manifest (None when
 there was none), `modified` the newly rendered one, `current` the live object
 as the API server returned it. An empty body means nothing to change.
-Nothing here imports `kubernetes`.
+`metadata_for(client)` gives the per-client OpenAPI metadata source for a
+runner.kube.client.KubeClient. Nothing here imports `kubernetes`.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from runner.kube.patch.bridge import metadata_for
 from runner.kube.patch.errors import PatchError
 from runner.kube.patch.jsonmerge import create_merge_patch, create_three_way_json_merge_patch
 from runner.kube.patch.openapi import GroupVersionKind, OpenAPIPatchMetadata, PatchMetadataSource
@@ -43,7 +45,8 @@ BUILT_IN_GROUPS = frozenset({
 
 __all__ = [
     "BUILT_IN_GROUPS", "MERGE_PATCH", "STRATEGIC_MERGE_PATCH", "GroupVersionKind",
-    "OpenAPIPatchMetadata", "PatchError", "PatchMetadataSource", "is_strategic", "three_way_patch",
+    "OpenAPIPatchMetadata", "PatchError", "PatchMetadataSource", "is_strategic", "metadata_for",
+    "three_way_patch",
 ]
 
 
