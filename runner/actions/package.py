@@ -7,7 +7,7 @@ import os
 import sys
 from typing import Any
 
-from runner.actions.pull import user_errors
+from runner.actions.pull import DEFAULT_KEYRING, user_errors
 from runner.errors import RunnerError
 
 
@@ -18,6 +18,10 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--app-version", default="")
     parser.add_argument("-d", "--destination", default=".")
     parser.add_argument("-u", "--dependency-update", action="store_true")
+    parser.add_argument("--sign", action="store_true")
+    parser.add_argument("--key", default="")
+    parser.add_argument("--keyring", default=DEFAULT_KEYRING)
+    parser.add_argument("--passphrase-file", default="")
     parser.set_defaults(handler=handle_package)
 
     push = subparsers.add_parser("push", help="push a chart archive to an OCI registry")
@@ -35,6 +39,10 @@ def handle_package(args: argparse.Namespace) -> int:
 
     if not args.paths:
         raise RunnerError("need at least one argument, the path to the chart")
+    if args.sign and not args.key:
+        raise RunnerError("--key is required for signing a package")
+    if args.sign and not args.keyring:
+        raise RunnerError("--keyring is required for signing a package")
     options = PackageOptions(args.chart_version, args.app_version, args.destination)
     for path in args.paths:
         if args.dependency_update:
@@ -44,6 +52,8 @@ def handle_package(args: argparse.Namespace) -> int:
 
             Manager(Path(path)).update()
         saved = package_chart(path, options)
+        if args.sign:
+            _sign(saved, args)
         shown = os.path.normpath(os.path.join(args.destination, saved.name))
         print(f"Successfully packaged chart and saved it to: {shown}")
     return 0
@@ -70,3 +80,16 @@ def handle_push(args: argparse.Namespace) -> int:
     pushed = oci.push(Path(chart_path).read_bytes(), chart.metadata, remote, options)
     print(f"Pushed: {pushed.reference}\nDigest: {pushed.manifest_digest}", file=sys.stderr)
     return 0
+
+
+def _sign(archive: Any, args: argparse.Namespace) -> None:
+    from pathlib import Path
+
+    from runner.chart.sources.provenance import sign_chart
+
+    passphrase = None
+    if args.passphrase_file:
+        source = sys.stdin if args.passphrase_file == "-" else open(args.passphrase_file)  # noqa: SIM115
+        with source:
+            passphrase = source.readline().rstrip("\r\n")
+    sign_chart(Path(archive), args.key, Path(args.keyring), passphrase)

@@ -631,7 +631,7 @@ def _gpg_keyrings(home: Path, name: str) -> tuple[Path, Path]:
 
 
 @pytest.fixture(scope="module")
-def signed_repo(chart_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path, Path]]:
+def signed_repo(chart_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path, Path, Path]]:
     """A repository whose 0.5.0 is signed (helm package --sign) and whose 0.6.0 has a tampered archive."""
     base = tmp_path_factory.mktemp("signed")
     pubring, secring = _gpg_keyrings(base / "signer", "Chart Signer")
@@ -646,11 +646,11 @@ def signed_repo(chart_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> It
     tampered.write_bytes(tampered.read_bytes() + b"\0")
     assert run_helm(env, "repo", "index", str(repo)).returncode == 0
     for url in _serve(repo, _QuietHandler):
-        yield url, pubring, other_pubring
+        yield url, pubring, other_pubring, secring
 
 
-def test_pull_verify_matches_helm(homes: Homes, signed_repo: tuple[str, Path, Path], tmp_path: Path) -> None:
-    url, pubring, other = signed_repo
+def test_pull_verify_matches_helm(homes: Homes, signed_repo: tuple[str, Path, Path, Path], tmp_path: Path) -> None:
+    url, pubring, other, _ = signed_repo
     cases = [
         ["--version", "0.5.0", "--verify", "--keyring", str(pubring)],
         ["--version", "0.6.0", "--verify", "--keyring", str(pubring)],
@@ -668,8 +668,8 @@ def test_pull_verify_matches_helm(homes: Homes, signed_repo: tuple[str, Path, Pa
             assert _tree(ours_dir) == _tree(helm_dir)
 
 
-def test_verify_command_and_template_verify_match_helm(homes: Homes, signed_repo: tuple[str, Path, Path], chart_dir: Path, tmp_path: Path) -> None:
-    url, pubring, other = signed_repo
+def test_verify_command_and_template_verify_match_helm(homes: Homes, signed_repo: tuple[str, Path, Path, Path], chart_dir: Path, tmp_path: Path) -> None:
+    url, pubring, other, _ = signed_repo
     pulled = run_helm(homes.helm, "pull", "mychart", "--repo", url, "--version", "0.5.0", "--prov", "-d", str(tmp_path))
     assert pulled.returncode == 0, pulled.stderr
     archive = str(tmp_path / "mychart-0.5.0.tgz")
@@ -685,3 +685,18 @@ def test_verify_command_and_template_verify_match_helm(homes: Homes, signed_repo
     for args in cases:
         ours, helm = both(homes, *args)
         assert (ours.returncode, ours.stdout, ours.stderr) == (helm.returncode, helm.stdout, helm.stderr), args
+
+
+def test_package_sign_is_verified_by_helm(homes: Homes, signed_repo: tuple[str, Path, Path, Path], chart_dir: Path, tmp_path: Path) -> None:
+    _, pubring, other, secring = signed_repo
+    ours = run_ours(homes.ours, "package", str(chart_dir), "--sign", "--key", "Chart Signer",
+                    "--keyring", str(secring), "-d", str(tmp_path))
+    assert ours.returncode == 0, ours.stderr
+    archive = str(tmp_path / "mychart-0.1.0.tgz")
+    for keyring in (pubring, other):
+        ours, helm = both(homes, "verify", archive, "--keyring", str(keyring))
+        assert (ours.returncode, ours.stdout, ours.stderr) == (helm.returncode, helm.stdout, helm.stderr)
+    assert helm.returncode != 0 and ours.returncode != 0
+    for flags in (["--sign"], ["--sign", "--key", "Nobody", "--keyring", str(secring)]):
+        ours, helm = both(homes, "package", str(chart_dir), "-d", str(tmp_path / "x"), *flags)
+        assert (ours.returncode, ours.stderr) == (helm.returncode, helm.stderr), flags

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import subprocess
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -102,3 +103,53 @@ def verify_chart(archive: Path, prov: Path, keyring: Path) -> Verification:
     if expected != digest:
         raise SourceError(f'sha256 sum does not match for {archive.name}: "{expected}" != "{digest}"')
     return Verification(signed_by, fingerprint, digest, archive.name)
+
+
+def message_block(archive: Path) -> str:
+    """messageBlock: the chart's metadata as YAML, `...`, and the archive's sha256 under `files:`."""
+    from runner.chart.loader import load_archive_file
+    from runner.chart.sources.gostructs import metadata_struct
+    from runner.encoding.yamlemit import dump
+
+    chart = load_archive_file(archive)
+    digest = "sha256:" + hashlib.sha256(archive.read_bytes()).hexdigest()
+    return dump(metadata_struct(chart.metadata).as_map()) + "\n...\n" + dump({"files": {archive.name: digest}})
+
+
+def _signing_key(gpg: object, key_id: str) -> str:
+    """NewFromKeyring's choice: an identity equal to `key_id`, else the one key containing it."""
+    candidates: list[str] = []
+    for key in gpg.list_keys(secret=True):  # type: ignore[attr-defined]
+        if key_id in key["uids"]:
+            return str(key["fingerprint"])
+        if any(key_id in uid for uid in key["uids"]):
+            candidates.append(str(key["fingerprint"]))
+    if len(candidates) > 1:
+        raise SourceError(f'more than one key contain the id "{key_id}"')
+    if not candidates:
+        raise SourceError("private key not found")
+    return candidates[0]
+
+
+def sign_chart(archive: Path, key_id: str, keyring: Path, passphrase: str | None = None) -> Path:
+    """`package --sign`: write <archive>.prov, clear-signed with the key named from a secret keyring."""
+    import gnupg
+
+    _check_keyring(keyring)
+    with tempfile.TemporaryDirectory(prefix="deploy-runner-gpg-") as home:
+        gpg = gnupg.GPG(gnupghome=home)
+        try:
+            imported = gpg.import_keys(keyring.read_bytes(), extra_args=["--batch"])
+            if not imported.count:
+                raise SourceError("failed to load keyring: no keys found")
+            fingerprint = _signing_key(gpg, key_id)
+            signed = gpg.sign(message_block(archive), keyid=fingerprint, clearsign=True,
+                              passphrase=passphrase, extra_args=["--digest-algo", "SHA512", "--pinentry-mode", "loopback"])
+        finally:
+            subprocess.run(["gpgconf", "--homedir", home, "--kill", "gpg-agent"], capture_output=True,
+                           timeout=30, check=False)
+    if not signed.data:
+        raise SourceError(f"failed to sign the chart: {signed.status or signed.stderr.strip()}")
+    target = Path(f"{archive}.prov")
+    target.write_bytes(signed.data.rstrip(b"\n"))
+    return target
