@@ -1,4 +1,5 @@
-"""Readiness: Deployments rolled out, Jobs complete, Pods ready or succeeded.
+"""Readiness: Deployments, StatefulSets and DaemonSets rolled out, PVCs bound,
+Jobs complete, Pods ready or succeeded.
 
 A simple poll (bounded by a timeout), as Helm's legacy waiter; other kinds
 are ready once they exist.
@@ -37,6 +38,31 @@ def _deployment(obj: dict[str, Any]) -> tuple[bool, str]:
     return True, ""
 
 
+def _statefulset(obj: dict[str, Any]) -> tuple[bool, str]:
+    spec, status = obj.get("spec") or {}, obj.get("status") or {}
+    want = int(spec.get("replicas", 1))
+    if int(status.get("observedGeneration", 0)) < int(obj["metadata"].get("generation", 0)):
+        return False, "rollout not observed yet"
+    if int(status.get("readyReplicas", 0)) < want or int(status.get("updatedReplicas", 0)) < want:
+        return False, f"{status.get('readyReplicas', 0)}/{want} replicas ready"
+    return True, ""
+
+
+def _daemonset(obj: dict[str, Any]) -> tuple[bool, str]:
+    status = obj.get("status") or {}
+    if int(status.get("observedGeneration", 0)) < int(obj["metadata"].get("generation", 0)):
+        return False, "rollout not observed yet"
+    want = int(status.get("desiredNumberScheduled", 0))
+    if int(status.get("numberReady", 0)) < want or int(status.get("updatedNumberScheduled", 0)) < want:
+        return False, f"{status.get('numberReady', 0)}/{want} pods ready"
+    return True, ""
+
+
+def _pvc(obj: dict[str, Any]) -> tuple[bool, str]:
+    phase = (obj.get("status") or {}).get("phase", "")
+    return phase == "Bound", f"phase {phase or 'Pending'}"
+
+
 def _job(obj: dict[str, Any]) -> tuple[bool, str]:
     for condition in (obj.get("status") or {}).get("conditions") or []:
         if condition.get("status") != "True":
@@ -69,7 +95,8 @@ def _pod_done(obj: dict[str, Any]) -> tuple[bool, str]:
 
 
 _CHECKS: dict[str, Callable[[dict[str, Any]], tuple[bool, str]]] = {
-    "Deployment": _deployment, "Job": _job, "Pod": _pod,
+    "Deployment": _deployment, "StatefulSet": _statefulset, "DaemonSet": _daemonset,
+    "PersistentVolumeClaim": _pvc, "Job": _job, "Pod": _pod,
 }
 
 
