@@ -23,19 +23,33 @@ def register(subparsers: Any) -> None:
     status.add_argument("name")
     status.add_argument("--revision", type=int, default=0)
     _common(status)
-    status.set_defaults(handler=_status)
+    status.set_defaults(handler=_guarded(_status))
     hist = subparsers.add_parser("history", help="fetch release history")
     hist.add_argument("name")
     hist.add_argument("--max", type=int, default=256)
     _common(hist)
-    hist.set_defaults(handler=_history)
+    hist.set_defaults(handler=_guarded(_history))
     get = subparsers.add_parser("get", help="download extended information of a named release")
     get.add_argument("what", choices=("values", "manifest", "notes", "hooks"))
     get.add_argument("name")
     get.add_argument("--revision", type=int, default=0)
     get.add_argument("-a", "--all", action="store_true", dest="all_values")
     _common(get)
-    get.set_defaults(handler=_get)
+    get.set_defaults(handler=_guarded(_get))
+
+
+def _guarded(handler: Any) -> Any:
+    """A bug of ours reads as one line (internal error: ...); the traceback only with --debug."""
+    def run(args: argparse.Namespace) -> int:
+        try:
+            return handler(args)
+        except (RunnerError, KeyboardInterrupt):
+            raise
+        except Exception as err:
+            if getattr(args, "debug", False):
+                raise
+            raise RunnerError(f"internal error: {type(err).__name__}: {err}") from err
+    return run
 
 
 def _common(parser: argparse.ArgumentParser) -> None:
@@ -79,7 +93,7 @@ def _install_parser(subparsers: Any) -> None:
     parser.add_argument("--replace", action="store_true")
     parser.add_argument("--skip-crds", action="store_true")
     _chart_source_flags(parser)
-    parser.set_defaults(handler=_install)
+    parser.set_defaults(handler=_guarded(_install))
 
 
 def _upgrade_parser(subparsers: Any) -> None:
@@ -96,7 +110,7 @@ def _upgrade_parser(subparsers: Any) -> None:
     parser.add_argument("--history-max", type=int, default=_history_max_default())
     parser.add_argument("--force-replace", "--force", action="store_true", dest="force_replace")
     _chart_source_flags(parser)
-    parser.set_defaults(handler=_upgrade)
+    parser.set_defaults(handler=_guarded(_upgrade))
 
 
 def _rollback_parser(subparsers: Any) -> None:
@@ -113,7 +127,7 @@ def _rollback_parser(subparsers: Any) -> None:
     parser.add_argument("--timeout", default="5m0s")
     parser.add_argument("--no-hooks", action="store_true")
     parser.add_argument("--wait-for-lock", default="0s")
-    parser.set_defaults(handler=_rollback)
+    parser.set_defaults(handler=_guarded(_rollback))
 
 
 def _uninstall_parser(subparsers: Any) -> None:
@@ -130,7 +144,7 @@ def _uninstall_parser(subparsers: Any) -> None:
     parser.add_argument("--timeout", default="5m0s")
     parser.add_argument("--description", default="")
     parser.add_argument("--wait-for-lock", default="0s")
-    parser.set_defaults(handler=_uninstall)
+    parser.set_defaults(handler=_guarded(_uninstall))
 
 
 def _chart_source_flags(parser: argparse.ArgumentParser) -> None:
