@@ -169,6 +169,12 @@ def _perform(cfg: ActionConfig, opts: InstallOptions, chart: Any, release: Relea
         if opts.rollback_on_failure:
             _undo_install(cfg, release, applied, err)
         raise InstallError(str(err)) from err
+    except KeyboardInterrupt:
+        # Helm's handleContext: an interrupted install is recorded failed, not left pending.
+        release.info.status = FAILED
+        release.info.description = f'Release "{release.name}" failed: context canceled'
+        cfg.storage.update(release)
+        raise
     result.add(applied)
     release.info.status = DEPLOYED
     release.info.description = opts.description or "Install complete"

@@ -248,6 +248,12 @@ def _perform(cfg: ActionConfig, opts: UpgradeOptions, current: Release, upgraded
                       timeout=opts.timeout, record=cfg.storage.update)
     except RunnerError as err:
         _fail(cfg, opts, upgraded, applied.created, err)
+    except KeyboardInterrupt:
+        # Helm's handleContext: an interrupted upgrade is recorded failed, not left pending.
+        upgraded.info.status = FAILED
+        upgraded.info.description = f'Upgrade "{upgraded.name}" failed: context canceled'
+        cfg.storage.update(upgraded)
+        raise
     current.info.status = SUPERSEDED
     cfg.storage.update(current)
     upgraded.info.status = DEPLOYED
