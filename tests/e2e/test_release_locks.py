@@ -163,3 +163,41 @@ def test_a_first_install_killed_mid_way_is_retried_after_its_lock_expired(cluste
     storage = config(cluster, namespace).storage
     assert [h.status for h in storage.heads("k")] == ["deployed", "failed"]
     assert "killed-run" in storage.get("k", 1).info.description
+
+
+def test_an_interrupted_install_is_recorded_failed_and_unlocked(cluster, namespace, tmp_path):
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from runner.kube.client import KubeClient
+    from runner.kube.lease import lock_state
+
+    stuck = write_chart(tmp_path, templates={"deploy.yaml": """apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: {{ .Release.Name }}-stuck
+spec:
+  replicas: 1
+  selector: {matchLabels: {app: stuck}}
+  template:
+    metadata: {labels: {app: stuck}}
+    spec:
+      nodeSelector: {no-such-node: "true"}
+      containers: [{name: c, image: busybox}]
+"""})
+    command = [sys.executable, "-m", "runner.cli", "install", "int", str(stuck), "-n", namespace,
+               "--kubeconfig", str(cluster.kubeconfig), "--wait", "--timeout", "120s"]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    storage = config(cluster, namespace).storage
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not storage.heads("int"):
+        time.sleep(0.2)
+    assert [h.status for h in storage.heads("int")] == ["pending-install"]
+    process.send_signal(signal.SIGINT)
+    _, err = process.communicate(timeout=60)
+    assert process.returncode != 0 and "interrupted" in err
+    record = storage.get("int", 1)
+    assert record.info.status == "failed" and record.info.description.endswith("context canceled")
+    assert lock_state(KubeClient(cluster.api_client), namespace, "int") is None
