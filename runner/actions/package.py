@@ -77,7 +77,9 @@ def handle_push(args: argparse.Namespace) -> int:
     chart = load_archive_file(Path(chart_path))
     options = oci.OciOptions(args.plain_http, args.insecure_skip_tls_verify, args.ca_file,
                              args.cert_file, args.key_file, args.username, args.password)
-    pushed = oci.push(Path(chart_path).read_bytes(), chart.metadata, remote, options)
+    prov_path = Path(f"{chart_path}.prov")
+    prov = prov_path.read_bytes() if prov_path.is_file() else None
+    pushed = oci.push(Path(chart_path).read_bytes(), chart.metadata, remote, options, prov)
     print(f"Pushed: {pushed.reference}\nDigest: {pushed.manifest_digest}", file=sys.stderr)
     return 0
 

@@ -107,16 +107,16 @@ def pull(chart_ref: str, args: argparse.Namespace) -> None:
 
     with_prov = args.verify or args.prov
     download = fetch_chart(chart_ref, source_options(args), HelmPaths.from_env(), with_prov=with_prov)
+    if not args.untar:  # Helm saves the archive before it looks at the provenance
+        os.makedirs(args.destination, exist_ok=True)
+        Path(args.destination, download.file_name).write_bytes(download.data)
     if args.verify:
         print(verify_download(download, args.keyring), end="")
     elif args.prov and download.prov is None:
         print(f"WARNING: Verification not found for {chart_ref}: {download.prov_error}")
     if args.untar:
         untar(download.data, chart_ref, args)
-        return
-    os.makedirs(args.destination, exist_ok=True)
-    Path(args.destination, download.file_name).write_bytes(download.data)
-    if download.prov is not None:
+    elif download.prov is not None:
         Path(args.destination, download.file_name + ".prov").write_bytes(download.prov)
 
 

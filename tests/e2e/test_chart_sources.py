@@ -700,3 +700,24 @@ def test_package_sign_is_verified_by_helm(homes: Homes, signed_repo: tuple[str, 
     for flags in (["--sign"], ["--sign", "--key", "Nobody", "--keyring", str(secring)]):
         ours, helm = both(homes, "package", str(chart_dir), "-d", str(tmp_path / "x"), *flags)
         assert (ours.returncode, ours.stderr) == (helm.returncode, helm.stderr), flags
+
+
+def test_oci_provenance_layer_both_ways(homes: Homes, signed_repo: tuple[str, Path, Path, Path], registry: str, chart_dir: Path, tmp_path: Path) -> None:
+    url, pubring, _, secring = signed_repo
+    fetched = run_helm(homes.helm, "pull", "mychart", "--repo", url, "--version", "0.5.0", "--prov", "-d", str(tmp_path))
+    assert fetched.returncode == 0, fetched.stderr
+    assert run_helm(homes.helm, "push", str(tmp_path / "mychart-0.5.0.tgz"), f"oci://{registry}/prov-helm",
+                    "--plain-http").returncode == 0
+    signed = tmp_path / "ours"
+    assert run_ours(homes.ours, "package", str(chart_dir), "--version", "0.7.0", "--sign", "--key", "Chart Signer",
+                    "--keyring", str(secring), "-d", str(signed)).returncode == 0
+    pushed = run_ours(homes.ours, "push", str(signed / "mychart-0.7.0.tgz"), f"oci://{registry}/prov-ours", "--plain-http")
+    assert pushed.returncode == 0, pushed.stderr
+    for ref, version in ((f"oci://{registry}/prov-helm/mychart", "0.5.0"), (f"oci://{registry}/prov-ours/mychart", "0.7.0")):
+        ours_dir, helm_dir = tmp_path / f"o{version}", tmp_path / f"h{version}"
+        ours_dir.mkdir(), helm_dir.mkdir()
+        flags = ["--version", version, "--verify", "--keyring", str(pubring), "--plain-http"]
+        ours = run_ours(homes.ours, "pull", ref, "-d", str(ours_dir), *flags)
+        helm = run_helm(homes.helm, "pull", ref, "-d", str(helm_dir), *flags)
+        assert (ours.returncode, ours.stdout, ours.stderr) == (helm.returncode, helm.stdout, helm.stderr)
+        assert ours.returncode == 0 and _tree(ours_dir) == _tree(helm_dir)

@@ -81,13 +81,15 @@ def fetch_chart(ref: str, options: SourceOptions, paths: HelmPaths, with_prov: b
     if oci.is_oci(ref):
         pulled = oci.pull(ref, options.version, options.oci())
         name = oci.parse_reference(ref).chart_name
-        return Download(
-            pulled.data,
-            f"{name}-{pulled.version}.tgz",
-            pulled.version,
-            pulled.reference,
-            pulled.manifest_digest,
-        )
+        download = Download(pulled.data, f"{name}-{pulled.version}.tgz", pulled.version,
+                            pulled.reference, pulled.manifest_digest)
+        if with_prov:
+            # Helm fetches the .prov with a second registry pull, reported again.
+            if pulled.prov is not None:
+                oci.report_pull(pulled.reference, pulled.manifest_digest)
+            download = replace(download, prov=pulled.prov, prov_url=f"{oci.SCHEME}{pulled.reference}.prov",
+                               prov_error="" if pulled.prov else f"manifest does not contain a layer with mediatype {oci.PROV_MEDIA_TYPE}")
+        return download
     url, http_opts, version = resolve_chart_url(ref, options, paths)
     data = http.get(url, http_opts)
     download = Download(data, posixpath.basename(urlsplit(url).path), version)

@@ -29,6 +29,7 @@ SCHEME = "oci://"
 CONFIG_MEDIA_TYPE = "application/vnd.cncf.helm.config.v1+json"
 CHART_MEDIA_TYPE = "application/vnd.cncf.helm.chart.content.v1.tar+gzip"
 LEGACY_CHART_MEDIA_TYPE = "application/tar+gzip"
+PROV_MEDIA_TYPE = "application/vnd.cncf.helm.chart.provenance.v1.prov"
 MANIFEST_MEDIA_TYPE = "application/vnd.oci.image.manifest.v1+json"
 UNDERSCORE_MESSAGE = """
 OCI artifact references (e.g. tags) do not support the plus sign (+). To support
@@ -75,6 +76,7 @@ class Pulled:
     reference: str
     manifest_digest: str
     version: str
+    prov: bytes | None = None
 
 
 def is_oci(ref: str) -> bool:
@@ -263,21 +265,31 @@ def pull(chart_ref: str, version: str, options: OciOptions, out: TextIO | None =
     _check(response, ref.uri(tag))
     raw = response.content
     manifest = json.loads(raw)
-    layer = _chart_layer(manifest)
-    blob_url = f"{client.prefix}://{ref.host}/v2/{ref.repository}/blobs/{layer['digest']}"
-    blob = _request(client, blob_url)
-    _check(blob, ref.uri(tag))
-    data = blob.content
-    if "sha256:" + hashlib.sha256(data).hexdigest() != layer["digest"]:
-        raise SourceError(
-            f"{ref.uri(tag)}: chart layer does not match its digest {layer['digest']}"
-        )
+    data = _blob(client, ref, tag, _chart_layer(manifest))
+    prov_layer = next((la for la in manifest.get("layers") or [] if la.get("mediaType") == PROV_MEDIA_TYPE), None)
+    prov = _blob(client, ref, tag, prov_layer) if prov_layer else None
     digest = "sha256:" + hashlib.sha256(raw).hexdigest()
+    report_pull(ref.uri(tag), digest, out)
+    return Pulled(data, ref.uri(tag), digest, chosen, prov)
+
+
+def report_pull(reference: str, digest: str, out: TextIO | None = None) -> None:
+    """What Helm's registry client prints (stderr) after each pull."""
     out = out or sys.stderr
-    print(f"Pulled: {ref.uri(tag)}\nDigest: {digest}", file=out)
-    if "_" in ref.uri(tag):
-        print(f"{ref.uri(tag)} contains an underscore.\n{UNDERSCORE_MESSAGE}", file=out)
-    return Pulled(data, ref.uri(tag), digest, chosen)
+    print(f"Pulled: {reference}\nDigest: {digest}", file=out)
+    if "_" in reference:
+        print(f"{reference} contains an underscore.\n{UNDERSCORE_MESSAGE}", file=out)
+
+
+def _blob(client: Any, ref: Reference, tag: str, layer: dict[str, Any]) -> bytes:
+    """A layer's bytes, checked against its digest."""
+    url = f"{client.prefix}://{ref.host}/v2/{ref.repository}/blobs/{layer['digest']}"
+    response = _request(client, url)
+    _check(response, ref.uri(tag))
+    data = bytes(response.content)
+    if "sha256:" + hashlib.sha256(data).hexdigest() != layer["digest"]:
+        raise SourceError(f"{ref.uri(tag)}: layer does not match its digest {layer['digest']}")
+    return data
 
 
 def _chart_layer(manifest: dict[str, Any]) -> dict[str, Any]:
@@ -322,8 +334,8 @@ def _check(response: Any, what: str) -> None:
     raise SourceError(f"{what}: {response.status_code} {response.reason}")
 
 
-def push(data: bytes, metadata: Metadata, remote: str, options: OciOptions) -> Pulled:
-    """Push a chart archive to oci://host/path as <path>/<name>:<version> (Client.Push)."""
+def push(data: bytes, metadata: Metadata, remote: str, options: OciOptions, prov: bytes | None = None) -> Pulled:
+    """Push a chart archive (and its .prov) to oci://host/path as <path>/<name>:<version> (Client.Push)."""
     base = parse_reference(remote.rstrip("/") + "/" + metadata.name)
     if parse_reference(remote).tag:
         raise SourceError(f"--version flag or tag in {remote} is not supported for push")
@@ -333,11 +345,13 @@ def push(data: bytes, metadata: Metadata, remote: str, options: OciOptions) -> P
     container = _container(client, ref, tag)
     config = gostructs.marshal(gostructs.metadata_struct(metadata)).encode()
     blobs = [(config, _descriptor(config, CONFIG_MEDIA_TYPE)), (data, _descriptor(data, CHART_MEDIA_TYPE))]
+    if prov is not None:
+        blobs.append((prov, _descriptor(prov, PROV_MEDIA_TYPE)))
     manifest = {
         "schemaVersion": 2,
         "mediaType": MANIFEST_MEDIA_TYPE,
         "config": blobs[0][1],
-        "layers": [blobs[1][1]],
+        "layers": [descriptor for _, descriptor in blobs[1:]],
         "annotations": oci_annotations(metadata),
     }
     raw = json.dumps(manifest, separators=(",", ":")).encode()
