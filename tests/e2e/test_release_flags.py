@@ -273,3 +273,42 @@ def test_labels_go_on_the_record_and_reserved_ones_are_refused(cluster, namespac
     theirs = helm("install", "lb2", str(chart), "-n", namespace, "--labels", "owner=me")
     mine = ours(cluster, namespace, "install", "lb2", str(chart), "--labels", "owner=me")
     assert mine.code != 0 and mine.err.strip() == theirs.stderr.strip().splitlines()[-1]
+
+
+def test_delete_hooks_run_around_uninstall_and_resources_go_in_uninstall_order(cluster, namespace, helm, tmp_path):
+    templates = {
+        "cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}-cm\ndata: {a: b}\n",
+        "svc.yaml": "apiVersion: v1\nkind: Service\nmetadata:\n  name: {{ .Release.Name }}-svc\n"
+                    "spec:\n  ports: [{port: 80}]\n  selector: {app: x}\n",
+        "pre-delete.yaml": """apiVersion: batch/v1
+kind: Job
+metadata:
+  name: {{ .Release.Name }}-backup
+  annotations:
+    "helm.sh/hook": pre-delete
+    "helm.sh/hook-delete-policy": hook-succeeded
+spec:
+  backoffLimit: 0
+  template:
+    spec:
+      restartPolicy: Never
+      containers: [{name: c, image: busybox}]
+""",
+        "post-delete.yaml": """apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: {{ .Release.Name }}-farewell
+  annotations:
+    "helm.sh/hook": post-delete
+data: {bye: "1"}
+""",
+    }
+    chart = write_chart(tmp_path, templates=templates)
+    assert ours(cluster, namespace, "install", "del", str(chart)).code == 0
+    result = ours(cluster, namespace, "uninstall", "del", "--wait")
+    assert result.code == 0, result.err
+    assert _cm(cluster, namespace, "del-cm") is None
+    assert get_object(cluster, f"/api/v1/namespaces/{namespace}/services/del-svc") is None
+    assert get_object(cluster, f"/apis/batch/v1/namespaces/{namespace}/jobs/del-backup") is None  # ran, then deleted
+    assert _cm(cluster, namespace, "del-farewell") is not None  # post-delete hook ran and stays
+    assert helm("status", "del", "-n", namespace).returncode != 0
