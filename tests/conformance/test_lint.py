@@ -1,7 +1,7 @@
 """`deploy-runner lint` against Helm 4.1.4's `helm lint`: stdout, stderr and exit code.
 
-Every corpus chart (with its _values file where present) is linted plain and
-with --strict; then a set of small broken charts written here to a scratch
+Every corpus chart (with its _values file where present) is linted plain,
+with --strict, with --with-subcharts and with --kube-version 1.21.0 --quiet; then a set of small broken charts written here to a scratch
 directory (bad Chart.yaml fields, invalid versions, missing names, bad YAML,
 template errors, schema violations, deprecated APIs, bad object names,
 missing dependencies, archives, --with-subcharts, --quiet, values flags).
@@ -415,7 +415,8 @@ def corpus_args(chart: str) -> list[str]:
 
 
 def test_known_differences_name_real_cases() -> None:
-    names = {c.name for c in cases()} | {f"{n}{s}" for n in chart_names() for s in ("", ":strict")}
+    names = {c.name for c in cases()} | set(chart_names())
+    names |= {f"{n}:{v}" for n in chart_names() for v in CORPUS_VARIANTS}
     names.add("no-arguments")
     for entry in known_differences():
         assert entry in names, entry
@@ -426,12 +427,20 @@ def test_case_names_are_unique() -> None:
     assert len(names) == len(set(names))
 
 
+CORPUS_VARIANTS: dict[str, tuple[str, ...]] = {
+    "plain": (),
+    "strict": ("--strict",),
+    "with-subcharts": ("--with-subcharts",),
+    "old-kube-quiet": ("--kube-version", "1.21.0", "--quiet"),
+}
+
+
 @pytest.mark.conformance
-@pytest.mark.parametrize("strict", [False, True], ids=["plain", "strict"])
+@pytest.mark.parametrize("variant", list(CORPUS_VARIANTS))
 @pytest.mark.parametrize("chart", chart_names())
-def test_corpus_chart_lints_as_helm(chart: str, strict: bool, tmp_path: Path) -> None:
-    args = corpus_args(chart) + (["--strict"] if strict else [])
-    case = f"{chart}:strict" if strict else chart
+def test_corpus_chart_lints_as_helm(chart: str, variant: str, tmp_path: Path) -> None:
+    args = corpus_args(chart) + list(CORPUS_VARIANTS[variant])
+    case = chart if variant == "plain" else f"{chart}:{variant}"
     _assert_as_listed(case, run_helm_lint(args, tmp_path), run_our_lint(args, tmp_path))
 
 
