@@ -15,7 +15,6 @@ namespace=...)`; `render(chart, top)` renders prepared top-level values.
 
 from __future__ import annotations
 
-import re
 import sys
 import threading
 from collections.abc import Callable, Mapping, Sequence
@@ -23,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from runner.engine_errors import cleanup_parse_error, reformat_exec_error
 from runner.engine_objects import (
     Capabilities,
     Files,
@@ -34,7 +34,6 @@ from runner.funcs.registry import ANY, FuncError, GoFunc
 
 TEMPLATE_SET_NAME = "gotpl"
 RECURSION_MAX = 1000
-_WARN_RE = re.compile(r"HELM_ERR_START((?s:.*))HELM_ERR_END")
 _NO_VALUE = "<no value>"
 
 
@@ -359,95 +358,6 @@ def _run_deep(work: Callable[[], RenderResult]) -> RenderResult:
     if "error" in box:
         raise box["error"]
     return box["result"]
-
-
-# ------------------------------------------------------------ error rewriting
-
-
-def cleanup_parse_error(filename: str, message: str) -> str:
-    """cleanupParseError: `parse error at (FILE:LINE): REASON`."""
-    tokens = message.split(": ")
-    if len(tokens) == 1:
-        return f"parse error in ({filename}): {message}"
-    return f"parse error at ({tokens[1]}): {tokens[-1]}"
-
-
-@dataclass(frozen=True, slots=True)
-class _Trace:
-    location: str = ""
-    message: str = ""
-    executed: str = ""
-
-    def text(self) -> str:
-        out = ""
-        if self.location:
-            out += f"{self.location}\n  "
-        if self.executed:
-            out += f"{self.executed}\n    "
-        if self.message:
-            out += f"{self.message}\n"
-        return out
-
-
-def reformat_exec_error(filename: str, message: str, is_exec_error: bool = True) -> str:
-    """Helm 4.1.4's reformatExecErrorMsg, on the error text.
-
-    Go walks the errors.Unwrap chain; text/template wraps a function's error
-    as `error calling NAME: %w`, so the chain is recovered from the text: an
-    entry's inner error is what follows `error calling NAME: `.
-    """
-    if not is_exec_error:
-        return message
-    tokens = message.split(": ", 2)
-    if len(tokens) != 3:
-        return f"execution error in ({filename}): {message}"
-    warn = _WARN_RE.search(tokens[2])
-    if warn:
-        return f"execution error at ({tokens[1]}): {warn.group(1)}"
-    traces: list[_Trace] = []
-    current: str | None = message
-    while current is not None:
-        parsed = _parse_exec_text(current)
-        if parsed is None:
-            return message
-        trace, current = parsed
-        if not traces or traces[-1] != trace:
-            traces.append(trace)
-    return "".join(t.text() for t in traces).strip()
-
-
-_CALLING = re.compile(r"error calling [^:]+: ")
-
-
-def _parse_exec_text(text: str) -> tuple[_Trace, str | None] | None:
-    """One link of the chain: its trace entry and the wrapped error's text."""
-    prefix = "template: "
-    if not text.startswith(prefix):
-        return None
-    rest = text[len(prefix):]
-    if rest.startswith("no template "):
-        return _Trace(message=text), None
-    head, sep, after = rest.partition(': executing "')
-    if sep:
-        func, quote, after_func = after.partition('"')
-        if not quote or not after_func.startswith(" at <"):
-            return None
-        context, found, err_msg = after_func[len(" at <"):].partition(">: ")
-        if not found:
-            return None
-        inner = None
-        calling = _CALLING.match(err_msg)
-        if calling:
-            inner = err_msg[calling.end():]
-        cut = err_msg.find(" template:")
-        shown = err_msg[:cut] if cut != -1 else err_msg
-        return _Trace(head, shown, f'executing "{func}" at <{context}>:'), inner
-    index = rest.rfind(": ")
-    if index == -1:
-        return None
-    err_msg = rest[index + 2:]
-    cut = err_msg.find(" template:")
-    return _Trace(rest[:index], err_msg[:cut] if cut != -1 else err_msg), None
 
 
 # ------------------------------------------------------------ one-call API
