@@ -62,10 +62,6 @@ def three_way_patch(original: Mapping[str, Any] | None, modified: Mapping[str, A
                     metadata_source: PatchMetadataSource | None = None, *,
                     three_way_for_custom: bool = False) -> tuple[str, dict[str, Any]]:
     """(content type, patch body) for a client-side apply of `modified`."""
-    if not isinstance(gvk, GroupVersionKind):  # the earlier (client, original, resource, live) call
-        from runner.kube.patch.bridge import legacy_three_way_patch
-
-        return legacy_three_way_patch(original, modified, current, gvk)  # type: ignore[arg-type,return-value]
     if is_strategic(gvk):
         schema = metadata_source.schema_for(gvk) if metadata_source is not None else None
         return STRATEGIC_MERGE_PATCH, create_three_way_merge_patch(

@@ -1,5 +1,5 @@
 """The bridge from runner.kube's client: OpenAPI reads through KubeClient.request,
-one metadata source per client, and apply.py's earlier call shape."""
+one metadata source per client."""
 
 from __future__ import annotations
 
@@ -8,10 +8,8 @@ from typing import Any
 
 import pytest
 
-from runner.kube.client import RestMapping
-from runner.kube.patch import PatchError, three_way_patch
+from runner.kube.patch import PatchError
 from runner.kube.patch.bridge import client_get_json, metadata_for
-from runner.kube.resources import Resource
 
 
 @dataclass
@@ -52,10 +50,3 @@ def test_one_metadata_source_per_client() -> None:
     assert metadata_for(client) is metadata_for(client)
     assert metadata_for(FakeClient()) is not metadata_for(client)
 
-
-def test_apply_py_earlier_call_shape_still_answers_patch_and_strategic_flag() -> None:
-    widget = Resource({"spec": {"a": 2}}, RestMapping("example.com", "v1", "Widget", "widgets", True),
-                      "ns")
-    patch = three_way_patch(None, {"spec": {"a": 1, "b": 1}}, widget,  # type: ignore[arg-type]
-                            {"spec": {"a": 1, "b": 1, "c": 1}})
-    assert patch == ({"spec": {"a": 2, "b": None}}, False)
