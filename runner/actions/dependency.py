@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from runner.actions.pull import add_source_flags, source_options, user_errors
+from runner.actions.pull import DEFAULT_KEYRING, add_source_flags, source_options, user_errors
 
 
 def register(subparsers: Any) -> None:
@@ -22,6 +22,8 @@ def register(subparsers: Any) -> None:
         sub = commands.add_parser(name, aliases=["up"] if name == "update" else [])
         sub.add_argument("chart", nargs="?", default=".")
         sub.add_argument("--skip-refresh", action="store_true")
+        sub.add_argument("--verify", action="store_true")
+        sub.add_argument("--keyring", default=DEFAULT_KEYRING)
         add_source_flags(sub, version=False)
         sub.set_defaults(handler=handler)
 

@@ -721,3 +721,23 @@ def test_oci_provenance_layer_both_ways(homes: Homes, signed_repo: tuple[str, Pa
         helm = run_helm(homes.helm, "pull", ref, "-d", str(helm_dir), *flags)
         assert (ours.returncode, ours.stdout, ours.stderr) == (helm.returncode, helm.stdout, helm.stderr)
         assert ours.returncode == 0 and _tree(ours_dir) == _tree(helm_dir)
+
+
+def test_dependency_update_verify_matches_helm(homes: Homes, signed_repo: tuple[str, Path, Path, Path], tmp_path: Path) -> None:
+    import re
+
+    url, pubring, _, _ = signed_repo
+    for version in ("0.5.0", "0.6.0"):
+        outputs, trees = [], []
+        for side, runner in (("ours", run_ours), ("helm", run_helm)):
+            base = tmp_path / version / side
+            base.mkdir(parents=True)
+            assert run_helm(homes.helm, "create", "parent", cwd=base).returncode == 0
+            with open(base / "parent" / "Chart.yaml", "a") as out:
+                out.write(f"dependencies:\n- name: mychart\n  version: {version}\n  repository: {url}\n")
+            env = homes.ours if side == "ours" else homes.helm
+            run = runner(env, "dependency", "update", "parent", "--verify", "--keyring", str(pubring), cwd=base)
+            outputs.append((run.returncode, re.sub(r"tmpcharts-\d+", "tmpcharts-N", run.stdout + run.stderr)))
+            trees.append(_tree(base / "parent" / "charts"))
+        assert outputs[0] == outputs[1], version
+        assert trees[0] == trees[1]

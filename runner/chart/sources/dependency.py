@@ -8,6 +8,7 @@ Chart.lock names after checking that digest against Chart.yaml.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import shutil
 import sys
@@ -34,6 +35,7 @@ from runner.chart.sources.repo import (
 from runner.chart.sources.repofile import Entry, load_repo_file
 from runner.funcs import semver
 
+MANAGER_PREFIX = "helm-manager-"
 _NON_URL_NOTE = """
 Note that repositories must be URLs or aliases. For example, to refer to the "example"
 repository, use "https://charts.example.com/" or "@example" instead of
@@ -65,6 +67,23 @@ def _find_repository(repos: list[Entry], repository: str, alias: str | None) -> 
         if (alias is not None and entry.name == alias) or _urls_equal(entry.url, repository):
             return entry
     return None
+
+
+def _content_type(data: bytes) -> str:
+    """The two answers of Go's http.DetectContentType that matter here."""
+    try:
+        text = data[:512].decode()
+    except UnicodeDecodeError:
+        return "application/octet-stream"
+    binary = any(ord(c) < 0x20 and c not in "\t\n\x0c\r\x1b" for c in text)
+    return "application/octet-stream" if binary else "text/plain; charset=utf-8"
+
+
+def _check_gzip(path: Path) -> None:
+    """The archive loader's first check, with the content type Helm names."""
+    data = path.read_bytes()
+    if not data.startswith(b"\x1f\x8b"):
+        raise ChartError(f"file '{path}' does not appear to be a gzipped archive; got '{_content_type(data)}'")
 
 
 def _constraint(dep: Dependency) -> semver.Constraints:
@@ -102,6 +121,7 @@ class Manager:
         if not req:
             return
         req = self._resolve_repo_names(req)
+        self._update_unmanaged(req)
         self._refresh_repositories()
         lock = self._resolve(req)
         self._download_all(lock.dependencies)
@@ -164,19 +184,37 @@ class Manager:
             return
         print("Hang tight while we grab the latest from your chart repositories...", file=self.out)
         for entry in repos:
-            try:
-                download_index_file(entry, self.paths)
-                print(f'...Successfully got an update from the "{entry.name}" chart repository', file=self.out)
-            except SourceError as exc:
-                print(f'...Unable to get an update from the "{entry.name}" chart repository ({entry.url}):\n\t{exc}', file=self.out)
+            self._update_one(entry, shown=entry.name)
         print("Update Complete. ⎈Happy Helming!⎈", file=self.out)
+
+    def _update_unmanaged(self, req: list[Dependency]) -> None:
+        """ensureMissingRepos: URL repositories not in repositories.yaml are cached as helm-manager-<sha256>."""
+        unmanaged: dict[str, Entry] = {}
+        for dep in req:
+            entry = self._repo_for.get(dep.name)
+            if entry is not None and not entry.name:
+                unmanaged[entry.url] = replace(entry, name=MANAGER_PREFIX + hashlib.sha256(entry.url.encode()).hexdigest())
+                self._repo_for[dep.name] = unmanaged[entry.url]
+        if not unmanaged or self.skip_refresh:
+            return
+        print("Getting updates for unmanaged Helm repositories...", file=self.out)
+        for entry in unmanaged.values():
+            self._update_one(entry, shown=entry.url)
+
+    def _update_one(self, entry: Entry, shown: str) -> None:
+        try:
+            download_index_file(self._with_flags(entry), self.paths)
+            print(f'...Successfully got an update from the "{shown}" chart repository', file=self.out)
+        except SourceError as exc:
+            print(f'...Unable to get an update from the "{shown}" chart repository ({entry.url}):\n\t{exc}', file=self.out)
 
     def _index(self, entry: Entry) -> IndexFile:
         key = entry.name or entry.url
         if key not in self._indexes:
-            if entry.name:
+            managed = entry.name and not entry.name.startswith(MANAGER_PREFIX)
+            if managed or (entry.name and self.paths.index_file(entry.name).is_file()):
                 self._indexes[key] = load_cached_index(entry.name, self.paths)
-            else:
+            else:  # an unmanaged repository not refreshed (--skip-refresh, build): fetched directly
                 self._indexes[key] = fetch_index(self._with_flags(entry))[1]
         return self._indexes[key]
 
@@ -272,18 +310,35 @@ class Manager:
             return
         print(f"Downloading {dep.name} from repo {dep.repository}", file=self.out)
         try:
-            name, data = self._fetch(dep)
+            name, data, prov, url = self._fetch(dep)
+            (tmp / name).write_bytes(data)
+            if self.options.verify:
+                self._verify(tmp / name, prov, url)
         except SourceError as exc:
             print(f"Save error occurred:  {exc}", file=self.out)
             raise
-        (tmp / name).write_bytes(data)
 
-    def _fetch(self, dep: Dependency) -> tuple[str, bytes]:
+    def _verify(self, archive: Path, prov: bytes | None, url: str) -> None:
+        """--verify: the .prov lands beside the archive (as Helm's downloader leaves it) and is checked."""
+        from runner.chart.sources.provenance import verify_chart
+
+        if prov is None:
+            raise SourceError(f'could not download {url}: failed to fetch provenance "{url}.prov"')
+        prov_path = Path(f"{archive}.prov")
+        prov_path.write_bytes(prov)
+        try:
+            verify_chart(archive, prov_path, Path(self.options.keyring))
+        except SourceError as exc:
+            raise SourceError(f"could not download {url}: {exc}") from exc
+
+    def _fetch(self, dep: Dependency) -> tuple[str, bytes, bytes | None, str]:
+        """(file name, archive, .prov when --verify, URL) of one dependency."""
         if dep.repository.startswith(oci.SCHEME):
-            pulled = oci.pull(
-                f"{dep.repository.rstrip('/')}/{dep.name}", dep.version, self.options.oci()
-            )
-            return f"{dep.name}-{pulled.version}.tgz", pulled.data
+            ref = f"{dep.repository.rstrip('/')}/{dep.name}"
+            pulled = oci.pull(ref, dep.version, self.options.oci())
+            if self.options.verify and pulled.prov is not None:
+                oci.report_pull(pulled.reference, pulled.manifest_digest)
+            return f"{dep.name}-{pulled.version}.tgz", pulled.data, pulled.prov, f"{oci.SCHEME}{pulled.reference}"
         entry = self._with_flags(self._repo_for[dep.name])
         index = self._index(entry)
         try:
@@ -299,7 +354,13 @@ class Manager:
             data = http_get(url, http_options(entry))
         except SourceError as exc:
             raise SourceError(f"could not download {url}: {exc}") from exc
-        return os.path.basename(urlsplit(url).path), data
+        prov = None
+        if self.options.verify:
+            try:
+                prov = http_get(url + ".prov", http_options(entry))
+            except SourceError:
+                prov = None
+        return os.path.basename(urlsplit(url).path), data, prov, url
 
     def _check_local(self, dep: Dependency) -> None:
         path = self.chart_dir / "charts" / dep.name
@@ -330,6 +391,7 @@ class Manager:
         for source in sorted(p for p in tmp.iterdir() if p.is_file()):
             moved.add(source.name)
             try:
+                _check_gzip(source)
                 load_archive_file(source)
             except ChartError as exc:
                 print(
