@@ -322,6 +322,11 @@ def _edge_cases(chart: Any) -> list[Case]:
         Case("tpl-extension-error", chart("tpl-extension-error", templates___x_DOT_tpl=(
             '{{ define "x" }}{{ .Values.nope.nope }}{{ end }}\n'), templates__u_DOT_yaml=(
             'a: {{ include "x" . }}\n'))),
+        Case("schema-not-json", chart("schema-not-json", values_DOT_schema_DOT_json="{not json\n")),
+        Case("schema-bad-type", chart("schema-bad-type", values_DOT_schema_DOT_json='{"type": 5}')),
+        Case("schema-empty", chart("schema-empty", values_DOT_schema_DOT_json="")),
+        Case("values-empty-doc", chart("values-empty-doc", values_DOT_yaml="# nothing\n")),
+        Case("values-two-docs", chart("values-two-docs", values_DOT_yaml="a: 1\n---\nb: [\n")),
         Case("path-is-a-file", {"file.txt": "x\n"}, targets=("file.txt",)),
         Case("requirements-on-v2", md("requirements-on-v2", "") | {
             "requirements.yaml": "dependencies:\n- name: sub\n  version: 0.1.0\n"}),
