@@ -14,6 +14,7 @@ from runner.actions.pull import DEFAULT_KEYRING, add_source_flags, source_option
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser("dependency", aliases=["dep", "dependencies"],
                                    help="manage a chart's dependencies")
+    parser.set_defaults(handler=lambda _args: _usage(parser))
     commands = parser.add_subparsers(dest="dependency_command", metavar="COMMAND")
     listing = commands.add_parser("list", aliases=["ls"], help="list the dependencies of a chart")
     listing.add_argument("chart", nargs="?", default=".")
@@ -54,3 +55,8 @@ def handle_update(args: argparse.Namespace) -> int:
 def handle_build(args: argparse.Namespace) -> int:
     _manager(args).build()
     return 0
+
+
+def _usage(parser: argparse.ArgumentParser) -> int:
+    parser.print_help(sys.stderr)
+    return 2

@@ -12,6 +12,7 @@ from runner.errors import RunnerError
 
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser("repo", help="add, list, remove, update chart repositories")
+    parser.set_defaults(handler=lambda _args: _usage(parser))
     commands = parser.add_subparsers(dest="repo_command", metavar="COMMAND")
     add = commands.add_parser("add", help="add a chart repository")
     add.add_argument("args", nargs="*", metavar="NAME URL")
@@ -121,3 +122,8 @@ def handle_remove(args: argparse.Namespace) -> int:
             cached.unlink(missing_ok=True)
         print(f'"{name}" has been removed from your repositories')
     return 0
+
+
+def _usage(parser: argparse.ArgumentParser) -> int:
+    parser.print_help(sys.stderr)
+    return 2
