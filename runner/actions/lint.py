@@ -185,7 +185,8 @@ def expand_archive(path: str, destination: str) -> str:
         chart_yaml = next((d for n, d in files if n == "Chart.yaml"), b"")
         doc = load_yaml_document(chart_yaml, "Chart.yaml", ints=True) if chart_yaml else None
     except RunnerError as exc:
-        raise RunnerError(f"unable to extract tarball: {exc}") from exc
+        reason = str(exc).removeprefix(f"{path}: ")  # Expand reads a stream: no file name
+        raise RunnerError(f"unable to extract tarball: {reason}") from exc
     name = str(doc.get("name") or "") if isinstance(doc, dict) else ""
     target = Path(destination) / (name or "chart")
     extract(files, target)

@@ -327,6 +327,16 @@ def _edge_cases(chart: Any) -> list[Case]:
         Case("schema-empty", chart("schema-empty", values_DOT_schema_DOT_json="")),
         Case("values-empty-doc", chart("values-empty-doc", values_DOT_yaml="# nothing\n")),
         Case("values-two-docs", chart("values-two-docs", values_DOT_yaml="a: 1\n---\nb: [\n")),
+        Case("archive-not-gzip", {"bad-0.1.0.tgz": "not a gzip\n"}, targets=("bad-0.1.0.tgz",)),
+        Case("archive-missing", {"x": ""}, targets=("missing-0.1.0.tgz", "missing.tar.gz")),
+        Case("null-dependency", md("null-dependency", "dependencies:\n- null\n")),
+        Case("crlf-chart", {"Chart.yaml": "apiVersion: v2\r\nname: crlf-chart\r\nversion: 0.1.0\r\n",
+                            "templates/cm.yaml": CONFIGMAP.replace("\n", "\r\n")}),
+        Case("bom-chart", {"Chart.yaml": "\ufeffapiVersion: v2\nname: bom-chart\nversion: 0.1.0\n",
+                           "values.yaml": "\ufeffa: 1\n", "templates/cm.yaml": CONFIGMAP}),
+        tpl("lookup-in-lint", 'a: {{ (lookup "v1" "Pod" "ns" "x") | toJson }}\n'),
+        tpl("list-without-policy", "apiVersion: v1\nkind: List\nmetadata:\n  name: l\nitems:\n"
+            "- metadata:\n    annotations:\n      other: x\n"),
         Case("path-is-a-file", {"file.txt": "x\n"}, targets=("file.txt",)),
         Case("requirements-on-v2", md("requirements-on-v2", "") | {
             "requirements.yaml": "dependencies:\n- name: sub\n  version: 0.1.0\n"}),
