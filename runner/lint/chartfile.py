@@ -36,9 +36,8 @@ def lint_chartfile(linter: Linter) -> None:
     if os.path.isdir(path):
         linter.run_rule(ERROR, CHART_FILE, "should be a file, not a directory")
     metadata, doc, error = load_chartfile(path)
-    if not linter.run_rule(ERROR, CHART_FILE, error and f"unable to parse YAML\n\t{error}"):
+    if not linter.run_rule(ERROR, CHART_FILE, error and f"unable to parse YAML\n\t{error}") or metadata is None:
         return
-    assert metadata is not None
     linter.run_rule(WARNING, CHART_FILE, strict_error(path, doc))
     typed = doc if isinstance(doc, dict) else {}
     checks = [

@@ -19,7 +19,7 @@ def validate_no_deprecations(obj: K8sObject, kube_version: tuple[int, int] | Non
     dep_major, dep_minor, rem_major, rem_minor, replacement = entry
     if (dep_major, dep_minor) > (major, minor):
         return None
-    message = f"{_group_version(obj.api_version)} {obj.kind} is deprecated in v{dep_major}.{dep_minor}+"
+    message = f"{obj.api_version} {obj.kind} is deprecated in v{dep_major}.{dep_minor}+"
     if rem_major or rem_minor:
         message += f", unavailable in v{rem_major}.{rem_minor}+"
     if replacement:
@@ -27,7 +27,3 @@ def validate_no_deprecations(obj: K8sObject, kube_version: tuple[int, int] | Non
         message += f"; use {group + '/' + version if group else version} {kind}"
     return message
 
-
-def _group_version(api_version: str) -> str:
-    """schema.ParseGroupVersion(...).String(): the core group prints as its version."""
-    return api_version
