@@ -114,6 +114,8 @@ def handle_remove(args: argparse.Namespace) -> int:
         raise RunnerError("need at least one argument, name of chart repository")
     paths = HelmPaths.from_env()
     repo_file = load_repo_file(paths.repository_config)
+    if not repo_file.repositories:
+        raise RunnerError("no repositories configured")
     for name in args.names:
         if not repo_file.remove(name):
             raise RunnerError(f'no repo named "{name}" found')

@@ -741,3 +741,23 @@ def test_dependency_update_verify_matches_helm(homes: Homes, signed_repo: tuple[
             trees.append(_tree(base / "parent" / "charts"))
         assert outputs[0] == outputs[1], version
         assert trees[0] == trees[1]
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["repo", "add", "x", "oci://127.0.0.1:9/charts"],
+        ["repo", "add", "x", "ftp://127.0.0.1/x"],
+        ["repo", "add", "a/b", "http://127.0.0.1:9"],
+        ["repo", "add", "x", "http://127.0.0.1:9"],
+        ["repo", "remove", "nope"],
+        ["repo", "update", "nope"],
+        ["template", "rel", "x", "--repo", "ftp://127.0.0.1/x"],
+        ["pull", "oci://127.0.0.1:9/x/y", "--plain-http", "--version", "1.0.0"],
+        ["push", "missing.tgz", "oci://127.0.0.1:9/x"],
+    ],
+)
+def test_user_errors_are_helms(homes: Homes, args: list[str]) -> None:
+    ours, helm = both(homes, *args)
+    assert ours.returncode != 0 and helm.returncode != 0
+    assert ours.stderr == helm.stderr

@@ -17,7 +17,7 @@ from runner.chart.sources import http, oci
 from runner.chart.sources.errors import SourceError
 from runner.chart.sources.index import ChartVersion, IndexFile, resolve_reference_url
 from runner.chart.sources.paths import HelmPaths
-from runner.chart.sources.repo import fetch_index, http_options, load_cached_index
+from runner.chart.sources.repo import check_scheme, fetch_index, http_options, load_cached_index
 from runner.chart.sources.repofile import Entry, load_repo_file
 
 
@@ -171,6 +171,7 @@ def find_in_repo_url(
         insecure_skip_tls_verify=options.insecure_skip_tls_verify,
         pass_credentials_all=options.pass_credentials_all,
     )
+    check_scheme(repo_url)
     try:
         _, index = fetch_index(entry)
     except SourceError as exc:

@@ -32,6 +32,13 @@ def http_options(entry: Entry) -> http.HttpOptions:
     )
 
 
+def check_scheme(url: str) -> None:
+    """NewChartRepository: a getter must exist for the URL's scheme (http, https, oci)."""
+    scheme = urlsplit(url).scheme
+    if scheme not in ("http", "https", "oci"):
+        raise SourceError(f"could not find protocol handler for: {scheme}")
+
+
 def fetch_index(entry: Entry) -> tuple[bytes, IndexFile]:
     """Download and parse a repository's index (DownloadIndexFile without the cache write)."""
     data = http.get(index_url(entry.url), http_options(entry))
@@ -57,7 +64,10 @@ def load_cached_index(repo_name: str, paths: HelmPaths) -> IndexFile:
 
 def validate_repository(entry: Entry, paths: HelmPaths) -> None:
     """`repo add`'s reachability check with Helm's wording."""
+    check_scheme(entry.url)
     try:
+        if urlsplit(entry.url).scheme == "oci":  # Helm's OCI getter cannot fetch an index
+            raise SourceError('failed to perform "FetchReference" on source: invalid reference')
         download_index_file(entry, paths)
     except SourceError as exc:
         raise SourceError(
