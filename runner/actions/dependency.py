@@ -38,6 +38,10 @@ def handle_list(args: argparse.Namespace) -> int:
 
 
 def _manager(args: argparse.Namespace) -> Any:
+    from runner.errors import RunnerError
+
+    if not os.path.exists(args.chart):
+        raise RunnerError(f"could not find {args.chart}: stat {args.chart}: no such file or directory")
     from runner.chart.sources.dependency import Manager
     from runner.chart.sources.paths import HelmPaths
 

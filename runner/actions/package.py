@@ -66,7 +66,7 @@ def handle_push(args: argparse.Namespace) -> int:
     from runner.chart.sources.errors import SourceError
 
     if len(args.args) != 2:
-        raise RunnerError('"helm push" requires 2 arguments\n\nUsage:  helm push [chart] [remote] [flags]')
+        raise RunnerError('"helm push" requires at least 2 arguments\n\nUsage:  helm push [chart] [remote] [flags]')
     chart_path, remote = args.args
     if not oci.is_oci(remote):
         raise SourceError(f"scheme prefix missing from remote (e.g. \"{oci.SCHEME}\")")

@@ -44,12 +44,15 @@ def package_chart(path: str, options: PackageOptions) -> Path:
     directory = Path(path)
     if not directory.exists():
         raise ChartError(f"stat {path}: no such file or directory")
+    if not directory.is_dir():
+        chart_yaml = directory.absolute() / "Chart.yaml"
+        raise ChartError(f"unable to detect chart at {chart_yaml}: open {chart_yaml}: not a directory")
     chart = load_directory(directory)
     if options.version:
         try:
             semver.new_version(options.version)
         except semver.SemverError as exc:
-            raise ChartError("Invalid Semantic Version") from exc
+            raise ChartError("invalid semantic version") from exc
         chart.metadata.version = options.version
     if options.app_version:
         chart.metadata.app_version = options.app_version

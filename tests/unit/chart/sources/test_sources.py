@@ -233,7 +233,7 @@ def test_package_refuses_bad_versions_and_missing_dependencies(tmp_path: Path) -
     from runner.chart.errors import ChartError
 
     chart = _write_chart(tmp_path)
-    with pytest.raises(ChartError, match="Invalid Semantic Version"):
+    with pytest.raises(ChartError, match="invalid semantic version"):
         package_chart(str(chart), PackageOptions(version="one"))
     with open(chart / "Chart.yaml", "a") as out:
         out.write("dependencies:\n- name: db\n  version: 1.x\n  repository: https://x\n")
