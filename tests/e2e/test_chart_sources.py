@@ -755,6 +755,11 @@ def test_dependency_update_verify_matches_helm(homes: Homes, signed_repo: tuple[
         ["template", "rel", "x", "--repo", "ftp://127.0.0.1/x"],
         ["pull", "oci://127.0.0.1:9/x/y", "--plain-http", "--version", "1.0.0"],
         ["push", "missing.tgz", "oci://127.0.0.1:9/x"],
+        ["push", "only-one.tgz"],
+        ["dependency", "update", "no-such-chart"],
+        ["dependency", "build", "no-such-chart"],
+        ["package", "no-such-chart"],
+        ["verify", "no-such-chart.tgz"],
     ],
 )
 def test_user_errors_are_helms(homes: Homes, args: list[str]) -> None:
