@@ -337,6 +337,37 @@ def _edge_cases(chart: Any) -> list[Case]:
         tpl("lookup-in-lint", 'a: {{ (lookup "v1" "Pod" "ns" "x") | toJson }}\n'),
         tpl("list-without-policy", "apiVersion: v1\nkind: List\nmetadata:\n  name: l\nitems:\n"
             "- metadata:\n    annotations:\n      other: x\n"),
+        Case("strict-info-only", md("strict-info-only", "").copy() | {
+            "Chart.yaml": "apiVersion: v2\nname: strict-info-only\nversion: 0.1.0\n"}, ("--strict",)),
+        tpl("tpl-error", 'a: {{ tpl "{{ .Values.nope.nope }}" . }}\n'),
+        tpl("include-missing", 'a: {{ include "nothere" . }}\n'),
+        Case("include-trace", chart("include-trace", templates___h_DOT_tpl=(
+            '{{ define "outer" }}{{ include "inner" . }}{{ end }}'
+            '{{ define "inner" }}{{ .Values.a.b.c }}{{ end }}\n'), templates__t_DOT_yaml=(
+            'a: {{ include "outer" . }}\n'))),
+        Case("notes-error", chart("notes-error", templates__NOTES_DOT_txt="{{ .Values.x.y }}\n")),
+        Case("subchart-template-error", chart("subchart-template-error") | {
+            "Chart.yaml": "apiVersion: v2\nname: subchart-template-error\nversion: 0.1.0\n"
+                          "dependencies:\n- name: sub\n  version: 0.1.0\n",
+            "charts/sub/Chart.yaml": "apiVersion: v2\nname: sub\nversion: 0.1.0\n",
+            "charts/sub/templates/x.yaml": "{{ .Values.q.r }}\n"}),
+        Case("disabled-subchart", chart("disabled-subchart") | {
+            "Chart.yaml": "apiVersion: v2\nname: disabled-subchart\nversion: 0.1.0\n"
+                          "dependencies:\n- name: sub\n  version: 0.1.0\n  condition: sub.on\n",
+            "values.yaml": "sub:\n  on: false\n",
+            "charts/sub/Chart.yaml": "apiVersion: v2\nname: sub\nversion: 0.1.0\n",
+            "charts/sub/templates/x.yaml": "{{ .Values.q.r }}\n"}),
+        Case("alias-subchart", chart("alias-subchart") | {
+            "Chart.yaml": "apiVersion: v2\nname: alias-subchart\nversion: 0.1.0\n"
+                          "dependencies:\n- name: sub\n  version: 0.1.0\n  alias: other\n",
+            "charts/sub/Chart.yaml": "apiVersion: v2\nname: sub\nversion: 0.1.0\n"}),
+        tpl("whitespace-only", "{{- /* nothing */ -}}\n   \n"),
+        Case("values-flag-family", chart("values-flag-family", templates__t_DOT_yaml=(
+            "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Values.n }}-{{ .Release.Name }}"
+            "-{{ .Release.Namespace }}-{{ .Release.Revision }}-{{ .Release.IsInstall }}\n"
+            "data:\n  j: {{ .Values.j | toJson | quote }}\n  s: {{ .Values.s | quote }}\n")),
+            ("--set-json", 'j={"a": [1, 2]}', "--set-string", "s=007", "--set", "n=Upper",
+             "--set-literal", "l=a,b", "-n", "Other")),
         Case("path-is-a-file", {"file.txt": "x\n"}, targets=("file.txt",)),
         Case("requirements-on-v2", md("requirements-on-v2", "") | {
             "requirements.yaml": "dependencies:\n- name: sub\n  version: 0.1.0\n"}),
