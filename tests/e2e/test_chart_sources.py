@@ -766,3 +766,38 @@ def test_user_errors_are_helms(homes: Homes, args: list[str]) -> None:
     ours, helm = both(homes, *args)
     assert ours.returncode != 0 and helm.returncode != 0
     assert ours.stderr == helm.stderr
+
+
+_BAD_INDEX = """apiVersion: v1
+entries:
+  mychart:
+  - {name: mychart, version: 0.1.0, apiVersion: v2, urls: [mychart-0.1.0.tgz]}
+  - {name: mychart, version: not-semver, urls: [x.tgz]}
+  - {name: "", version: 0.3.0, urls: [y.tgz]}
+  - {name: mychart, version: 0.4.0, urls: []}
+"""
+
+
+@pytest.fixture(scope="module")
+def bad_index_url(repo_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    repo = tmp_path_factory.mktemp("bad-index")
+    (repo / "mychart-0.1.0.tgz").write_bytes((repo_dir / "mychart-0.1.0.tgz").read_bytes())
+    (repo / "index.yaml").write_text(_BAD_INDEX)
+    yield from _serve(repo, _QuietHandler)
+
+
+def _masked(run: Run, env: dict[str, str]) -> tuple[int, str, str]:
+    import re
+
+    err = run.stderr.replace(env["HELM_CACHE_HOME"], "CACHE")
+    err = re.sub(r"repository/[A-Za-z0-9+=_-]{28}-index\.yaml", "repository/RANDOM-index.yaml", err)
+    return run.returncode, run.stdout, err
+
+
+def test_invalid_index_entries_are_skipped_with_helms_warnings(homes: Homes, bad_index_url: str) -> None:
+    for args in (["repo", "add", "bad", bad_index_url],
+                 ["template", "rel", "bad/mychart", "--version", "0.1.0"],
+                 ["template", "rel", "bad/mychart"],
+                 ["template", "rel", "mychart", "--repo", bad_index_url, "--version", "0.1.0"]):
+        ours, helm = both(homes, *args)
+        assert _masked(ours, homes.ours) == _masked(helm, homes.helm), args

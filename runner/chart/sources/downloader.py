@@ -7,8 +7,10 @@ repositories.yaml), a chart name with `--repo URL`, an absolute chart URL, or
 
 from __future__ import annotations
 
+import base64
 import os
 import posixpath
+import secrets
 from dataclasses import dataclass, replace
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -17,7 +19,12 @@ from runner.chart.sources import http, oci
 from runner.chart.sources.errors import SourceError
 from runner.chart.sources.index import ChartVersion, IndexFile, resolve_reference_url
 from runner.chart.sources.paths import HelmPaths
-from runner.chart.sources.repo import check_scheme, fetch_index, http_options, load_cached_index
+from runner.chart.sources.repo import (
+    check_scheme,
+    download_index_file,
+    http_options,
+    load_cached_index,
+)
 from runner.chart.sources.repofile import Entry, load_repo_file
 
 
@@ -107,9 +114,10 @@ def resolve_chart_url(
 ) -> tuple[str, http.HttpOptions, str]:
     """The chart's URL, the options to fetch it with and the version chosen."""
     if options.repo_url:
-        return find_in_repo_url(options.repo_url, ref, options)
+        url, http_opts, version = find_in_repo_url(options.repo_url, ref, options, paths)
+        return url, _owner_options(url, http_opts, paths), version
     if urlsplit(ref).scheme in ("http", "https"):
-        return ref, options.http(ref), options.version
+        return ref, _owner_options(ref, options.http(ref), paths), options.version
     repo_name, _, chart_name = ref.partition("/")
     if not chart_name:
         raise SourceError(
@@ -124,9 +132,41 @@ def resolve_chart_url(
             f'chart "{chart_name}" matching {options.version} not found in {entry.name} index. '
             f"(try 'helm repo update'): {exc}"
         ) from exc
-    url = _chart_url(cv.urls, entry.url, chart_name)
+    url = _chart_url(cv.urls, entry.url, ref)
     merged = _entry_with_flags(entry, options)
     return url, http_options(merged), cv.version
+
+
+def scan_repos_for_url(url: str, paths: HelmPaths) -> Entry | None:
+    """scanReposForURL: the configured repository whose cached index lists this chart URL."""
+    for entry in load_repo_file(paths.repository_config).repositories:
+        path = paths.index_file(entry.name)
+        if not path.is_file():
+            raise SourceError(
+                f"no cached repo found. (try 'helm repo update'): open {path}: no such file or directory"
+            )
+        index = load_cached_index(entry.name, paths)
+        if any(_same_url(url, u) for versions in index.entries.values() for cv in versions for u in cv.urls):
+            return entry
+    return None
+
+
+def _same_url(a: str, b: str) -> bool:
+    pa, pb = urlsplit(a), urlsplit(b)
+    return pa._replace(path=pa.path.rstrip("/")) == pb._replace(path=pb.path.rstrip("/"))
+
+
+def _owner_options(url: str, given: http.HttpOptions, paths: HelmPaths) -> http.HttpOptions:
+    """ResolveChartVersion for an absolute URL: a repository listing it lends its TLS files and credentials."""
+    owner = scan_repos_for_url(url, paths)
+    if owner is None:
+        return given
+    merged = replace(given, credentials_url=owner.url)
+    if owner.cert_file or owner.key_file or owner.ca_file:
+        merged = replace(merged, cert_file=owner.cert_file, key_file=owner.key_file, ca_file=owner.ca_file)
+    if owner.username and owner.password:
+        merged = replace(merged, username=owner.username, password=owner.password)
+    return merged
 
 
 def _named_repository(name: str, paths: HelmPaths) -> Entry:
@@ -157,11 +197,14 @@ def _entry_with_flags(entry: Entry, options: SourceOptions) -> Entry:
 
 
 def find_in_repo_url(
-    repo_url: str, chart_name: str, options: SourceOptions
+    repo_url: str, chart_name: str, options: SourceOptions, paths: HelmPaths
 ) -> tuple[str, http.HttpOptions, str]:
-    """FindChartInAuthAndTLSAndPassRepoURL: `--repo URL chart [--version V]`."""
+    """FindChartInAuthAndTLSAndPassRepoURL: `--repo URL chart [--version V]`.
+
+    As Helm, the index is cached under a random name, read back from there, and removed.
+    """
     entry = Entry(
-        name="",
+        name=base64.b64encode(secrets.token_bytes(20)).decode().replace("/", "-"),
         url=repo_url,
         username=options.username,
         password=options.password,
@@ -173,11 +216,16 @@ def find_in_repo_url(
     )
     check_scheme(repo_url)
     try:
-        _, index = fetch_index(entry)
+        cached = download_index_file(entry, paths)
     except SourceError as exc:
         raise SourceError(
             f'looks like "{repo_url}" is not a valid chart repository or cannot be reached: {exc}'
         ) from exc
+    try:
+        index = load_cached_index(entry.name, paths)
+    finally:
+        cached.unlink(missing_ok=True)
+        paths.charts_file(entry.name).unlink(missing_ok=True)
     cv = _get_in_repo(index, chart_name, options.version, repo_url)
     url = _chart_url(cv.urls, repo_url, chart_name)
     return url, http_options(entry), cv.version

@@ -107,12 +107,47 @@ def load_index(data: bytes, source: str) -> IndexFile:
         raise SourceError("no API version specified")
     entries: dict[str, list[ChartVersion]] = {}
     for name, items in (doc.get("entries") or {}).items():
-        valid = [ChartVersion.from_map(i) for i in items or [] if isinstance(i, dict)]
-        valid = [cv for cv in valid if cv.name and cv.version]
-        entries[str(name)] = sorted(
-            valid, key=functools.cmp_to_key(_compare_versions), reverse=True
-        )
+        valid = _valid_versions(str(name), items or [], source)
+        entries[str(name)] = sorted(valid, key=functools.cmp_to_key(_compare_versions), reverse=True)
     return IndexFile(str(doc["apiVersion"]), entries)
+
+
+def _valid_versions(name: str, items: list[Any], source: str) -> list[ChartVersion]:
+    """Entries that pass ChartVersion.Validate; the others are logged and dropped, last first as Helm walks them."""
+    kept: list[ChartVersion] = []
+    for item in reversed(items):
+        if not isinstance(item, dict):
+            _warn_skip(f"skipping loading invalid entry for chart {_go_q(name)} from {source}: empty entry")
+            continue
+        cv = ChartVersion.from_map(item)
+        problem = _invalid(cv)
+        if problem:
+            _warn_skip(f"skipping loading invalid entry for chart {_go_q(name)} {_go_q(cv.version)} "
+                       f"from {source}: validation: {problem}")
+            continue
+        kept.append(cv)
+    kept.reverse()
+    return kept
+
+
+def _invalid(cv: ChartVersion) -> str:
+    if not cv.name:
+        return "chart.metadata.name is required"
+    if not cv.version:
+        return "chart.metadata.version is required"
+    try:
+        semver.new_version(cv.version)
+    except semver.SemverError:
+        return f"chart.metadata.version {_go_q(cv.version)} is invalid"
+    return ""
+
+
+def _go_q(text: str) -> str:
+    return '"' + "".join(_SLOG_ESCAPES.get(c, c) for c in text) + '"'
+
+
+def _warn_skip(message: str) -> None:
+    print(f"level=WARN msg={slog_value(message)}", file=sys.stderr)
 
 
 def _compare_versions(a: ChartVersion, b: ChartVersion) -> int:
