@@ -7,8 +7,8 @@
 Every file and `define` shares one namespace; a later definition replaces an
 earlier one unless it is empty (Go's AddParseTree/associate), so parse order
 matters as it does in Helm. Parsed trees are cached in-process by (name,
-text) and compiled once into closures; they pickle (without the compiled
-form) for a cache across runs.
+text) and compiled once into closures; they are also pickled (without the
+compiled form) into a cache across runs keyed by content (cache.py).
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from runner.funcs.registry import GoFunc
+from runner.template import cache
 from runner.template.builtins import BUILTINS
 from runner.template.calls import gomethod
 from runner.template.errors import ExecError, ParseError, TemplateError
@@ -38,6 +39,7 @@ __all__ = [
 
 _CACHE: dict[tuple[str, str, bool, bool], ParseResult] = {}
 _CACHE_LIMIT = 8192
+_PERSIST_MIN = 256  # shorter texts parse faster than a cache entry is read
 
 
 def parse_cached(name: str, text: str, funcs: Mapping[str, Any]) -> ParseResult:
@@ -47,7 +49,7 @@ def parse_cached(name: str, text: str, funcs: Mapping[str, Any]) -> ParseResult:
     if result is None:
         try:
             with no_gc():
-                result = parse_text(name, text, break_is_func=key[2], continue_is_func=key[3])
+                result = _parse_persisted(name, text, key[2], key[3])
         except ParseError as err:
             # An unknown function earlier in the text is the error Go reports first.
             idents = [(i, line) for i, line in getattr(err, "idents", []) if line <= err.line]
@@ -57,6 +59,18 @@ def parse_cached(name: str, text: str, funcs: Mapping[str, Any]) -> ParseResult:
             _CACHE.clear()
         _CACHE[key] = result
     check_functions(name, result.idents, funcs)
+    return result
+
+
+def _parse_persisted(name: str, text: str, break_is_func: bool, continue_is_func: bool) -> ParseResult:
+    """parse_text, through the cross-run cache (runner.template.cache) for texts worth it."""
+    if len(text) < _PERSIST_MIN or not cache.enabled():
+        return parse_text(name, text, break_is_func=break_is_func, continue_is_func=continue_is_func)
+    entry = cache.entry_key(name, text, f"{break_is_func:d}{continue_is_func:d}")
+    result = cache.load(entry)
+    if result is None:
+        result = parse_text(name, text, break_is_func=break_is_func, continue_is_func=continue_is_func)
+        cache.store(entry, result)
     return result
 
 

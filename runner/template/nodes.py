@@ -3,7 +3,8 @@
 One small class per construct. Every node keeps its byte position in the
 template text and prints itself back as template text (`str(node)`), which
 is what error messages quote in `at <...>`. Nodes are plain slotted
-objects, so trees pickle.
+objects, so trees pickle with the default slot state (restored in C, no
+Python call per node: runner.template.cache relies on it).
 """
 
 from __future__ import annotations
@@ -18,22 +19,8 @@ class Node:
     def __init__(self, pos: int) -> None:
         self.pos = pos
 
-    def __getstate__(self) -> dict[str, object]:
-        return {k: getattr(self, k) for k in _slots(type(self))}
-
-    def __setstate__(self, state: dict[str, object]) -> None:
-        for key, value in state.items():
-            object.__setattr__(self, key, value)
-
     def __repr__(self) -> str:
         return f"{type(self).__name__}({str(self)!r})"
-
-
-def _slots(cls: type) -> list[str]:
-    names: list[str] = []
-    for klass in cls.__mro__:
-        names.extend(getattr(klass, "__slots__", ()))
-    return names
 
 
 class ListNode(Node):

@@ -1,0 +1,172 @@
+"""The cross-run cache of parsed template trees (runner.template.cache)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+import runner.template as template
+from runner.engine import render_chart
+from runner.funcs import function_map
+from runner.template import Template, cache
+
+PAD = "# " + "long enough for the cross-run cache (runner.template._PERSIST_MIN) " * 5 + "\n"
+HELPERS = """{{/* helpers */}}
+{{- define "t.name" -}}
+{{- default "app" .name | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+{{- define "t.labels" -}}
+app.kubernetes.io/name: {{ template "t.name" . }}
+app.kubernetes.io/part-of: {{ .part | default "none" | quote }}
+{{- end -}}
+""" + PAD
+MAIN = PAD + """kind: ConfigMap
+metadata:
+  name: {{ template "t.name" . }}
+data:
+{{- range $k, $v := .data }}
+  {{ $k }}: {{ $v | quote }}
+{{- end }}
+{{- if .extra }}
+  extra: {{ .extra | upper }}
+{{- else }}
+  extra: none
+{{- end }}
+"""
+DATA = {"name": "demo", "data": {"b": "2", "a": "1"}, "extra": "yes"}
+
+
+@pytest.fixture(autouse=True)
+def cache_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """A private cache directory, and no parses left over in this process."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    monkeypatch.delenv("DEPLOY_RUNNER_NO_CACHE", raising=False)
+    template._CACHE.clear()
+    yield tmp_path / "xdg" / "deploy-runner" / "templates"
+    template._CACHE.clear()
+
+
+def render(text: str = MAIN, name: str = "c/templates/cm.yaml") -> str:
+    tmpl = Template("gotpl", funcs=function_map(), missingkey="zero")
+    tmpl.parse("c/templates/_helpers.tpl", HELPERS)
+    tmpl.parse(name, text)
+    return tmpl.execute(name, DATA)
+
+
+def entries(root: Path) -> list[Path]:
+    return sorted(p for p in root.rglob("*") if p.is_file())
+
+
+def main_entry(root: Path) -> Path:
+    key = cache.entry_key("c/templates/cm.yaml", MAIN, "00")
+    return root / key[:2] / key
+
+
+def fresh_process() -> None:
+    """What a new run sees: an empty in-process cache, the disk cache as left."""
+    template._CACHE.clear()
+
+
+def test_a_parse_is_stored_and_reused_with_identical_output(cache_home: Path) -> None:
+    first = render()
+    assert len(entries(cache_home)) == 2  # the helpers and the template
+    fresh_process()
+    assert cache.load(main_entry(cache_home).name) is not None
+    assert render() == first
+
+
+def test_output_is_identical_with_and_without_the_cache(monkeypatch: pytest.MonkeyPatch,
+                                                        cache_home: Path) -> None:
+    cached_cold, cached_warm = render(), (fresh_process(), render())[1]
+    fresh_process()
+    monkeypatch.setenv("DEPLOY_RUNNER_NO_CACHE", "1")
+    assert render() == cached_cold == cached_warm
+    assert len(entries(cache_home)) == 2  # nothing written while turned off
+
+
+@pytest.mark.parametrize("garbage", [b"", b"not a pickle", b"drtpl1\nwrong-key\n\x80\x05junk"])
+def test_a_corrupt_entry_is_ignored_and_replaced(cache_home: Path, garbage: bytes) -> None:
+    expected = render()
+    path = main_entry(cache_home)
+    path.write_bytes(garbage)
+    fresh_process()
+    assert render() == expected
+    assert path.read_bytes() != garbage
+    assert cache.load(path.name) is not None
+
+
+def test_a_truncated_entry_is_ignored(cache_home: Path) -> None:
+    expected = render()
+    path = main_entry(cache_home)
+    path.write_bytes(path.read_bytes()[:-40])
+    fresh_process()
+    assert render() == expected
+    assert cache.load(path.name) is not None
+
+
+def test_an_entry_holding_something_else_is_ignored(cache_home: Path) -> None:
+    import pickle
+
+    render()
+    path = main_entry(cache_home)
+    header = b"drtpl1\n" + path.name.encode() + b"\n"
+    path.write_bytes(header + pickle.dumps({"not": "a parse"}))
+    assert cache.load(path.name) is None
+
+
+def test_a_changed_template_is_parsed_again(cache_home: Path) -> None:
+    before = render()
+    fresh_process()
+    changed = MAIN.replace("extra: {{ .extra | upper }}", "extra: {{ .extra | title }}")
+    after = render(changed)
+    assert "extra: YES" in before
+    assert "extra: Yes" in after
+    assert len(entries(cache_home)) == 3
+
+
+def test_the_same_text_under_another_name_is_another_entry(cache_home: Path) -> None:
+    render(name="a/templates/cm.yaml")
+    fresh_process()
+    tmpl = Template("gotpl", funcs=function_map(), missingkey="zero")
+    tmpl.parse("b/templates/cm.yaml", MAIN)
+    assert tmpl.lookup("b/templates/cm.yaml").name == "b/templates/cm.yaml"
+    assert len(entries(cache_home)) == 3
+
+
+def test_an_unwritable_cache_is_ignored(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(blocker))
+    assert "extra: YES" in render()
+
+
+def test_parse_errors_are_not_cached(cache_home: Path) -> None:
+    broken = MAIN + "{{ if }}"
+    for _ in range(2):
+        fresh_process()
+        with pytest.raises(template.ParseError, match="missing value for if"):
+            render(broken)
+    assert not main_entry(cache_home).exists()
+    assert len(entries(cache_home)) == 1  # the helpers only
+    assert len(MAIN) >= template._PERSIST_MIN and len(HELPERS) >= template._PERSIST_MIN
+
+
+def test_a_chart_renders_the_same_cold_warm_and_uncached(tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    chart = tmp_path / "c"
+    (chart / "templates").mkdir(parents=True)
+    (chart / "Chart.yaml").write_text("apiVersion: v2\nname: c\nversion: 0.1.0\n")
+    (chart / "values.yaml").write_text("name: demo\nextra: 'yes'\ndata: {a: x, b: y}\n")
+    (chart / "templates" / "_helpers.tpl").write_text(HELPERS)
+    (chart / "templates" / "cm.yaml").write_text(MAIN.replace(" . }}", " .Values }}")
+                                                 .replace(".data", ".Values.data")
+                                                 .replace(".extra", ".Values.extra"))
+    outputs = []
+    for no_cache in ("", "", "1"):
+        fresh_process()
+        monkeypatch.setenv("DEPLOY_RUNNER_NO_CACHE", no_cache)
+        outputs.append(render_chart(str(chart), release_name="r", namespace="n").texts())
+    assert outputs[0] == outputs[1] == outputs[2]
+    assert "extra: YES" in outputs[0]["c/templates/cm.yaml"]
