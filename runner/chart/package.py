@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import io
 import json
+import math
 import os
 import struct
 import tarfile
@@ -57,7 +58,7 @@ def package_chart(path: str, options: PackageOptions) -> Path:
     if options.app_version:
         chart.metadata.app_version = options.app_version
     check_dependencies(chart)
-    return save(chart, Path(options.destination))
+    return save(chart, Path(options.destination), source=directory)
 
 
 def check_dependencies(chart: Chart) -> None:
@@ -72,45 +73,75 @@ def check_dependencies(chart: Chart) -> None:
         )
 
 
-def save(chart: Chart, out_dir: Path) -> Path:
-    """chartutil.Save: write <out_dir>/<name>-<version>.tgz and return its path."""
+def save(chart: Chart, out_dir: Path, source: Path | None = None) -> Path:
+    """chartutil.Save: write <out_dir>/<name>-<version>.tgz and return its path.
+
+    With the chart's directory as `source`, entries carry their files' modification
+    times (rounded to the second, as Go's tar writer does), so packaging is reproducible.
+    """
     target = out_dir / f"{chart.name()}-{chart.metadata.version}.tgz"
     if out_dir.exists() and not out_dir.is_dir():
         raise ChartError(f"is not a directory: {out_dir}")
     out_dir.mkdir(parents=True, exist_ok=True)
-    data = archive_bytes(chart)
+    data = archive_bytes(chart, source)
     partial = target.with_name(f".{target.name}.{os.getpid()}.partial")
     partial.write_bytes(data)
     partial.replace(target)
     return target
 
 
-def archive_bytes(chart: Chart) -> bytes:
+class _Stamps:
+    """Modification times for archive entries: the file's own under `directory`, else a fallback."""
+
+    def __init__(self, directory: Path | None, fallback: float) -> None:
+        self.directory = directory
+        self.fallback = fallback
+
+    def of(self, name: str) -> int:
+        if self.directory is not None:
+            try:
+                return _go_round((self.directory / name).stat().st_mtime)
+            except OSError:
+                pass
+        return _go_round(self.fallback)
+
+    def sub(self, name: str) -> _Stamps:
+        directory = self.directory / "charts" / name if self.directory is not None else None
+        if directory is not None and not directory.is_dir():
+            directory = None
+        return _Stamps(directory, self.of("Chart.yaml"))
+
+
+def _go_round(seconds: float) -> int:
+    return math.floor(seconds + 0.5)
+
+
+def archive_bytes(chart: Chart, source: Path | None = None) -> bytes:
     buffer = io.BytesIO()
     with tarfile.open(fileobj=buffer, mode="w", format=tarfile.PAX_FORMAT) as tar:
-        _write_chart(tar, chart, "", time.time())
+        _write_chart(tar, chart, "", _Stamps(source, time.time()))
     return gzip_with_header(buffer.getvalue())
 
 
-def _write_chart(tar: tarfile.TarFile, chart: Chart, prefix: str, mtime: float) -> None:
+def _write_chart(tar: tarfile.TarFile, chart: Chart, prefix: str, stamps: _Stamps) -> None:
     base = f"{prefix}{chart.name()}"
     md = chart.metadata
     meta = metadata_struct(md, with_dependencies=md.api_version != API_VERSION_V1)
-    _add(tar, f"{base}/Chart.yaml", dump(meta.as_map()).encode(), mtime)
+    _add(tar, f"{base}/Chart.yaml", dump(meta.as_map()).encode(), stamps.of("Chart.yaml"))
     if md.api_version == API_VERSION_V2 and chart.lock is not None:
         lock = lock_struct(chart.lock).as_map()
         lock["generated"] = str(lock["generated"])
-        _add(tar, f"{base}/Chart.lock", dump(lock).encode(), mtime)
+        _add(tar, f"{base}/Chart.lock", dump(lock).encode(), stamps.of("Chart.lock"))
     for raw in chart.raw:
         if raw.name == "values.yaml":
-            _add(tar, f"{base}/values.yaml", raw.data, mtime)
+            _add(tar, f"{base}/values.yaml", raw.data, stamps.of("values.yaml"))
     if chart.schema is not None:
         _check_schema_json(chart.schema)
-        _add(tar, f"{base}/values.schema.json", chart.schema, mtime)
+        _add(tar, f"{base}/values.schema.json", chart.schema, stamps.of("values.schema.json"))
     for file in [*chart.templates, *chart.files]:
-        _add(tar, f"{base}/{file.name}", file.data, mtime)
+        _add(tar, f"{base}/{file.name}", file.data, stamps.of(file.name))
     for dep in chart.dependencies:
-        _write_chart(tar, dep, f"{base}/charts/", mtime)
+        _write_chart(tar, dep, f"{base}/charts/", stamps.sub(dep.name()))
 
 
 def _check_schema_json(schema: bytes) -> None:
@@ -120,11 +151,11 @@ def _check_schema_json(schema: bytes) -> None:
         raise ChartError("invalid JSON in values.schema.json") from exc
 
 
-def _add(tar: tarfile.TarFile, name: str, data: bytes, mtime: float) -> None:
+def _add(tar: tarfile.TarFile, name: str, data: bytes, mtime: int) -> None:
     info = tarfile.TarInfo(name)
     info.size = len(data)
     info.mode = 0o644
-    info.mtime = int(mtime)
+    info.mtime = mtime
     tar.addfile(info, io.BytesIO(data))
 
 

@@ -264,3 +264,16 @@ def test_rendering_a_local_chart_imports_no_network_code(tmp_path: Path) -> None
                           cwd=Path(__file__).parents[4], check=False)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == "[]"
+
+
+def test_package_is_reproducible_with_file_times(tmp_path: Path) -> None:
+    import os
+
+    chart = _write_chart(tmp_path)
+    for path in chart.rglob("*"):
+        os.utime(path, (1_600_000_000.6, 1_600_000_000.6))
+    first = package_chart(str(chart), PackageOptions(destination=str(tmp_path / "a"))).read_bytes()
+    second = package_chart(str(chart), PackageOptions(destination=str(tmp_path / "b"))).read_bytes()
+    assert first == second
+    with tarfile.open(fileobj=io.BytesIO(first)) as tar:
+        assert {m.mtime for m in tar.getmembers()} == {1_600_000_001}  # rounded as Go's tar writer
