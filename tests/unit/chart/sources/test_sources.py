@@ -40,14 +40,14 @@ entries:
 """
 
 
-def test_index_entries_are_sorted_newest_first() -> None:
+def test_index_entries_are_sorted_newest_first_and_invalid_ones_skipped(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     index = load_index(INDEX, "test")
-    assert [cv.version for cv in index.entries["web"]] == [
-        "not-semver",
-        "1.0.0-rc.1",
-        "0.10.0",
-        "0.2.0",
-    ]
+    assert [cv.version for cv in index.entries["web"]] == ["1.0.0-rc.1", "0.10.0", "0.2.0"]
+    warning = capsys.readouterr().err
+    assert warning.startswith('level=WARN msg="skipping loading invalid entry for chart \\"web\\" \\"not-semver\\" from test')
+    assert warning.endswith('validation: chart.metadata.version \\"not-semver\\" is invalid"\n')
 
 
 @pytest.mark.parametrize(
