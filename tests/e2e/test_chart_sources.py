@@ -801,3 +801,19 @@ def test_invalid_index_entries_are_skipped_with_helms_warnings(homes: Homes, bad
                  ["template", "rel", "mychart", "--repo", bad_index_url, "--version", "0.1.0"]):
         ours, helm = both(homes, *args)
         assert _masked(ours, homes.ours) == _masked(helm, homes.helm), args
+
+
+def test_empty_dependency_list_is_not_a_missing_one(homes: Homes, tmp_path: Path) -> None:
+    """Go tells `dependencies: []` from no key: update writes a Chart.lock, list prints an empty table."""
+    parents = []
+    for side in ("ours", "helm"):
+        (tmp_path / side).mkdir()
+        assert run_helm(homes.helm, "create", "parent", cwd=tmp_path / side).returncode == 0
+        with open(tmp_path / side / "parent" / "Chart.yaml", "a") as out:
+            out.write("dependencies: []\n")
+        parents.append(tmp_path / side / "parent")
+    for args in (["dependency", "list"], ["dependency", "update"], ["dependency", "build"]):
+        ours = run_ours(homes.ours, *args, "parent", cwd=parents[0].parent)
+        helm = run_helm(homes.helm, *args, "parent", cwd=parents[1].parent)
+        assert (ours.returncode, ours.stdout, ours.stderr) == (helm.returncode, helm.stdout, helm.stderr), args
+    assert _lock_without_time(parents[0] / "Chart.lock") == _lock_without_time(parents[1] / "Chart.lock")

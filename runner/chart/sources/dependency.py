@@ -117,10 +117,9 @@ class Manager:
     # ------------------------------------------------------------ update / build
     def update(self) -> None:
         chart = _load(self.chart_dir)
-        req = chart.metadata.dependencies
-        if not req:
+        if not chart.metadata.dependencies_declared:  # Go: a nil Dependencies slice, nothing to do
             return
-        req = self._resolve_repo_names(req)
+        req = self._resolve_repo_names(chart.metadata.dependencies)
         self._update_unmanaged(req)
         self._refresh_repositories()
         lock = self._resolve(req)
@@ -136,7 +135,8 @@ class Manager:
             self.update()
             return
         req = self._resolve_repo_names(chart.metadata.dependencies)
-        if hash_req(req, chart.lock.dependencies) != chart.lock.digest:
+        declared = req if chart.metadata.dependencies_declared else None
+        if hash_req(declared, chart.lock.dependencies) != chart.lock.digest:
             names = (
                 ("requirements.lock", "requirements.yaml")
                 if chart.metadata.api_version == API_VERSION_V1

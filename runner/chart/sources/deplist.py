@@ -22,7 +22,7 @@ def _load(path: str) -> Chart:
 def list_dependencies(chart_path: str, out: TextIO) -> None:
     chart = _load(chart_path)
     deps = chart.metadata.dependencies
-    if not deps:
+    if not chart.metadata.dependencies_declared:
         print(f"WARNING: no dependencies at {os.path.join(chart_path, 'charts')}", file=out)
         return
     rows = [["NAME", "VERSION", "REPOSITORY", "STATUS"]]
