@@ -67,6 +67,7 @@ def cases() -> list[Case]:
     md_deps = "dependencies:\n- name: sub\n  version: 0.1.0\n  repository: file://charts/sub\n"
     return [
         _case("good"),
+        _case("missing-notes"),  # helm lint does not ask for templates/NOTES.txt
         _case("icon-missing", "apiVersion: v2\nname: icon-missing\nversion: 0.1.0\n"),
         _case("bad-fields", "apiVersion: v1\nname: bad-fields\nversion: 0.1.0\ntype: application\n"
               "icon: not a url\nsources:\n- ''\nmaintainers:\n- name: a\n  email: nope\n"),
