@@ -66,6 +66,7 @@ def _render(linter: Linter, chart: Any, opts: TemplateOptions, warnings: Warning
     except RunnerError:
         return None  # Helm returns quietly here
     try:
+        values = coalesce_values(chart, values, warnings)  # ToRenderValues coalesces once more
         if not opts.skip_schema:
             validate_values(chart, values)
         caps = default_capabilities(opts.kube_version)

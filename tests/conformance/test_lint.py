@@ -1,7 +1,8 @@
 """`deploy-runner lint` against Helm 4.1.4's `helm lint`: stdout, stderr and exit code.
 
 Every corpus chart (with its _values file where present) is linted plain,
-with --strict, with --with-subcharts and with --kube-version 1.21.0 --quiet; then a set of small broken charts written here to a scratch
+with --strict, with --with-subcharts, with --kube-version 1.21.0 --quiet and
+with a --set toggle; then a set of small broken charts written here to a scratch
 directory (bad Chart.yaml fields, invalid versions, missing names, bad YAML,
 template errors, schema violations, deprecated APIs, bad object names,
 missing dependencies, archives, --with-subcharts, --quiet, values flags).
@@ -479,6 +480,9 @@ CORPUS_VARIANTS: dict[str, tuple[str, ...]] = {
     "strict": ("--strict",),
     "with-subcharts": ("--with-subcharts",),
     "old-kube-quiet": ("--kube-version", "1.21.0", "--quiet"),
+    # a table over a chart's string default: coalesce warnings, logged twice by lint
+    # (one toggle only: several schema violations print in Go's random map order)
+    "toggle": ("--set", "serviceAccount.create=false"),
 }
 
 
