@@ -370,6 +370,8 @@ def _edge_cases(chart: Any) -> list[Case]:
             "data:\n  j: {{ .Values.j | toJson | quote }}\n  s: {{ .Values.s | quote }}\n")),
             ("--set-json", 'j={"a": [1, 2]}', "--set-string", "s=007", "--set", "n=Upper",
              "--set-literal", "l=a,b", "-n", "Other")),
+        Case("coalesce-twice", chart("coalesce-twice", values_DOT_yaml="sa: ''\nlist: [1]\n"),
+             ("--set", "sa.create=false", "--set", "list.a=1")),
         Case("path-is-a-file", {"file.txt": "x\n"}, targets=("file.txt",)),
         Case("requirements-on-v2", md("requirements-on-v2", "") | {
             "requirements.yaml": "dependencies:\n- name: sub\n  version: 0.1.0\n"}),
