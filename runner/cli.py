@@ -7,17 +7,36 @@ non-zero exit code; a traceback is shown only with --debug.
 from __future__ import annotations
 
 import argparse
+import gc
+import importlib
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 
 from runner import __version__
-from runner.actions import dependency, lint, package, pull, release_cli, repo, template_cli
 from runner.errors import RunnerError
 
 Command = Callable[[argparse.Namespace], int]
 
 
-def build_parser() -> argparse.ArgumentParser:
+# The modules under runner.actions whose register() adds subcommands, in help order,
+# and the command names each adds: a run imports only the one it needs.
+REGISTRARS = ("template_cli", "lint", "release_cli", "pull", "package", "dependency", "repo")
+_COMMANDS = {
+    "template": "template_cli",
+    "lint": "lint",
+    **dict.fromkeys(("status", "history", "get", "install", "upgrade", "rollback",
+                     "uninstall", "delete", "del", "un"), "release_cli"),
+    "pull": "pull",
+    "package": "package",
+    "push": "package",
+    **dict.fromkeys(("dependency", "dep", "dependencies"), "dependency"),
+    "repo": "repo",
+}
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The whole parser, or (for a known `command`) one with just that command's module."""
     parser = argparse.ArgumentParser(
         prog="deploy-runner",
         description="Render and deploy Helm charts, byte-compatible with Helm 4.",
@@ -25,16 +44,57 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--debug", action="store_true", help="show tracebacks on errors")
     parser.add_argument("--version", action="version", version=f"deploy-runner {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
-    template_cli.register(subparsers)
-    lint.register(subparsers)
-    release_cli.register(subparsers)
-    for sources_cli in (pull, package, dependency, repo):
-        sources_cli.register(subparsers)
+    modules = (_COMMANDS[command],) if command in _COMMANDS else REGISTRARS
+    for module in modules:
+        importlib.import_module(f"runner.actions.{module}").register(subparsers)
     return parser
 
 
+def _command_word(argv: Sequence[str]) -> str | None:
+    """The first argument after the global --debug flag: the subcommand, when there is one."""
+    return next((arg for arg in argv if arg != "--debug"), None)
+
+
+@contextmanager
+def _no_gc() -> Iterator[None]:
+    """No cyclic garbage collection during a command: a run is short and its trees,
+    closures and values live to its end, so collections only cost time."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    """Run a command; as the program itself (no `argv`), exit without interpreter teardown."""
+    code = _run(sys.argv[1:] if argv is None else list(argv))
+    if argv is None:
+        _exit_now(code)
+    return code
+
+
+def _exit_now(code: int) -> None:
+    """Flush and leave at once when nothing waits for exit (no atexit hook, no other
+    thread): tearing down every module and object costs more than a small render."""
+    import atexit
+    import os
+    import threading
+
+    if atexit._ncallbacks() or threading.active_count() > 1:  # noqa: SLF001
+        return
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        return  # let the interpreter report it as it would
+    os._exit(code)
+
+
+def _run(argv: list[str]) -> int:
+    parser = build_parser(_command_word(argv))
     args, unknown = parser.parse_known_args(argv)
     if unknown:
         flag_error = getattr(args, "unknown_flag_error", None)
@@ -46,7 +106,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help(sys.stderr)
         return 2
     try:
-        return handler(args)
+        with _no_gc():
+            return handler(args)
     except RunnerError as err:
         if args.debug:
             raise

@@ -23,7 +23,28 @@ PLAIN, SINGLE, DOUBLE, LITERAL = range(4)
 
 # ------------------------------------------------------------ scalar analysis
 
-NON_PRINTABLE = re.compile("[^\n\x20-\x7e\xa0-\ud7ff\ue000-\ufefe\uff00-\ufffd]")
+class _NonPrintable:
+    """go-yaml's !is_printable as a pattern: ASCII text is checked with a small class,
+    the full Unicode class is compiled (a few ms) on the first non-ASCII text."""
+
+    _ascii = re.compile("[^\n\x20-\x7e]")
+    _full: re.Pattern[str] | None = None
+
+    def _for(self, s: str) -> re.Pattern[str]:
+        if s.isascii():
+            return self._ascii
+        if _NonPrintable._full is None:
+            _NonPrintable._full = re.compile("[^\n\x20-\x7e\xa0-\ud7ff\ue000-\ufefe\uff00-\ufffd]")
+        return _NonPrintable._full
+
+    def search(self, s: str) -> re.Match[str] | None:
+        return self._for(s).search(s)
+
+    def match(self, s: str) -> re.Match[str] | None:
+        return self._for(s).match(s)
+
+
+NON_PRINTABLE = _NonPrintable()
 _LINE_BREAK = re.compile("[\r\n\x85\u2028\u2029]")
 _BREAK_SPACE = re.compile("[\r\n\x85\u2028\u2029] ")
 _SPACE_BREAK = re.compile(" [\r\n\x85\u2028\u2029]")

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from runner.encoding import gojson, gotoml, goyaml
+from runner.encoding import gojson, goyaml
 from runner.funcs.registry import FuncError, gofunc
 
 ANY = "interface {}"
@@ -172,6 +172,8 @@ def to_toml(value: Any) -> str:
     if value is None:
         # The encoder reflects on the nil interface and panics.
         raise FuncError("reflect: call of reflect.Value.Type on zero Value")
+    from runner.encoding import gotoml  # tomllib and the TOML tables only when used
+
     try:
         return gotoml.dump(value)
     except gotoml.TOMLError as exc:
@@ -181,6 +183,8 @@ def to_toml(value: Any) -> str:
 @gofunc("fromToml", ("string",), returns=MAP)
 def from_toml(text: str) -> dict[str, Any]:
     """toml.Unmarshal into a map; on error the message under "Error"."""
+    from runner.encoding import gotoml
+
     try:
         return gotoml.load(text)
     except gotoml.TOMLError as exc:

@@ -17,11 +17,14 @@ from __future__ import annotations
 import re
 import unicodedata
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
-from runner.funcs.regex_syntax import RegexSyntaxError, Translation, translate
 from runner.funcs.registry import FuncError, gofunc
 from runner.funcs.strings import quote_string
 from runner.template.gotypes import StringSlice
+
+if TYPE_CHECKING:  # the RE2 translator is imported on the first pattern: it is large
+    from runner.funcs.regex_syntax import RegexSyntaxError, Translation
 
 
 class GoRegexp:
@@ -37,6 +40,8 @@ class GoRegexp:
 
 @lru_cache(maxsize=1024)
 def _compile_cached(expr: str) -> GoRegexp | RegexSyntaxError:
+    from runner.funcs.regex_syntax import RegexSyntaxError, translate
+
     try:
         return GoRegexp(expr, translate(expr))
     except RegexSyntaxError as err:
@@ -46,7 +51,7 @@ def _compile_cached(expr: str) -> GoRegexp | RegexSyntaxError:
 def compile_go(expr: str) -> GoRegexp:
     """regexp.Compile: FuncError carries Go's `error parsing regexp: ...` text."""
     compiled = _compile_cached(expr)
-    if isinstance(compiled, RegexSyntaxError):
+    if not isinstance(compiled, GoRegexp):
         raise FuncError(str(compiled))
     return compiled
 
@@ -62,7 +67,7 @@ def _can_backquote(s: str) -> bool:
 def must_compile(expr: str) -> GoRegexp:
     """regexp.MustCompile: its panic message, as text/template reports it."""
     compiled = _compile_cached(expr)
-    if isinstance(compiled, RegexSyntaxError):
+    if not isinstance(compiled, GoRegexp):
         quoted = f"`{expr}`" if _can_backquote(expr) else quote_string(expr)
         raise FuncError(f"regexp: Compile({quoted}): {compiled}")
     return compiled
@@ -213,7 +218,7 @@ _META = re.compile(r"[\\.+*?()|\[\]{}^$]")
 @gofunc("regexMatch", ("string", "string"), returns="bool")
 def regex_match(regex: str, s: str) -> bool:
     compiled = _compile_cached(regex)
-    if isinstance(compiled, RegexSyntaxError):
+    if not isinstance(compiled, GoRegexp):
         return False
     return compiled.pattern.search(s) is not None
 

@@ -1,0 +1,64 @@
+"""The CLI's start-up shortcuts: one command module per run, a quick exit as a program."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from runner import cli
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _commands(parser: object) -> set[str]:
+    sub = next(a for a in parser._actions if a.dest == "command")  # type: ignore[attr-defined]  # noqa: SLF001
+    return set(sub.choices)
+
+
+def test_the_full_parser_has_every_command() -> None:
+    assert set(cli._COMMANDS) <= _commands(cli.build_parser())  # noqa: SLF001
+
+
+@pytest.mark.parametrize("word", sorted(cli._COMMANDS))  # noqa: SLF001
+def test_a_command_word_registers_its_module(word: str) -> None:
+    assert word in _commands(cli.build_parser(word))
+
+
+@pytest.mark.parametrize("argv", [["--debug", "template", "--help"], ["template", "--help"]])
+def test_help_of_a_command_is_the_same_either_way(argv: list[str]) -> None:
+    def usage(parser: object) -> str:
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out), pytest.raises(SystemExit):
+            parser.parse_args(argv)  # type: ignore[attr-defined]
+        return out.getvalue()
+
+    assert usage(cli.build_parser("template")) == usage(cli.build_parser())
+
+
+def _chart(tmp_path: Path) -> Path:
+    chart = tmp_path / "c"
+    (chart / "templates").mkdir(parents=True)
+    (chart / "Chart.yaml").write_text("apiVersion: v2\nname: c\nversion: 0.1.0\n")
+    (chart / "values.yaml").write_text("n: 3\n")
+    (chart / "templates" / "cm.yaml").write_text(
+        "kind: ConfigMap\ndata:\n{{- range until (int .Values.n) }}\n  k{{ . }}: v\n{{- end }}\n")
+    return chart
+
+
+def test_the_program_prints_all_output_and_exits_with_its_code(tmp_path: Path) -> None:
+    chart = _chart(tmp_path)
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert cli.main(["template", "rel", str(chart)]) == 0
+    proc = subprocess.run([sys.executable, "-m", "runner.cli", "template", "rel", str(chart)],
+                          capture_output=True, text=True, cwd=REPO, timeout=120, check=False)
+    assert (proc.returncode, proc.stdout) == (0, out.getvalue())
+    missing = subprocess.run([sys.executable, "-m", "runner.cli", "template", "rel", str(tmp_path / "x")],
+                             capture_output=True, text=True, cwd=REPO, timeout=120, check=False)
+    assert missing.returncode == 1
+    assert missing.stderr.startswith("Error: path ")
