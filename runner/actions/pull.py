@@ -122,17 +122,9 @@ def pull(chart_ref: str, args: argparse.Namespace) -> None:
 
 def verify_download(download: Any, keyring: str) -> str:
     """pull --verify: check the .prov signature and the archive's hash; Helm's report."""
-    import tempfile
+    from runner.chart.sources.downloader import verify_download as verify
 
-    from runner.chart.sources.provenance import verify_chart
-
-    if download.prov is None:
-        raise RunnerError(f'failed to fetch provenance "{download.prov_url}"')
-    with tempfile.TemporaryDirectory(prefix="deploy-runner-verify-") as tmp:
-        archive = Path(tmp, download.file_name)
-        archive.write_bytes(download.data)
-        Path(tmp, download.file_name + ".prov").write_bytes(download.prov)
-        return verify_chart(archive, Path(f"{archive}.prov"), Path(keyring)).report()
+    return verify(download, keyring)
 
 
 def untar(data: bytes, chart_ref: str, args: argparse.Namespace) -> None:

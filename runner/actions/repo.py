@@ -36,7 +36,7 @@ def register(subparsers: Any) -> None:
 def handle_add(args: argparse.Namespace) -> int:
     from runner.chart.sources.paths import HelmPaths
     from runner.chart.sources.repo import validate_repository
-    from runner.chart.sources.repofile import Entry, load_repo_file, write_repo_file
+    from runner.chart.sources.repofile import Entry, load_repo_file, locked, write_repo_file
 
     if len(args.args) != 2:
         raise RunnerError('"helm repo add" requires 2 arguments\n\nUsage:  helm repo add [NAME] [URL] [flags]')
@@ -44,18 +44,19 @@ def handle_add(args: argparse.Namespace) -> int:
     if "/" in name:
         raise RunnerError(f"repository name ({name}) contains '/', please specify a different name without '/'")
     paths = HelmPaths.from_env()
-    repo_file = load_repo_file(paths.repository_config)
     entry = Entry(name, url, args.username, args.password, args.cert_file, args.key_file,
                   args.ca_file, args.insecure_skip_tls_verify, args.pass_credentials)
-    existing = repo_file.get(name)
-    if existing is not None and not args.force_update:
-        if existing.same_config(entry):
-            print(f'"{name}" already exists with the same configuration, skipping')
-            return 0
-        raise RunnerError(f"repository name ({name}) already exists, please specify a different name")
-    validate_repository(entry, paths)
-    repo_file.update(entry)
-    write_repo_file(repo_file, paths.repository_config)
+    with locked(paths.repository_config):
+        repo_file = load_repo_file(paths.repository_config)
+        existing = repo_file.get(name)
+        if existing is not None and not args.force_update:
+            if existing.same_config(entry):
+                print(f'"{name}" already exists with the same configuration, skipping')
+                return 0
+            raise RunnerError(f"repository name ({name}) already exists, please specify a different name")
+        validate_repository(entry, paths)
+        repo_file.update(entry)
+        write_repo_file(repo_file, paths.repository_config)
     print(f'"{name}" has been added to your repositories')
     return 0
 

@@ -817,3 +817,30 @@ def test_empty_dependency_list_is_not_a_missing_one(homes: Homes, tmp_path: Path
         helm = run_helm(homes.helm, *args, "parent", cwd=parents[1].parent)
         assert (ours.returncode, ours.stdout, ours.stderr) == (helm.returncode, helm.stdout, helm.stderr), args
     assert _lock_without_time(parents[0] / "Chart.lock") == _lock_without_time(parents[1] / "Chart.lock")
+
+
+def test_cache_and_config_files_match_helms(homes: Homes, repo_url: str, signed_repo: tuple[str, Path, Path, Path]) -> None:
+    """Helm 4 keeps remote charts in its content cache (<sha256>.chart, .prov) and locks repositories.yaml."""
+    signed_url, pubring, _, _ = signed_repo
+    for args in (["repo", "add", "myrepo", repo_url],
+                 ["template", "rel", "myrepo/mychart", "--version", "0.2.0"],
+                 ["template", "rel", "mychart", "--repo", signed_url, "--version", "0.5.0", "--verify",
+                  "--keyring", str(pubring)]):
+        ours, helm = both(homes, *args)
+        assert (ours.returncode, ours.stdout) == (helm.returncode, helm.stdout), args
+
+    def files(env: dict[str, str]) -> list[str]:
+        roots = [Path(env["HELM_CONFIG_HOME"]), Path(env["HELM_CACHE_HOME"])]
+        return sorted(f"{i}/{p.relative_to(root)}" for i, root in enumerate(roots) for p in root.rglob("*") if p.is_file())
+
+    assert files(homes.ours) == files(homes.helm)
+
+
+def test_content_cache_serves_repeated_renders(homes: Homes, repo_url: str) -> None:
+    _added(homes, repo_url)
+    first = run_ours(homes.ours, "template", "rel", "myrepo/mychart", "--version", "0.2.0")
+    [cached] = Path(homes.ours["HELM_CACHE_HOME"], "content").rglob("*.chart")
+    data = cached.read_bytes()
+    cached.write_bytes(data[:-1] + bytes([data[-1] ^ 1]))  # a damaged entry is fetched again
+    second = run_ours(homes.ours, "template", "rel", "myrepo/mychart", "--version", "0.2.0")
+    assert first.returncode == second.returncode == 0 and first.stdout == second.stdout

@@ -8,6 +8,7 @@ repositories.yaml), a chart name with `--repo URL`, an absolute chart URL, or
 from __future__ import annotations
 
 import base64
+import hashlib
 import os
 import posixpath
 import secrets
@@ -70,6 +71,16 @@ class SourceOptions:
 
 
 @dataclass(frozen=True)
+class Resolved:
+    """Where a chart version is, how to fetch it, and the digest its index gives (if any)."""
+
+    url: str
+    http: http.HttpOptions
+    version: str
+    digest: str = ""
+
+
+@dataclass(frozen=True)
 class Download:
     """A chart archive and what Helm prints about it."""
 
@@ -97,9 +108,12 @@ def fetch_chart(ref: str, options: SourceOptions, paths: HelmPaths, with_prov: b
             download = replace(download, prov=pulled.prov, prov_url=f"{oci.SCHEME}{pulled.reference}.prov",
                                prov_error="" if pulled.prov else f"manifest does not contain a layer with mediatype {oci.PROV_MEDIA_TYPE}")
         return download
-    url, http_opts, version = resolve_chart_url(ref, options, paths)
-    data = http.get(url, http_opts)
-    download = Download(data, posixpath.basename(urlsplit(url).path), version)
+    found = resolve_chart_url(ref, options, paths)
+    url, http_opts = found.url, found.http
+    data = content_cache_get(paths, found.digest)
+    if data is None:
+        data = http.get(url, http_opts)
+    download = Download(data, posixpath.basename(urlsplit(url).path), found.version)
     if with_prov:
         download = replace(download, prov_url=url + ".prov")
         try:
@@ -109,15 +123,34 @@ def fetch_chart(ref: str, options: SourceOptions, paths: HelmPaths, with_prov: b
     return download
 
 
-def resolve_chart_url(
-    ref: str, options: SourceOptions, paths: HelmPaths
-) -> tuple[str, http.HttpOptions, str]:
-    """The chart's URL, the options to fetch it with and the version chosen."""
+def content_cache_get(paths: HelmPaths, digest: str) -> bytes | None:
+    """Helm 4's content cache: a chart archive stored under its sha256, used when the index names it."""
+    if len(digest) != 64:
+        return None
+    path = paths.content_cache / digest[:2] / f"{digest}.chart"
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return None
+    return data if hashlib.sha256(data).hexdigest() == digest else None
+
+
+def content_cache_put(paths: HelmPaths, data: bytes) -> Path:
+    """Store an archive under its sha256 (once) and return where it is."""
+    digest = hashlib.sha256(data).hexdigest()
+    path = paths.content_cache / digest[:2] / f"{digest}.chart"
+    if content_cache_get(paths, digest) is None:  # missing or damaged
+        _write(path, data)
+    return path
+
+
+def resolve_chart_url(ref: str, options: SourceOptions, paths: HelmPaths) -> Resolved:
+    """The chart's URL, the options to fetch it with, the version chosen and its index digest."""
     if options.repo_url:
-        url, http_opts, version = find_in_repo_url(options.repo_url, ref, options, paths)
-        return url, _owner_options(url, http_opts, paths), version
+        found = find_in_repo_url(options.repo_url, ref, options, paths)
+        return replace(found, http=_owner_options(found.url, found.http, paths))
     if urlsplit(ref).scheme in ("http", "https"):
-        return ref, _owner_options(ref, options.http(ref), paths), options.version
+        return Resolved(ref, _owner_options(ref, options.http(ref), paths), options.version)
     repo_name, _, chart_name = ref.partition("/")
     if not chart_name:
         raise SourceError(
@@ -134,7 +167,7 @@ def resolve_chart_url(
         ) from exc
     url = _chart_url(cv.urls, entry.url, ref)
     merged = _entry_with_flags(entry, options)
-    return url, http_options(merged), cv.version
+    return Resolved(url, http_options(merged), cv.version, cv.digest)
 
 
 def scan_repos_for_url(url: str, paths: HelmPaths) -> Entry | None:
@@ -198,7 +231,7 @@ def _entry_with_flags(entry: Entry, options: SourceOptions) -> Entry:
 
 def find_in_repo_url(
     repo_url: str, chart_name: str, options: SourceOptions, paths: HelmPaths
-) -> tuple[str, http.HttpOptions, str]:
+) -> Resolved:
     """FindChartInAuthAndTLSAndPassRepoURL: `--repo URL chart [--version V]`.
 
     As Helm, the index is cached under a random name, read back from there, and removed.
@@ -228,7 +261,7 @@ def find_in_repo_url(
         paths.charts_file(entry.name).unlink(missing_ok=True)
     cv = _get_in_repo(index, chart_name, options.version, repo_url)
     url = _chart_url(cv.urls, repo_url, chart_name)
-    return url, http_options(entry), cv.version
+    return Resolved(url, http_options(entry), cv.version, cv.digest)
 
 
 def _get_in_repo(index: IndexFile, chart_name: str, version: str, repo_url: str) -> ChartVersion:
@@ -246,7 +279,7 @@ def _chart_url(urls: list[str], repo_url: str, chart_name: str) -> str:
 
 
 def locate_chart(ref: str, options: SourceOptions, paths: HelmPaths | None = None) -> str:
-    """LocateChart: a local path as it is; anything else downloaded into the repository cache."""
+    """LocateChart: a local path as it is; anything else fetched into Helm 4's content cache."""
     if not oci.is_oci(ref) and not options.repo_url:
         if os.path.exists(ref):
             if options.verify:
@@ -256,20 +289,31 @@ def locate_chart(ref: str, options: SourceOptions, paths: HelmPaths | None = Non
             raise SourceError(f'path "{ref}" not found')
     paths = paths or HelmPaths.from_env()
     download = fetch_chart(ref, options, paths, with_prov=options.verify)
-    target = paths.repository_cache / download.file_name
-    _write(target, download.data)
     if options.verify:
-        if download.prov is None:
-            raise SourceError(f'failed to fetch provenance "{download.prov_url}"')
-        _write(Path(f"{target}.prov"), download.prov)
-        _verify(target, options.keyring)
+        verify_download(download, options.keyring)
+    target = content_cache_put(paths, download.data)
+    if download.prov is not None:
+        _write(target.with_suffix(".prov"), download.prov)
     return str(target)
 
 
-def _verify(archive: Path, keyring: str) -> None:
+def verify_download(download: Download, keyring: str) -> str:
+    """Check a downloaded archive against its .prov (under the archive's own name); Helm's report."""
+    import tempfile
+
+    if download.prov is None:
+        raise SourceError(f'failed to fetch provenance "{download.prov_url}"')
+    with tempfile.TemporaryDirectory(prefix="deploy-runner-verify-") as tmp:
+        archive = Path(tmp, download.file_name)
+        archive.write_bytes(download.data)
+        Path(f"{archive}.prov").write_bytes(download.prov)
+        return _verify(archive, keyring)
+
+
+def _verify(archive: Path, keyring: str) -> str:
     from runner.chart.sources.provenance import verify_chart
 
-    verify_chart(archive, Path(f"{archive}.prov"), Path(keyring))
+    return verify_chart(archive, Path(f"{archive}.prov"), Path(keyring)).report()
 
 
 def _write(path: Path, data: bytes) -> None:

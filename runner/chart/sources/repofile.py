@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
@@ -110,3 +112,18 @@ def write_repo_file(repo_file: RepoFile, path: Path) -> None:
     partial.write_text(dump(doc))
     os.chmod(partial, 0o600)
     partial.replace(path)
+
+
+@contextmanager
+def locked(repo_config: Path) -> Iterator[None]:
+    """`repo add`'s file lock beside repositories.yaml (repositories.lock), held while it rewrites it."""
+    import fcntl
+
+    lock_path = repo_config.with_suffix(".lock")
+    lock_path.parent.mkdir(parents=True, exist_ok=True)
+    with open(lock_path, "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
