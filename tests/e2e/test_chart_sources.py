@@ -24,7 +24,8 @@ import pytest
 from runner.chart.loader import load_chart
 from runner.testbed.helm import helm_binary
 
-pytestmark = pytest.mark.e2e
+# The first registry test builds the registry when `make testbed` has not (minutes on 2 cores).
+pytestmark = [pytest.mark.e2e, pytest.mark.timeout(1800)]
 
 COMMAND_TIMEOUT = 120
 VERSIONS = ("0.1.0", "0.2.0", "1.0.0", "1.1.0-rc.1")
