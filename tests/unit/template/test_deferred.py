@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.unit.template.helpers import render
+from tests.unit.template.helpers import exec_error, render
 
 
 def test_variables_in_nested_branches_keep_their_own_slots() -> None:
@@ -13,6 +13,14 @@ def test_variables_in_nested_branches_keep_their_own_slots() -> None:
     assert render(src, {"x": True, "y": True}) == "123415"
     assert render(src, {"x": True, "y": False}) == "415"
     assert render(src, {"x": False}) == "15"
+
+
+def test_else_does_not_see_a_variable_declared_in_the_if_body() -> None:
+    """Go's parser accepts it (the body's variables stay declared), but at run time the
+    body never ran: `undefined variable`, as helm template reports."""
+    src = "{{if .x}}{{$v := 1}}{{$v}}{{else}}[{{$v}}]{{end}}"
+    assert render(src, {"x": True}) == "1"
+    assert "undefined variable: $v" in exec_error(src, {"x": False})
 
 
 def test_a_branch_sees_variables_declared_before_it_and_assigns_them() -> None:
