@@ -10,7 +10,6 @@ comment.
 
 from __future__ import annotations
 
-import io
 import json
 import math
 import os
@@ -117,13 +116,13 @@ def _go_round(seconds: float) -> int:
 
 
 def archive_bytes(chart: Chart, source: Path | None = None) -> bytes:
-    buffer = io.BytesIO()
-    with tarfile.open(fileobj=buffer, mode="w", format=tarfile.PAX_FORMAT) as tar:
-        _write_chart(tar, chart, "", _Stamps(source, time.time()))
-    return gzip_with_header(buffer.getvalue())
+    tar: list[bytes] = []
+    _write_chart(tar, chart, "", _Stamps(source, time.time()))
+    tar.append(b"\0" * 1024)  # Go's tar.Writer.Close: two zero blocks, no record padding
+    return gzip_with_header(b"".join(tar))
 
 
-def _write_chart(tar: tarfile.TarFile, chart: Chart, prefix: str, stamps: _Stamps) -> None:
+def _write_chart(tar: list[bytes], chart: Chart, prefix: str, stamps: _Stamps) -> None:
     base = f"{prefix}{chart.name()}"
     md = chart.metadata
     meta = metadata_struct(md, with_dependencies=md.api_version != API_VERSION_V1)
@@ -151,12 +150,27 @@ def _check_schema_json(schema: bytes) -> None:
         raise ChartError("invalid JSON in values.schema.json") from exc
 
 
-def _add(tar: tarfile.TarFile, name: str, data: bytes, mtime: int) -> None:
+def _add(tar: list[bytes], name: str, data: bytes, mtime: int) -> None:
+    """One regular-file entry framed as Go's archive/tar writes it (USTAR; PAX for long names)."""
     info = tarfile.TarInfo(name)
     info.size = len(data)
     info.mode = 0o644
     info.mtime = mtime
-    tar.addfile(info, io.BytesIO(data))
+    try:
+        header = _go_ustar(info.tobuf(tarfile.USTAR_FORMAT, "utf-8", "surrogateescape"))
+    except ValueError:  # a name USTAR cannot hold
+        header = info.tobuf(tarfile.PAX_FORMAT, "utf-8", "surrogateescape")
+    tar.append(header + data + b"\0" * (-len(data) % tarfile.BLOCKSIZE))
+
+
+def _go_ustar(header: bytes) -> bytes:
+    """Go writes devmajor/devminor as zero octal fields; Python leaves them empty for files."""
+    block = bytearray(header)
+    block[329:337] = b"0000000\0"
+    block[337:345] = b"0000000\0"
+    block[148:156] = b" " * 8
+    block[148:156] = b"%06o\0 " % sum(block)
+    return bytes(block)
 
 
 def gzip_with_header(payload: bytes) -> bytes:
