@@ -72,11 +72,14 @@ def _render(linter: Linter, chart: Any, opts: TemplateOptions, warnings: Warning
         caps = default_capabilities(opts.kube_version)
         release = engine.ReleaseOptions(LINT_RELEASE, opts.namespace, 0, False, False)
         top = engine.to_render_values(chart, values, release, caps)
-        result = engine.render(chart, top, lint_mode=True)
+        renderer = engine.Engine(lint_mode=True)
+        try:
+            result = renderer.render(chart, top)
+        finally:  # what required/fail logged before an error is logged too
+            warnings.items.extend(_engine_warnings(renderer.warnings))
     except RunnerError as err:
         linter.run_rule(ERROR, TEMPLATES_DIR, str(err))
         return None
-    warnings.items.extend(_engine_warnings(result.warnings))
     return result.texts()
 
 

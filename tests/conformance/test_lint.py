@@ -372,6 +372,10 @@ def _edge_cases(chart: Any) -> list[Case]:
              "--set-literal", "l=a,b", "-n", "Other")),
         Case("coalesce-twice", chart("coalesce-twice", values_DOT_yaml="sa: ''\nlist: [1]\n"),
              ("--set", "sa.create=false", "--set", "list.a=1")),
+        Case("required-then-error", chart("required-then-error",
+                                          templates__a_DOT_yaml='a: {{ required "need a" .Values.a }}\n',
+                                          templates__b_DOT_yaml='b: {{ required "need b" .Values.b }}\n',
+                                          templates__c_DOT_yaml="c: {{ .Values.c.d }}\n")),
         Case("path-is-a-file", {"file.txt": "x\n"}, targets=("file.txt",)),
         Case("requirements-on-v2", md("requirements-on-v2", "") | {
             "requirements.yaml": "dependencies:\n- name: sub\n  version: 0.1.0\n"}),
