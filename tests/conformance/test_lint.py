@@ -370,8 +370,8 @@ def _edge_cases(chart: Any) -> list[Case]:
             "data:\n  j: {{ .Values.j | toJson | quote }}\n  s: {{ .Values.s | quote }}\n")),
             ("--set-json", 'j={"a": [1, 2]}', "--set-string", "s=007", "--set", "n=Upper",
              "--set-literal", "l=a,b", "-n", "Other")),
-        Case("coalesce-twice", chart("coalesce-twice", values_DOT_yaml="sa: ''\nlist: [1]\n"),
-             ("--set", "sa.create=false", "--set", "list.a=1")),
+        Case("coalesce-twice", chart("coalesce-twice", values_DOT_yaml="sa: ''\n"),
+             ("--set", "sa.create=false")),  # one key: Go ranges maps in random order
         Case("required-then-error", chart("required-then-error",
                                           templates__a_DOT_yaml='a: {{ required "need a" .Values.a }}\n',
                                           templates__b_DOT_yaml='b: {{ required "need b" .Values.b }}\n',
