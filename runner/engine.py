@@ -47,6 +47,9 @@ class RenderedFile:
 
     path: str  # e.g. mychart/charts/sub/templates/deploy.yaml
     text: str
+    # Where each piece of `text` came from (runner.template.positions.SourceMap),
+    # when rendered with track_positions=True.
+    positions: Any = field(default=None, compare=False, repr=False)
 
 
 @dataclass(slots=True)
@@ -57,6 +60,10 @@ class RenderResult:
     def texts(self) -> dict[str, str]:
         """path -> rendered text, the map Helm's engine.Render returns."""
         return {path: f.text for path, f in self.files.items()}
+
+    def positions(self) -> dict[str, Any]:
+        """path -> SourceMap of the rendered text (files rendered with track_positions)."""
+        return {path: f.positions for path, f in self.files.items() if f.positions is not None}
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,6 +176,11 @@ def _execute(tset: Any, name: str, data: Any) -> str:
     return tset.execute(name, data)
 
 
+def _execute_tracked(tset: Any, name: str, data: Any) -> tuple[str, Any]:
+    """The output and its SourceMap; include/tpl inside are tracked as nested executions."""
+    return tset.execute_with_positions(name, data)
+
+
 # ------------------------------------------------------------ the engine
 
 
@@ -176,8 +188,10 @@ class Engine:
     """One render: a template set plus the engine-bound functions."""
 
     def __init__(self, *, strict: bool = False, lint_mode: bool = False,
-                 lookup: Callable[[str, str, str, str], dict[str, Any]] | None = None) -> None:
+                 lookup: Callable[[str, str, str, str], dict[str, Any]] | None = None,
+                 track_positions: bool = False) -> None:
         self.strict = strict
+        self.track_positions = track_positions
         self.lint_mode = lint_mode
         self._lookup = lookup
         self._included: dict[str, int] = {}
@@ -203,19 +217,24 @@ class Engine:
         for name in order:
             if name.rsplit("/", 1)[-1].startswith("_"):
                 continue
-            result.files[name] = RenderedFile(name, self._render_one(tset, name, renderables[name]))
+            result.files[name] = self._render_one(tset, name, renderables[name])
         return result
 
-    def _render_one(self, tset: Any, name: str, item: _Renderable) -> str:
+    def _render_one(self, tset: Any, name: str, item: _Renderable) -> RenderedFile:
         # Helm mutates the chart's shared scope: .Template is the last one set.
         item.scope["Template"] = {"Name": name, "BasePath": item.base_path}
+        positions = None
         try:
-            text = _execute(tset, name, item.scope)
+            if self.track_positions:
+                text, positions = _execute_tracked(tset, name, item.scope)
+                positions = positions.without(_NO_VALUE)
+            else:
+                text = _execute(tset, name, item.scope)
         except RecursionError as err:
             raise RenderError(f"rendering template failed: {err}") from err
         except RunnerError as err:
             raise RenderError(reformat_exec_error(name, str(err), _is_exec_error(err))) from err
-        return text.replace(_NO_VALUE, "")
+        return RenderedFile(name, text.replace(_NO_VALUE, ""), positions)
 
     # -- functions bound to a template set
 
@@ -377,18 +396,20 @@ def render_chart(
     is_upgrade: bool = False,
     kube_version: str | None = None,
     api_versions: Sequence[str] = (),
+    track_positions: bool = False,
 ) -> RenderResult:
     """Load (if a path), coalesce values, and render: what `helm template` renders.
 
     `values` are user-supplied values (as from -f/--set), coalesced with the
-    chart's defaults by runner.chart before rendering.
+    chart's defaults by runner.chart before rendering. With `track_positions`
+    every RenderedFile carries a SourceMap (same text; see docs/engine.md).
     """
     if isinstance(chart, (str, Path)):
         chart = load_chart(str(chart))
     caps = default_capabilities(kube_version, api_versions)
     coalesced, warnings = prepare_values(chart, dict(values or {}))
     options = ReleaseOptions(release_name, namespace, 1, not is_upgrade, is_upgrade)
-    result = render(chart, to_render_values(chart, coalesced, options, caps))
+    result = render(chart, to_render_values(chart, coalesced, options, caps), track_positions=track_positions)
     result.warnings[:0] = warnings
     return result
 

@@ -21,15 +21,18 @@ from runner.template import cache
 from runner.template.builtins import BUILTINS
 from runner.template.calls import gomethod
 from runner.template.errors import ExecError, ParseError, TemplateError
-from runner.template.exec import MISSINGKEY_MODES, execute_tree, no_gc
+from runner.template.exec import MISSINGKEY_MODES, execute_tree, execute_tree_tracked, no_gc
 from runner.template.lex import go_quote
 from runner.template.nodes import is_empty_tree
 from runner.template.parse import ParseResult, Tree, check_functions, parse_text
+from runner.template.positions import TRACKING, SourceMap, SourcePos
 
 __all__ = [
     "BUILTINS",
     "ExecError",
     "ParseError",
+    "SourceMap",
+    "SourcePos",
     "Template",
     "TemplateError",
     "Tree",
@@ -149,6 +152,27 @@ class Template:
         `funcs` are added over the set's functions for this call (engine-bound
         ones such as include and tpl).
         """
+        tree = self._tree_to_run(name)
+        if TRACKING.rec is not None:  # called (include, tpl) inside a tracked execution
+            return self._run_tracked(tree, data, funcs)[0]
+        return execute_tree(tree, self._trees, data, self._functions(funcs), self._missingkey)
+
+    def execute_with_positions(
+        self, name: str, data: Any, funcs: Mapping[str, GoFunc] | None = None
+    ) -> tuple[str, SourceMap]:
+        """execute, also returning where each piece of the output came from
+        (runner.template.positions; the output is the same text)."""
+        return self._run_tracked(self._tree_to_run(name), data, funcs)
+
+    def _run_tracked(self, tree: Tree, data: Any, funcs: Mapping[str, GoFunc] | None) -> tuple[str, SourceMap]:
+        parent = TRACKING.rec
+        text, smap = execute_tree_tracked(tree, self._trees, data, self._functions(funcs), self._missingkey)
+        smap.anonymous = tree.name == self.name  # tpl's text, not a file's
+        if parent is not None:
+            parent.subs.append(smap)
+        return text, smap
+
+    def _tree_to_run(self, name: str) -> Tree:
         tree = self._trees.get(name)
         if tree is None:
             raise ExecError.bare_text(
@@ -157,4 +181,4 @@ class Template:
             )
         if tree.root is None:
             raise ExecError.bare(name, f"{go_quote(name)} is an incomplete or empty template")
-        return execute_tree(tree, self._trees, data, self._functions(funcs), self._missingkey)
+        return tree

@@ -11,9 +11,11 @@ Behaviour and error texts follow Go's text/template exec.go.
 
 from __future__ import annotations
 
+import weakref
 from typing import Any
 
 from runner.funcs.registry import GoFunc
+from runner.template import positions
 from runner.template.calls import ArgError, ideal_constant
 from runner.template.gotypes import print_value
 from runner.template.lex import go_quote
@@ -28,6 +30,7 @@ from runner.template.nodes import (
     last_evaluated,
 )
 from runner.template.parse import Tree
+from runner.template.positions import Mark, Recorder, SourceMap, line_of
 from runner.template.sites import _Site
 from runner.template.state import (
     _BREAK,
@@ -63,6 +66,41 @@ def compiled(tree: Tree) -> Compiled:
     return comp  # type: ignore[return-value]
 
 
+def compiled_tracked(tree: Tree) -> Compiled:
+    """The tracked form of `tree` (positions recorded), compiled on first use."""
+    comp = _TRACKED.get(tree)
+    if comp is None:
+        with no_gc():
+            comp = _TRACKED[tree] = _Compiler(tree, track=True).compile()
+    return comp
+
+
+_TRACKED: weakref.WeakKeyDictionary[Tree, Compiled] = weakref.WeakKeyDictionary()
+
+
+def execute_tree_tracked(
+    tree: Tree,
+    trees: dict[str, Tree],
+    data: Any,
+    funcs: dict[str, GoFunc],
+    missingkey: int = MISSINGKEY_INVALID,
+) -> tuple[str, SourceMap]:
+    """execute_tree recording where each output piece came from (runner.template.positions)."""
+    comp = compiled_tracked(tree)
+    frame = [data] + [None] * (comp.nslots - 1)
+    st = State([], frame, tree.name, 0, trees, funcs, missingkey)
+    rec = st.rec = Recorder()
+    saved = positions.begin(rec)
+    try:  # noqa: SIM105
+        comp.run(st, data)
+    except (_Break, _Continue):  # unreachable: the parser confines them to range
+        pass
+    finally:
+        positions.end(saved)
+    smap = SourceMap.build(st.out, rec, tree.name)
+    return smap.text, smap
+
+
 def execute_tree(
     tree: Tree,
     trees: dict[str, Tree],
@@ -87,8 +125,9 @@ def execute_tree(
 class _Compiler:
     """Turns one tree into closures; tracks variable scopes to give each variable a slot."""
 
-    def __init__(self, tree: Tree) -> None:
+    def __init__(self, tree: Tree, track: bool = False) -> None:
         self.tree = tree
+        self.track = track  # record positions (a separate compiled form)
         self.scope: list[tuple[str, int]] = [("$", 0)]
         self.nslots = 1
         # Go reports a range element (dot, or its variable) as interface {} in
@@ -144,8 +183,15 @@ class _Compiler:
 
         return run
 
+    def mark(self, node: Node, verbatim: bool) -> Mark:
+        tree = self.tree
+        line = line_of(tree.text, node.pos) if verbatim else node.line  # type: ignore[attr-defined]
+        return Mark(tree.name, tree.parse_name, line, verbatim)
+
     def s_text(self, node: Node) -> Run:
         text = node.text  # type: ignore[attr-defined]
+        if self.track:
+            return _tracked_text(text, self.mark(node, True))
 
         def run(st: State, dot: Any) -> None:
             st.out.append(text)
@@ -160,6 +206,8 @@ class _Compiler:
         ev = self.pipe(pipe)
         if pipe.decl:
             return ev  # declarations print nothing
+        if self.track:
+            return _tracked_action(ev, self.mark(node, False))
 
         def run(st: State, dot: Any) -> None:
             v = ev(st, dot)
@@ -262,6 +310,8 @@ class _Compiler:
     def s_template(self, node: TemplateNode) -> Run:
         name, tree = node.name, self.tree
         ev = self.pipe(node.pipe) if node.pipe is not None else None
+        if self.track:
+            return _tracked_template(tree, node, ev, self.mark(node, False))
 
         def run(st: State, dot: Any) -> None:
             target = st.trees.get(name)
@@ -354,6 +404,58 @@ def _declarations(node: Node, counts: dict[int, int]) -> int:
     return 0
 
 
+# ---------------------------------------------------------------- tracked forms
+
+
+def _tracked_text(text: str, mark: Mark) -> Run:
+    def run(st: State, dot: Any) -> None:
+        st.out.append(text)
+        st.rec.marks.append(mark)
+
+    return run
+
+
+def _tracked_action(ev: Eval, mark: Mark) -> Run:
+    """Prints as s_action; executions run meanwhile (include) stay with the piece."""
+
+    def run(st: State, dot: Any) -> None:
+        v = ev(st, dot)
+        st.out.append(v if type(v) is str else print_value(v))
+        rec = st.rec
+        rec.marks.append(mark)
+        if rec.subs:
+            rec.action_subs[len(rec.marks) - 1] = rec.subs
+            rec.subs = []
+
+    return run
+
+
+def _tracked_template(tree: Tree, node: TemplateNode, ev: Eval | None, mark: Mark) -> Run:
+    """s_template's run on tracked trees; calls in the executed tree remember their site."""
+    name = node.name
+
+    def run(st: State, dot: Any) -> None:
+        target = st.trees.get(name)
+        if target is None:
+            fail(st, tree, node, f"template {go_quote(name)} not defined")
+        if st.depth >= MAX_EXEC_DEPTH:
+            fail(st, tree, node, f"exceeded maximum template depth ({MAX_EXEC_DEPTH})")
+        d = ev(st, dot) if ev is not None else None
+        comp = compiled_tracked(target)
+        frame = [d] + [None] * (comp.nslots - 1)
+        sub = State(st.out, frame, target.name, st.depth + 1, st.trees, st.funcs, st.missingkey)
+        rec = sub.rec = st.rec
+        first = len(rec.marks)
+        try:
+            comp.run(sub, d)
+        except RecursionError:
+            fail(st, tree, node, f"exceeded maximum template depth ({MAX_EXEC_DEPTH})")
+        if st.depth == 0:
+            rec.calls.append((first, len(rec.marks), mark))
+
+    return run
+
+
 def constant_command(tree: Tree, node: Node, value: Any, extra_args: bool) -> Cmd:
     """Literal first words (., true, "s", 1): values that take no arguments."""
 
@@ -380,4 +482,14 @@ def number_command(tree: Tree, node: NumberNode, extra_args: bool) -> Cmd:
     return constant_command(tree, node, value, extra_args)
 
 
-__all__ = ["MISSINGKEY_MODES", "Compiled", "State", "compiled", "execute_tree", "fail", "no_gc"]
+__all__ = [
+    "MISSINGKEY_MODES",
+    "Compiled",
+    "State",
+    "compiled",
+    "compiled_tracked",
+    "execute_tree",
+    "execute_tree_tracked",
+    "fail",
+    "no_gc",
+]

@@ -43,7 +43,8 @@ _CONTINUE = _Continue()
 class State:
     """One executing template: output, variable frame, name (for errors), depth, the set."""
 
-    __slots__ = ("out", "vars", "name", "depth", "trees", "funcs", "missingkey")
+    # `rec` (a positions.Recorder) is set only in tracked executions.
+    __slots__ = ("out", "vars", "name", "depth", "trees", "funcs", "missingkey", "rec")
 
     def __init__(
         self,
