@@ -1,7 +1,9 @@
 """The Go objects Helm 4.1.4 hands templates: .Files, .Capabilities, .Release.
 
 They keep Go's shapes: exported fields and methods under their Go names,
-`go_type` for `%T`/typeOf, `__go_str__` for `%v`, `go_json()` for toJson.
+`go_type` for `%T`/typeOf, `__go_str__` for `%v`, `go_fields()` for `%+v`,
+`go_json()` for toJson (a gojson.StructFields: declaration order, json tags),
+`go_yaml_v3()` for toYamlPretty (lowercased field names, declaration order).
 Defaults are what `helm template` (no cluster) shows: Kubernetes v1.35.0,
 Helm's built-in API version list, Helm v4.1.4's build info.
 """
@@ -15,6 +17,7 @@ from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from typing import Any
 
+from runner.encoding.gojson import StructFields
 from runner.errors import RunnerError
 from runner.template.gotypes import StringSlice
 
@@ -87,9 +90,14 @@ class KubeVersion:
 
     String() and the hidden second field are the generic version
     (vMAJOR.MINOR[.PATCH...], no pre-release); GitVersion() is Version.
+    String has a pointer receiver: only `{{ .Capabilities.KubeVersion }}` (an
+    addressable field) prints through it; passed to print/printf/toString or
+    put in a list it is the struct, `{v1.35.0 v1.35.0 1 35}`.
     """
 
     go_type = "common.KubeVersion"
+    go_kind = "struct"
+    go_string_addr_only = True
 
     def __init__(self, version: str, normalized: str, major: str, minor: str) -> None:
         self.Version = version
@@ -106,8 +114,15 @@ class KubeVersion:
     def __go_str__(self) -> str:
         return f"{{{self.Version} {self._normalized} {self.Major} {self.Minor}}}"
 
-    def go_json(self) -> dict[str, Any]:
-        return {"Version": self.Version, "Major": self.Major, "Minor": self.Minor}
+    def go_fields(self) -> list[tuple[str, Any]]:
+        return [("Version", self.Version), ("normalizedVersion", self._normalized),
+                ("Major", self.Major), ("Minor", self.Minor)]
+
+    def go_json(self) -> StructFields:
+        return StructFields(Version=self.Version, Major=self.Major, Minor=self.Minor)
+
+    def go_yaml_v3(self) -> list[tuple[str, Any]]:
+        return [("version", self.Version), ("major", self.Major), ("minor", self.Minor)]
 
 
 class VersionSet(StringSlice):
@@ -124,6 +139,7 @@ class HelmVersion:
     """version.BuildInfo of the Helm we stand in for."""
 
     go_type = "version.BuildInfo"
+    go_kind = "struct"
     Version = "v4.1.4"
     GitCommit = "05fa37973dc9e42b76e1d2883494c87174b6074f"
     GitTreeState = "clean"
@@ -134,14 +150,17 @@ class HelmVersion:
         return (f"{{{self.Version} {self.GitCommit} {self.GitTreeState} "
                 f"{self.GoVersion} {self.KubeClientVersion}}}")
 
-    def go_json(self) -> dict[str, Any]:
-        return {
-            "version": self.Version,
-            "git_commit": self.GitCommit,
-            "git_tree_state": self.GitTreeState,
-            "go_version": self.GoVersion,
-            "kube_client_version": self.KubeClientVersion,
-        }
+    def go_fields(self) -> list[tuple[str, Any]]:
+        return [("Version", self.Version), ("GitCommit", self.GitCommit),
+                ("GitTreeState", self.GitTreeState), ("GoVersion", self.GoVersion),
+                ("KubeClientVersion", self.KubeClientVersion)]
+
+    def go_json(self) -> StructFields:
+        tags = ("version", "git_commit", "git_tree_state", "go_version", "kube_client_version")
+        return StructFields(zip(tags, (v for _, v in self.go_fields()), strict=True))
+
+    def go_yaml_v3(self) -> list[tuple[str, Any]]:
+        return [(name.lower(), value) for name, value in self.go_fields()]
 
 
 class Capabilities:
@@ -154,16 +173,23 @@ class Capabilities:
         self.APIVersions = api_versions
         self.HelmVersion = HelmVersion()
 
-    def __go_str__(self) -> str:
+    def go_elem_str(self) -> str:
         apis = "[" + " ".join(self.APIVersions) + "]"
-        return f"&{{{self.KubeVersion.__go_str__()} {apis} {self.HelmVersion.__go_str__()}}}"
+        return f"{{{self.KubeVersion.__go_str__()} {apis} {self.HelmVersion.__go_str__()}}}"
 
-    def go_json(self) -> dict[str, Any]:
-        return {
-            "KubeVersion": self.KubeVersion.go_json(),
-            "APIVersions": list(self.APIVersions),
-            "HelmVersion": self.HelmVersion.go_json(),
-        }
+    def __go_str__(self) -> str:
+        return "&" + self.go_elem_str()
+
+    def go_json(self) -> StructFields:
+        return StructFields(
+            KubeVersion=self.KubeVersion.go_json(),
+            APIVersions=list(self.APIVersions),
+            HelmVersion=self.HelmVersion.go_json(),
+        )
+
+    def go_yaml_v3(self) -> list[tuple[str, Any]]:
+        return [("kubeversion", self.KubeVersion), ("apiversions", self.APIVersions),
+                ("helmversion", self.HelmVersion)]
 
 
 _GENERIC = re.compile(r"^\s*v?([0-9]+(?:\.[0-9]+)*)(.*)$")

@@ -2,8 +2,9 @@
 
 Attribute names are Python's; `to_go_map()` gives the shape templates see.
 Helm 4 exposes `.Chart` as a map keyed by the Go field names of its Metadata
-struct (plus `IsRoot`), nil slices shown as empty lists and a nil
-Annotations map as null, which is what `Metadata.to_go_map` returns.
+struct (plus `IsRoot`), nil slices shown as empty lists and Annotations a
+map[string]string (a typed nil one, printed `map[]`, when Chart.yaml has
+none), which is what `Metadata.to_go_map` returns.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from runner.chart.logs import Warning  # noqa: A004 - Helm's log line, not the builtin
+from runner.template.gotypes import NilStringMap, StringMap
 
 API_VERSION_V1 = "v1"
 API_VERSION_V2 = "v2"
@@ -101,7 +103,8 @@ class Metadata:
         """The map Helm 4 puts in `.Chart`: Go field names, zero values kept."""
         return {
             "APIVersion": self.api_version,
-            "Annotations": dict(self.annotations) if self.annotations is not None else None,
+            "Annotations": (StringMap(self.annotations) if self.annotations is not None
+                            else NilStringMap()),
             "AppVersion": self.app_version,
             "Condition": self.condition,
             "Dependencies": [d.to_go_map() for d in self.dependencies],

@@ -9,7 +9,9 @@ as RFC 3339 with nanoseconds. NaN and infinities are errors, as in Go.
 
 Objects standing for Go structs marshal through a hook: a `__go_json__()`
 (or `go_json()`) method returning the plain value (dict/list/str/...) Go
-would encode.
+would encode; a struct returns a `StructFields` (its JSON names in field
+declaration order, written in that order). Typed nil maps and slices
+(gotypes.NilMap, ...) marshal as null.
 
 Unmarshal into interface{}: numbers are float64 (Python float), errors carry
 Go's text ("invalid character 'x' looking for beginning of value",
@@ -27,7 +29,16 @@ from json.encoder import encode_basestring  # type: ignore[attr-defined]
 from typing import Any
 
 from runner.encoding.jsonscan import syntax_error
-from runner.template.gotypes import format_float, go_type_name, json_float
+from runner.template.gotypes import NilMap, NilSlice, format_float, go_type_name, json_float
+
+
+class StructFields(dict):
+    """A Go struct's JSON object: encoding/json writes struct fields in declaration
+    order (with their json tags), not sorted as map keys. A `go_json()` hook returns
+    one for a struct; toYaml still sorts it, as sigs.k8s.io/yaml reads the JSON
+    back into a map."""
+
+    __slots__ = ()
 
 
 class MarshalError(ValueError):
@@ -135,7 +146,11 @@ def _encode(value: Any, out: list[str], html: bool) -> None:
 
 
 def _encode_other(value: Any, out: list[str], html: bool) -> None:
-    if isinstance(value, bool):
+    if getattr(value, "go_nil", False):
+        out.append("null")  # a typed nil map or slice
+    elif isinstance(value, StructFields):
+        _encode_fields(value, out, html)
+    elif isinstance(value, bool):
         out.append("true" if value else "false")
     elif isinstance(value, int):
         out.append(str(int(value)))
@@ -164,6 +179,17 @@ def _encode_map(value: dict[Any, Any], out: list[str], html: bool) -> None:
         _encode(value[keys[text]], out, html)
         sep = ","
     out.append("}")
+
+
+def _encode_fields(value: StructFields, out: list[str], html: bool) -> None:
+    sep = "{"
+    for name, item in value.items():
+        out.append(sep)
+        out.append(quote(name, html))
+        out.append(":")
+        _encode(item, out, html)
+        sep = ","
+    out.append("}" if value else "{}")
 
 
 def _encode_list(value: Any, out: list[str], html: bool) -> None:
@@ -243,6 +269,8 @@ def _plain(value: Any) -> Any:
         return bool(value)
     if isinstance(value, int):
         return int(value)
+    if getattr(value, "go_nil", False):
+        return None
     if isinstance(value, list | tuple):
         return [_plain(item) for item in value]
     raise _NotPlain
@@ -272,7 +300,8 @@ def _indent(value: Any, out: list[str], html: bool, prefix: str, indent: str, de
         keys = {key_text(k): k for k in value}
         inner = "\n" + prefix + indent * (depth + 1)
         out.append("{")
-        for i, text in enumerate(sorted(keys)):
+        names = list(keys) if isinstance(value, StructFields) else sorted(keys)
+        for i, text in enumerate(names):
             out.append(("," if i else "") + inner + quote(text, html) + ": ")
             _indent(value[keys[text]], out, html, prefix, indent, depth + 1)
         out.append("\n" + prefix + indent * depth + "}")
@@ -358,12 +387,13 @@ _JSON_KIND = {
 def unmarshal_into(text: str | bytes, target: type) -> Any:
     """json.Unmarshal into *map[string]interface{} (dict) or *[]interface{} (list).
 
-    null leaves the empty target; another kind raises UnmarshalError with
+    null sets the target to a typed nil (NilMap / NilSlice: printed `map[]` /
+    `[]`, marshalled as null); another kind raises UnmarshalError with
     "json: cannot unmarshal array into Go value of type map[string]interface {}".
     """
     value = unmarshal(text)
     if value is None:
-        return target()
+        return NilMap() if target is dict else NilSlice()
     if isinstance(value, target):
         return value
     go_target = "map[string]interface {}" if target is dict else "[]interface {}"

@@ -71,11 +71,16 @@ def _is_table(value: Any) -> bool:
     )
 
 
+def _is_nil(value: Any) -> bool:
+    """BurntSushi's isNil: nil, or a typed nil map or slice."""
+    return value is None or getattr(value, "go_nil", False) is True
+
+
 def _split_keys(
     table: dict[Any, Any], keep_nil: bool = False
 ) -> tuple[list[tuple[str, Any]], list[tuple[str, Any]]]:
     """eMap: plain values first then tables, each group sorted (nil ones dropped)."""
-    keys = sorted((str(k), k) for k in table if keep_nil or table[k] is not None)
+    keys = sorted((str(k), k) for k in table if keep_nil or not _is_nil(table[k]))
     direct = [(name, k) for name, k in keys if not _is_table(table[k])]
     nested = [(name, k) for name, k in keys if _is_table(table[k])]
     return direct, nested
@@ -115,7 +120,7 @@ class _Encoder:
         parts = ["{"]
         for group, trail in ((direct, bool(nested)), (nested, False)):
             for i, (name, k) in enumerate(group):
-                if table[k] is None:
+                if _is_nil(table[k]):
                     continue
                 parts.append(f"{_key(name)} = {self.element(table[k])}")
                 # BurntSushi counts skipped nil entries when placing ", ".

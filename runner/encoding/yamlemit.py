@@ -140,7 +140,9 @@ class _Emitter:
             self.other(value, mapping)
 
     def other(self, value: Any, mapping: bool) -> None:
-        if isinstance(value, bool):
+        if not self.v3 and getattr(value, "go_nil", False):
+            self.atom("null")  # a typed nil map or slice: JSON null first
+        elif isinstance(value, bool):
             self.atom("true" if value else "false")
         elif isinstance(value, int | float):
             self.atom(self.number(value))

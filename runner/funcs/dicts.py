@@ -42,7 +42,7 @@ def get(d: dict[str, Any] | None, key: str) -> Any:
 
 @gofunc("set", (_MAP, "string", "interface {}"), returns=_MAP)
 def set_(d: dict[str, Any] | None, key: str, value: Any) -> dict[str, Any]:
-    if d is None:
+    if d is None or getattr(d, "go_nil", False):
         raise FuncError("assignment to entry in nil map")
     d[key] = value
     return d

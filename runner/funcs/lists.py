@@ -15,7 +15,7 @@ from typing import Any
 
 from runner.funcs.registry import FuncError, alias, gofunc, registered
 from runner.template.gocast import strslice, strval, to_int
-from runner.template.gotypes import StringSlice, go_type_name, is_empty, kind_of
+from runner.template.gotypes import NilSlice, StringSlice, go_type_name, is_empty, kind_of
 
 _NIL_DEREFERENCE = "runtime error: invalid memory address or nil pointer dereference"
 _SLICE_KINDS = frozenset({"slice", "array"})
@@ -54,6 +54,8 @@ def deep_equal(a: Any, b: Any) -> bool:
         return a is None and b is None
     if type(a) is not type(b) and go_type_name(a) != go_type_name(b):
         return False
+    if getattr(a, "go_nil", False) is not getattr(b, "go_nil", False):
+        return False  # a nil map or slice is not deeply equal to an empty one
     if isinstance(a, dict):
         if len(a) != len(b):
             return False
@@ -101,7 +103,7 @@ def concat(*lists: Any) -> list[Any]:
     out: list[Any] = []
     for items in lists:
         out.extend(elements(items, "Cannot concat type %s as list"))
-    return out
+    return out or NilSlice()  # Sprig appends to a nil slice
 
 
 # ----------------------------------------------------------------- access
@@ -127,7 +129,8 @@ plain_variant("last", "mustLast")
 
 @gofunc("mustRest", ("interface {}",), returns="[]interface {}", fallible=True)
 def must_rest(items: Any) -> list[Any]:
-    return elements(items, "Cannot find rest on type %s")[1:]
+    values = elements(items, "Cannot find rest on type %s")
+    return values[1:] if values else NilSlice()  # Sprig returns nil for an empty list
 
 
 plain_variant("rest", "mustRest")
@@ -135,7 +138,8 @@ plain_variant("rest", "mustRest")
 
 @gofunc("mustInitial", ("interface {}",), returns="[]interface {}", fallible=True)
 def must_initial(items: Any) -> list[Any]:
-    return elements(items, "Cannot find initial on type %s")[:-1]
+    values = elements(items, "Cannot find initial on type %s")
+    return values[:-1] if values else NilSlice()  # Sprig returns nil for an empty list
 
 
 plain_variant("initial", "mustInitial")

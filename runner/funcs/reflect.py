@@ -48,6 +48,8 @@ def deep_equal(x: Any, y: Any) -> bool:
         return False
     if x is y:
         return True  # Go: the same slice or map is deeply equal to itself, NaNs and all
+    if getattr(x, "go_nil", False) is not getattr(y, "go_nil", False):
+        return False  # a nil map or slice is not deeply equal to an empty one
     if isinstance(x, dict):
         return len(x) == len(y) and all(k in y and deep_equal(v, y[k]) for k, v in x.items())
     if isinstance(x, (list, tuple)):

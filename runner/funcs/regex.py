@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 from runner.funcs.registry import FuncError, gofunc
 from runner.funcs.strings import quote_string
-from runner.template.gotypes import StringSlice
+from runner.template.gotypes import NilStringSlice, StringSlice
 
 if TYPE_CHECKING:  # the RE2 translator is imported on the first pattern: it is large
     from runner.funcs.regex_syntax import RegexSyntaxError, Translation
@@ -183,7 +183,7 @@ def replace_all(rx: GoRegexp, src: str, replace: str, literal: bool) -> str:
 def split(rx: GoRegexp, s: str, n: int) -> StringSlice:
     """regexp.Split."""
     if n == 0:
-        return StringSlice()
+        return NilStringSlice()
     if rx.expr and s == "":
         return StringSlice([""])
     parts = StringSlice()
@@ -201,7 +201,9 @@ def split(rx: GoRegexp, s: str, n: int) -> StringSlice:
 
 
 def find_all(rx: GoRegexp, s: str, n: int) -> StringSlice:
-    return StringSlice(m.group(0) for m in find_all_spans(rx, s, n))
+    """FindAllString: nil (not an empty slice) without a match."""
+    found = [m.group(0) for m in find_all_spans(rx, s, n)]
+    return StringSlice(found) if found else NilStringSlice()
 
 
 def find(rx: GoRegexp, s: str) -> str:

@@ -12,7 +12,7 @@ from typing import Any
 from runner.funcs.registry import ANY, FuncError, GoFunc
 from runner.template.calls import REFLECT_VALUE as RV
 from runner.template.calls import can_be_nil
-from runner.template.gotypes import StringMap, go_type_name, kind_of
+from runner.template.gotypes import StringMap, go_type_name, is_go_nil, kind_of
 from runner.template.values import NIL, truth, unbox
 
 # --------------------------------------------------------------- truth
@@ -151,8 +151,9 @@ def _eq_other(a: Any, b: Any) -> bool:
     """eq for values that are not basic kinds (nil, maps, slices, structs, pointers)."""
     if a is not None and b is not None and kind_of(a) != kind_of(b):
         raise FuncError(_sprintf("non-comparable types %s: %v, %v: %v", a, go_type_name(a), go_type_name(b), b))
-    if a is None or b is None:
-        return (a is None) == (b is None)
+    a_nil, b_nil = a is None or is_go_nil(a), b is None or is_go_nil(b)
+    if a_nil or b_nil:
+        return a_nil == b_nil  # Go's isNil: a typed nil map or slice equals nil
     if not _comparable(b):
         raise FuncError(_sprintf("non-comparable type %s: %v", b, go_type_name(b)))
     if kind_of(a) == "ptr":

@@ -437,8 +437,8 @@ class _Printer:
             return False
         else:
             method = getattr(arg, "String", None)
-            if not callable(method):
-                return False
+            if not callable(method) or getattr(arg, "go_string_addr_only", False):
+                return False  # no String, or one with a pointer receiver on a copied struct
             text = method()
         self.print_string(text, verb)
         return True
@@ -508,9 +508,12 @@ class _Printer:
         elif isinstance(value, datetime):
             self.buf.append("{" + time_string(value) + "}")
         else:
-            self.print_object(value, verb)
+            self.print_object(value, verb, depth)
 
     def print_map(self, value: dict[Any, Any], verb: str, depth: int) -> None:
+        if self.sharp_v and getattr(value, "go_nil", False):
+            self.buf.append(go_type_name(value) + "(nil)")
+            return
         sep = ", " if self.sharp_v else " "
         self.buf.append(go_type_name(value) + "{" if self.sharp_v else "map[")
         for i, key in enumerate(sort_map_keys(list(value))):
@@ -522,6 +525,9 @@ class _Printer:
         self.buf.append("}" if self.sharp_v else "]")
 
     def print_list(self, value: Any, verb: str, depth: int, type_name: str) -> None:
+        if self.sharp_v and getattr(value, "go_nil", False):
+            self.buf.append(type_name + "(nil)")
+            return
         sep = ", " if self.sharp_v else " "
         self.buf.append(type_name + "{" if self.sharp_v else "[")
         for i, item in enumerate(value):
@@ -530,14 +536,32 @@ class _Printer:
             self.print_value(item, verb, depth + 1)
         self.buf.append("}" if self.sharp_v else "]")
 
-    def print_object(self, value: Any, verb: str) -> None:
-        """Objects without String(): their __go_str__ text (Go's struct printing)."""
+    def print_object(self, value: Any, verb: str, depth: int = 0) -> None:
+        """Objects without String(): a struct's fields (go_fields) with the verb, else
+        their __go_str__ text."""
+        fields = getattr(value, "go_fields", None)
+        if fields is not None and getattr(value, "go_kind", None) == "struct":
+            self.print_struct(value, fields(), verb, depth)
+            return
         method = getattr(value, "__go_str__", None)
         text = method() if callable(method) else str(value)
         if verb in "vs":
             self.pad(text)
         else:
             self.bad_verb(verb)
+
+    def print_struct(self, value: Any, fields: list[tuple[str, Any]], verb: str, depth: int) -> None:
+        """print.go printValue for a struct: {a b}, %+v {A:a B:b}, %#v pkg.T{A:"a", B:"b"}."""
+        if self.sharp_v:
+            self.buf.append(go_type_name(value))
+        self.buf.append("{")
+        for i, (name, item) in enumerate(fields):
+            if i:
+                self.buf.append(", " if self.sharp_v else " ")
+            if self.plus_v or self.sharp_v:
+                self.buf.append(name + ":")
+            self.print_value(item, verb, depth + 1)
+        self.buf.append("}")
 
     # -- the format loop (print.go doPrintf)
 

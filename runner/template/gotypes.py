@@ -7,7 +7,15 @@ lays out. Objects that stand for Go structs may define:
 - `go_kind` (class attribute): the reflect Kind name, "ptr" when absent;
 - `String()` (method): Go's fmt.Stringer, used by `%v`, `%s`, `%q`, `%x`;
 - `__go_str__()` (method): the `%v` text when the Go type has no String
-  method (e.g. "{a b}" for a struct).
+  method (e.g. "{a b}" for a struct);
+- `go_fields()` (method, with `go_kind = "struct"`): [(Go field name, value)]
+  in declaration order, for `%+v`, `%#v` and verbs applied field by field;
+- `go_string_addr_only` (class attribute): String has a pointer receiver on a
+  struct held by value, so only an addressable field prints through it
+  (`{{ .Capabilities.KubeVersion }}`); fmt and copies print the struct;
+- `go_elem_str()` (method): for a pointer to a struct without String, the
+  struct's `%v` (text/template indirects pointers before printing: no "&");
+- `go_nil` (class attribute): a typed nil map or slice (NilMap, NilSlice, ...).
 
 Everything here sits on the rendering hot path: dispatch is by exact type
 through dicts, with isinstance only as a fallback for unusual subclasses.
@@ -67,6 +75,42 @@ class StringMap(dict):
 
     __slots__ = ()
     go_type = "map[string]string"
+
+
+class NilMap(dict):
+    """A nil Go map[string]interface {} (fromJson "null"): no entries, prints `map[]`,
+    encodes as JSON null (go-yaml v3: `{}`). Always a fresh instance: Go panics on
+    assignment to a nil map, here it would just stop being nil."""
+
+    __slots__ = ()
+    go_nil = True
+
+
+class NilStringMap(StringMap):
+    """A nil Go map[string]string (.Chart.Annotations of a chart without them)."""
+
+    __slots__ = ()
+    go_nil = True
+
+
+class NilSlice(list):
+    """A nil Go []interface {} (rest of an empty list, fromJsonArray "null"): prints `[]`,
+    encodes as JSON null (go-yaml v3: `[]`)."""
+
+    __slots__ = ()
+    go_nil = True
+
+
+class NilStringSlice(StringSlice):
+    """A nil Go []string (regexFindAll without a match)."""
+
+    __slots__ = ()
+    go_nil = True
+
+
+def is_go_nil(v: Any) -> bool:
+    """A typed nil map or slice (not Python None, Go's untyped nil)."""
+    return getattr(v, "go_nil", False) is True
 
 
 # ---------------------------------------------------------------- type names
@@ -547,9 +591,10 @@ def _format_bytes(v: bytes) -> str:
 
 
 def _format_object(v: Any) -> str:
-    """Stringer first, then the object's own %v text, then Python's str."""
+    """Stringer first (not a pointer-receiver String of a struct passed by value:
+    go_string_addr_only), then the object's own %v text, then Python's str."""
     method = getattr(v, "String", None)
-    if callable(method):
+    if callable(method) and not getattr(v, "go_string_addr_only", False):
         return method()
     method = getattr(v, "__go_str__", None)
     if callable(method):
@@ -593,10 +638,25 @@ def format_value(v: Any) -> str:
 
 
 def print_value(v: Any) -> str:
-    """What `{{ v }}` writes in text/template: `<no value>` for nil, else %v."""
+    """What `{{ v }}` writes in text/template: `<no value>` for nil, else %v.
+
+    The value is taken as addressable (a field, or a variable or dot holding
+    one): a pointer-receiver String (go_string_addr_only) applies, as Go's
+    printableValue takes the value's address. `print_copied_value` is the
+    other case (a function's result, a range element)."""
     if v is None:
         return "<no value>"
     formatter = _FORMATTERS.get(type(v))
     if formatter is not None:
         return formatter(v)
+    if getattr(v, "go_string_addr_only", False):
+        return v.String()
+    elem = getattr(v, "go_elem_str", None)
+    if elem is not None:
+        return elem()  # a pointer to a struct without String: printed indirected, no "&"
     return _format_object(v)
+
+
+def print_copied_value(v: Any) -> str:
+    """`{{ v }}` of a value that is not addressable: %v, `<no value>` for nil."""
+    return "<no value>" if v is None else format_value(v)

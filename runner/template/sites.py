@@ -43,7 +43,7 @@ from runner.template.values import MISSING, NIL, truth
 def _missing_key(st: State, tree: Tree, node: Node, name: str, receiver: Any = None) -> Any:
     mode = st.missingkey
     if mode == MISSINGKEY_ZERO:
-        return "" if type(receiver) is StringMap else NIL
+        return "" if isinstance(receiver, StringMap) else NIL
     if mode == MISSINGKEY_INVALID:
         return None
     fail(st, tree, node, f"map has no entry for key {go_quote(name)}")
