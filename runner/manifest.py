@@ -7,6 +7,9 @@ metadata.annotations) read, documents with a `helm.sh/hook` annotation turned
 into hooks, then both lists stably sorted by kind in install order. Every
 document keeps the template path it came from and its first line there, so
 later stages (diff, check-run annotations) can point back at the source.
+Given the files' SourceMaps (engine.render_chart(..., track_positions=True)),
+documents also answer `source_for(line)`: the template file and line that
+produced a line of the document (`source_line` for its first line).
 """
 
 from __future__ import annotations
@@ -139,10 +142,12 @@ def go_trim_space(text: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Chunk:
-    """One document of a file after SplitManifests, with its first line (1-based)."""
+    """One document of a file after SplitManifests, with its first line (1-based)
+    and the offset of its first character in the file."""
 
     content: str
     line: int
+    offset: int = 0
 
 
 def split_with_lines(big_file: str) -> list[Chunk]:
@@ -157,7 +162,7 @@ def split_with_lines(big_file: str) -> list[Chunk]:
         if piece:
             inner_lead = len(piece) - len(piece.lstrip(_GO_SPACE))
             offset = lead + start + inner_lead
-            chunks.append(Chunk(go_trim_space(piece), big_file.count("\n", 0, offset) + 1))
+            chunks.append(Chunk(go_trim_space(piece), big_file.count("\n", 0, offset) + 1, offset))
         if match:
             start = match.end()
     return chunks
@@ -183,18 +188,62 @@ class Head:
     annotations: Mapping[str, str] | None = None
 
 
+class _Sourced:
+    """Source lookups of a document whose rendered file has a SourceMap (`positions`)."""
+
+    __slots__ = ()
+    positions: Any
+    offset: int
+
+    def _document(self) -> str:
+        raise NotImplementedError
+
+    def source_position(self, line: int) -> Any:
+        """The SourcePos (runner.template.positions) behind line `line` (1-based) of the
+        document: its first non-blank character's template file and line, plus the
+        innermost define; None without positions or past the end."""
+        if self.positions is None or line < 1:
+            return None
+        from runner.template.positions import first_nonblank
+
+        text, start = self._document(), 0
+        for _ in range(line - 1):
+            start = text.find("\n", start) + 1
+            if start == 0:
+                return None
+        return self.positions.position_at(first_nonblank(self.positions.text, self.offset + start))
+
+    def source_for(self, line: int) -> tuple[str, int] | None:
+        """(template path, line) that produced line `line` (1-based) of the document,
+        e.g. ("mychart/templates/deploy.yaml", 12); inside an include or template
+        call, the call's line in that file."""
+        pos = self.source_position(line)
+        return None if pos is None else (pos.path, pos.line)
+
+    @property
+    def source_line(self) -> int | None:
+        """The template line the document's first non-blank content came from."""
+        src = self.source_for(1)
+        return None if src is None else src[1]
+
+
 @dataclass(slots=True)
-class Manifest:
+class Manifest(_Sourced):
     """A non-hook document (Helm's releaseutil.Manifest) and where it came from."""
 
     name: str  # the template path, e.g. mychart/templates/deploy.yaml
     content: str
     head: Head
     line: int = 1  # first line of the document in the rendered template
+    offset: int = 0  # its first character in the rendered template
+    positions: Any = field(default=None, compare=False, repr=False)  # the file's SourceMap
+
+    def _document(self) -> str:
+        return self.content
 
 
 @dataclass(slots=True)
-class Hook:
+class Hook(_Sourced):
     """A hook document (Helm's release.Hook) and where it came from."""
 
     name: str
@@ -206,6 +255,11 @@ class Hook:
     delete_policies: list[str] = field(default_factory=list)
     output_log_policies: list[str] = field(default_factory=list)
     line: int = 1
+    offset: int = 0
+    positions: Any = field(default=None, compare=False, repr=False)
+
+    def _document(self) -> str:
+        return self.manifest
 
 
 @dataclass(slots=True)
@@ -220,10 +274,12 @@ def sort_manifests(
     ordering: Sequence[str] = INSTALL_ORDER,
     load_yaml: YamlLoader | None = None,
     on_warning: Callable[[str], None] | None = None,
+    positions: Mapping[str, Any] | None = None,
 ) -> SortedManifests:
     """SortManifests: hooks and manifests from rendered files, sorted by kind.
 
-    Warnings (Helm's slog lines) are collected and, as Helm logs them while it
+    `positions` (path -> SourceMap, RenderResult.positions()) lets every
+    document answer source_for(line). Warnings (Helm's slog lines) are collected and, as Helm logs them while it
     sorts, also passed to `on_warning` at once (so they precede an error).
     """
     load = load_yaml or _default_yaml_loader()
@@ -234,13 +290,14 @@ def sort_manifests(
         content = files[path]
         if posixpath.basename(path).startswith("_") or not go_trim_space(content):
             continue
+        smap = positions.get(path) if positions else None
         for chunk in split_with_lines(content):
             head = parse_head(chunk.content, path, load)
             hook_types = _hook_annotation(head)
             if hook_types is None:
-                generic.append(Manifest(path, chunk.content, head, chunk.line))
+                generic.append(Manifest(path, chunk.content, head, chunk.line, chunk.offset, smap))
                 continue
-            hook = _as_hook(head, path, chunk)
+            hook = _as_hook(head, path, chunk, smap)
             if hook is None:
                 warnings.append(f'level=INFO msg="skipping unknown hooks" hookTypes={_slog_value(hook_types)}')
                 if on_warning is not None:
@@ -267,7 +324,7 @@ def _hook_annotation(head: Head) -> str | None:
     return head.annotations.get(HOOK_ANNOTATION)
 
 
-def _as_hook(head: Head, path: str, chunk: Chunk) -> Hook | None:
+def _as_hook(head: Head, path: str, chunk: Chunk, smap: Any = None) -> Hook | None:
     """A Hook for a document with a known helm.sh/hook value; None otherwise."""
     hook_types = _hook_annotation(head)
     if hook_types is None:
@@ -289,6 +346,8 @@ def _as_hook(head: Head, path: str, chunk: Chunk) -> Hook | None:
         delete_policies=_annotation_list(annotations, HOOK_DELETE_ANNOTATION),
         output_log_policies=_annotation_list(annotations, HOOK_OUTPUT_LOG_ANNOTATION),
         line=chunk.line,
+        offset=chunk.offset,
+        positions=smap,
     )
 
 

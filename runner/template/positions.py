@@ -94,24 +94,30 @@ def line_of(text: str, pos: int) -> int:
 class SourceMap:
     """Output of one execution and the source of each piece of it."""
 
-    __slots__ = ("text", "starts", "marks", "calls", "call_starts", "subs", "name", "anonymous", "_shifts")
+    __slots__ = ("text", "marks", "calls", "subs", "name", "anonymous", "_pieces", "_starts", "_shifts")
 
-    def __init__(self, text: str, starts: list[int], rec: Recorder, name: str) -> None:
+    def __init__(self, text: str, pieces: list[str], rec: Recorder, name: str) -> None:
         self.text = text
-        self.starts = starts
         self.marks = rec.marks
         self.calls = rec.calls
-        self.call_starts = [c[0] for c in rec.calls]
         self.subs = rec.action_subs
         self.name = name
         self.anonymous = False  # a tpl text: its lines are no file's
+        self._pieces: list[str] | None = pieces  # offsets are worked out on the first query
+        self._starts: list[int] = []
         self._shifts: dict[tuple[int, int], int | None] = {}
 
     @classmethod
     def build(cls, out: list[str], rec: Recorder, name: str) -> SourceMap:
-        starts = [0, *accumulate(map(len, out))]
-        starts.pop()
-        return cls("".join(out), starts, rec, name)
+        return cls("".join(out), out, rec, name)
+
+    @property
+    def starts(self) -> list[int]:
+        """Output offset where each piece starts."""
+        if self._pieces is not None:
+            self._starts = [0, *accumulate(map(len, self._pieces))][:-1]
+            self._pieces = None
+        return self._starts
 
     # ------------------------------------------------------------ queries
 
@@ -123,7 +129,7 @@ class SourceMap:
         mark = self.marks[i]
         line = self._line(i, offset)
         inner = self._inner(i, offset)
-        k = bisect_right(self.call_starts, i) - 1
+        k = bisect_right(self.calls, i, key=lambda c: c[0]) - 1
         if k >= 0 and i < self.calls[k][1]:
             site = self.calls[k][2]
             return SourcePos(site.file, site.line, *(inner or (mark.template, mark.file, line)))
@@ -161,7 +167,8 @@ class SourceMap:
         for slot in SourceMap.__slots__:
             setattr(clone, slot, getattr(self, slot))
         clone.text = self.text.replace(needle, "")
-        clone.starts = [moved(s) for s in self.starts]
+        clone._starts = [moved(s) for s in self.starts]
+        clone._pieces = None
         clone._shifts = {}
         return clone
 
