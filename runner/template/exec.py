@@ -12,12 +12,13 @@ Behaviour and error texts follow Go's text/template exec.go.
 from __future__ import annotations
 
 import weakref
+from collections.abc import Callable
 from typing import Any
 
 from runner.funcs.registry import GoFunc
 from runner.template import positions
 from runner.template.calls import ArgError, ideal_constant
-from runner.template.gotypes import print_value
+from runner.template.gotypes import print_copied_value, print_value
 from runner.template.lex import go_quote
 from runner.template.nodes import (
     ListNode,
@@ -206,17 +207,34 @@ class _Compiler:
         ev = self.pipe(pipe)
         if pipe.decl:
             return ev  # declarations print nothing
+        show = print_copied_value if self._prints_copy(pipe) else print_value
         if self.track:
-            return _tracked_action(ev, self.mark(node, False))
+            return _tracked_action(ev, self.mark(node, False), show)
 
         def run(st: State, dot: Any) -> None:
             v = ev(st, dot)
             if type(v) is str:
                 st.out.append(v)
             else:
-                st.out.append(print_value(v))
+                st.out.append(show(v))
 
         return run
+
+    def _prints_copy(self, pipe: PipeNode) -> bool:
+        """Whether the printed value is a copy: Go's printableValue takes the address of
+        an addressable value (a field, or a variable or dot holding one) to reach a
+        pointer-receiver String; a function's result or a range element is a copy."""
+        if not pipe.cmds or not pipe.cmds[-1].args:
+            return False
+        arg = pipe.cmds[-1].args[0]
+        if arg.kind == "dot":
+            return self.dot_boxed
+        if arg.kind == "variable":
+            ident = arg.ident  # type: ignore[attr-defined]
+            return len(ident) == 1 and self.resolve(ident[0]) in self.boxed_slots
+        if arg.kind == "pipe":
+            return self._prints_copy(arg)  # type: ignore[arg-type]
+        return arg.kind not in ("field", "chain")
 
     def _branch(self, node: Any) -> tuple[Eval, Run, Run | None]:
         mark = len(self.scope)
@@ -415,12 +433,12 @@ def _tracked_text(text: str, mark: Mark) -> Run:
     return run
 
 
-def _tracked_action(ev: Eval, mark: Mark) -> Run:
+def _tracked_action(ev: Eval, mark: Mark, show: Callable[[Any], str] = print_value) -> Run:
     """Prints as s_action; executions run meanwhile (include) stay with the piece."""
 
     def run(st: State, dot: Any) -> None:
         v = ev(st, dot)
-        st.out.append(v if type(v) is str else print_value(v))
+        st.out.append(v if type(v) is str else show(v))
         rec = st.rec
         rec.marks.append(mark)
         if rec.subs:

@@ -659,4 +659,7 @@ def print_value(v: Any) -> str:
 
 def print_copied_value(v: Any) -> str:
     """`{{ v }}` of a value that is not addressable: %v, `<no value>` for nil."""
-    return "<no value>" if v is None else format_value(v)
+    if v is None:
+        return "<no value>"
+    elem = getattr(v, "go_elem_str", None)
+    return elem() if elem is not None else format_value(v)
