@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass, field
 
 from runner.funcs.registry import FuncError, GoFunc, gofunc
+from runner.template.gotypes import Uint64
 
 _UINT64_MAX = (1 << 64) - 1
 
@@ -73,14 +74,14 @@ class _VersionData:
     original: str = field(default="")
 
     # --- the Go methods templates can call -----------------------------------
-    def Major(self) -> int:  # noqa: N802 - Go method names
-        return self.major
+    def Major(self) -> Uint64:  # noqa: N802 - Go method names
+        return Uint64(self.major)
 
-    def Minor(self) -> int:  # noqa: N802
-        return self.minor
+    def Minor(self) -> Uint64:  # noqa: N802
+        return Uint64(self.minor)
 
-    def Patch(self) -> int:  # noqa: N802
-        return self.patch
+    def Patch(self) -> Uint64:  # noqa: N802
+        return Uint64(self.patch)
 
     def Prerelease(self) -> str:  # noqa: N802
         return self.pre

@@ -13,7 +13,7 @@ import math
 import re
 from typing import Any
 
-from runner.template.gotypes import Duration, Int64, StringSlice, format_value
+from runner.template.gotypes import Duration, Int64, StringSlice, Uint64, format_value
 
 INT64_MIN = -(1 << 63)
 INT64_MAX = (1 << 63) - 1
@@ -207,7 +207,7 @@ def wrap_int64(n: int) -> int:
 def to_int64_e(v: Any) -> int:
     """cast.ToInt64E: raises ValueError where cast returns an error."""
     t = type(v)
-    if t is int or t is Int64:
+    if t is int or t is Int64 or t is Uint64:
         return int(v)
     if t is float:
         return float_to_int64(v)
@@ -245,7 +245,7 @@ def to_float64_e(v: Any) -> float:
     t = type(v)
     if t is float:
         return v
-    if t is int or t is Int64:
+    if t is int or t is Int64 or t is Uint64:
         return float(v)
     if t is str:
         try:

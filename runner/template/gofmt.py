@@ -18,6 +18,7 @@ from runner.template.gotypes import (
     StringMap,
     StringSlice,
     Uint8,
+    Uint64,
     format_float,
     format_value,
     go_type_name,
@@ -325,6 +326,19 @@ class _Printer:
         else:
             self.bad_verb(verb)
 
+    def print_complex(self, v: complex, verb: str) -> None:
+        """print.go fmtComplex: (real+imagi), each part formatted with the verb."""
+        if verb not in "vbgGxXfFeE":
+            self.bad_verb(verb)
+            return
+        old_plus = self.plus
+        self.buf.append("(")
+        self.print_float(v.real, verb)
+        self.plus = True  # the imaginary part always has a sign
+        self.print_float(v.imag, verb)
+        self.buf.append("i)")
+        self.plus = old_plus
+
     # -- strings and bytes
 
     def truncate(self, s: str) -> str:
@@ -467,6 +481,8 @@ class _Printer:
             self.print_bool(arg, verb)
         elif t is bytes or t is bytearray:
             self.print_bytes(bytes(arg), verb, "[]byte")
+        elif t is complex:
+            self.print_complex(arg, verb)
         elif not self.handle_methods(verb):
             self.print_value(arg, verb, 0)
 
@@ -494,6 +510,8 @@ class _Printer:
             self.print_string(value, verb)
         elif t is float:
             self.print_float(value, verb)
+        elif t is complex:
+            self.print_complex(value, verb)
         elif isinstance(value, int):
             self.print_integer(int(value), verb)
         elif isinstance(value, dict):
@@ -711,6 +729,7 @@ _PLAIN_TYPES = frozenset(
         str,
         int,
         Int64,
+        Uint64,
         float,
         bool,
         bytes,
@@ -721,6 +740,7 @@ _PLAIN_TYPES = frozenset(
         StringSlice,
         IntSlice,
         StringMap,
+        complex,
     }
 )
 

@@ -38,6 +38,14 @@ class Int64(int):
     go_type = "int64"
 
 
+class Uint64(int):
+    """Go uint64 (semver's Major, Minor, Patch)."""
+
+    __slots__ = ()
+    go_type = "uint64"
+    go_kind = "uint64"
+
+
 class Uint8(int):
     """Go uint8: an element of a []byte seen on its own (reflection, fmt)."""
 
@@ -122,6 +130,7 @@ _TYPE_NAMES: dict[type, str] = {
     bool: "bool",
     int: "int",
     Int64: "int64",
+    Uint64: "uint64",
     Duration: "time.Duration",
     float: "float64",
     str: "string",
@@ -134,6 +143,7 @@ _TYPE_NAMES: dict[type, str] = {
     dict: "map[string]interface {}",
     StringMap: "map[string]string",
     datetime: "time.Time",
+    complex: "complex128",
 }
 
 # Subclass fallbacks, checked in order after the exact-type table misses.
@@ -168,6 +178,7 @@ _KINDS: dict[type, str] = {
     bool: "bool",
     int: "int",
     Int64: "int64",
+    Uint64: "uint64",
     Duration: "int64",
     float: "float64",
     str: "string",
@@ -180,6 +191,7 @@ _KINDS: dict[type, str] = {
     dict: "map",
     StringMap: "map",
     datetime: "struct",
+    complex: "complex128",
 }
 
 _BASE_KINDS: tuple[tuple[type, str], ...] = (
@@ -218,6 +230,7 @@ _PLAIN_TRUTH = frozenset(
         bool,
         int,
         Int64,
+        Uint64,
         Duration,
         float,
         str,
@@ -229,6 +242,7 @@ _PLAIN_TRUTH = frozenset(
         IntSlice,
         dict,
         StringMap,
+        complex,
     }
 )
 
@@ -450,6 +464,14 @@ def format_float(f: float, fmt: str = "g", prec: int = -1, bits: int = 64) -> st
     return _format_digits(neg, digits, dp, prec, shortest, fmt)
 
 
+def format_complex(c: complex) -> str:
+    """%v of a complex128: (real+imagi), the imaginary part always signed."""
+    imag = format_float_v(c.imag)
+    if imag[0] not in "+-":
+        imag = "+" + imag
+    return f"({format_float_v(c.real)}{imag}i)"
+
+
 def format_float_v(f: float) -> str:
     """%v of a float64 (strconv 'g', shortest), fast for everyday values.
 
@@ -613,6 +635,7 @@ _FORMATTERS: dict[type, Callable[[Any], str]] = {
     bool: lambda v: "true" if v else "false",
     int: int.__repr__,
     Int64: int.__repr__,
+    Uint64: int.__repr__,
     Uint8: int.__repr__,
     Duration: duration_string,
     float: format_float_v,
@@ -626,6 +649,7 @@ _FORMATTERS: dict[type, Callable[[Any], str]] = {
     bytes: _format_bytes,
     bytearray: _format_bytes,
     datetime: time_string,
+    complex: format_complex,
 }
 
 
