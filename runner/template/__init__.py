@@ -169,6 +169,8 @@ class Template:
         text, smap = execute_tree_tracked(tree, self._trees, data, self._functions(funcs), self._missingkey)
         smap.anonymous = tree.name == self.name  # tpl's text, not a file's
         if parent is not None:
+            if parent.subs is None:
+                parent.subs = []
             parent.subs.append(smap)
         return text, smap
 

@@ -11,7 +11,6 @@ Behaviour and error texts follow Go's text/template exec.go.
 
 from __future__ import annotations
 
-import weakref
 from collections.abc import Callable
 from typing import Any
 
@@ -71,12 +70,14 @@ def compiled_tracked(tree: Tree) -> Compiled:
     """The tracked form of `tree` (positions recorded), compiled on first use."""
     comp = _TRACKED.get(tree)
     if comp is None:
+        if len(_TRACKED) >= 8192:  # trees of past renders; the parse cache is as large
+            _TRACKED.clear()
         with no_gc():
             comp = _TRACKED[tree] = _Compiler(tree, track=True).compile()
     return comp
 
 
-_TRACKED: weakref.WeakKeyDictionary[Tree, Compiled] = weakref.WeakKeyDictionary()
+_TRACKED: dict[Tree, Compiled] = {}  # by identity (Tree defines no __eq__)
 
 
 def execute_tree_tracked(
@@ -91,13 +92,14 @@ def execute_tree_tracked(
     frame = [data] + [None] * (comp.nslots - 1)
     st = State([], frame, tree.name, 0, trees, funcs, missingkey)
     rec = st.rec = Recorder()
-    saved = positions.begin(rec)
+    tracking = positions.TRACKING
+    saved, tracking.rec = tracking.rec, rec  # include/tpl run meanwhile are tracked too
     try:  # noqa: SIM105
         comp.run(st, data)
     except (_Break, _Continue):  # unreachable: the parser confines them to range
         pass
     finally:
-        positions.end(saved)
+        tracking.rec = saved
     smap = SourceMap.build(st.out, rec, tree.name)
     return smap.text, smap
 
@@ -442,8 +444,10 @@ def _tracked_action(ev: Eval, mark: Mark, show: Callable[[Any], str] = print_val
         rec = st.rec
         rec.marks.append(mark)
         if rec.subs:
+            if rec.action_subs is None:
+                rec.action_subs = {}
             rec.action_subs[len(rec.marks) - 1] = rec.subs
-            rec.subs = []
+            rec.subs = None
 
     return run
 
@@ -469,6 +473,8 @@ def _tracked_template(tree: Tree, node: TemplateNode, ev: Eval | None, mark: Mar
         except RecursionError:
             fail(st, tree, node, f"exceeded maximum template depth ({MAX_EXEC_DEPTH})")
         if st.depth == 0:
+            if rec.calls is None:
+                rec.calls = []
             rec.calls.append((first, len(rec.marks), mark))
 
     return run

@@ -26,7 +26,6 @@ import threading
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from itertools import accumulate
-from typing import Any
 
 NO_VALUE = "<no value>"
 _BLANK = " \t\r"
@@ -48,15 +47,16 @@ class Mark:
 
 
 class Recorder:
-    """Marks parallel to a State's output pieces, template calls, nested executions."""
+    """Marks parallel to a State's output pieces, template calls, nested executions
+    (the last three made on first use: fewer allocations per include)."""
 
     __slots__ = ("marks", "calls", "subs", "action_subs")
 
     def __init__(self) -> None:
         self.marks: list[Mark] = []
-        self.calls: list[tuple[int, int, Mark]] = []  # (first piece, end piece, call site)
-        self.subs: list[SourceMap] = []  # executions not yet claimed by a printing action
-        self.action_subs: dict[int, list[SourceMap]] = {}
+        self.calls: list[tuple[int, int, Mark]] | None = None  # (first piece, end piece, call site)
+        self.subs: list[SourceMap] | None = None  # executions not yet claimed by a printing action
+        self.action_subs: dict[int, list[SourceMap]] | None = None
 
 
 class _Tracking(threading.local):
@@ -99,13 +99,13 @@ class SourceMap:
     def __init__(self, text: str, pieces: list[str], rec: Recorder, name: str) -> None:
         self.text = text
         self.marks = rec.marks
-        self.calls = rec.calls
-        self.subs = rec.action_subs
+        self.calls = rec.calls or []
+        self.subs = rec.action_subs or {}
         self.name = name
         self.anonymous = False  # a tpl text: its lines are no file's
         self._pieces: list[str] | None = pieces  # offsets are worked out on the first query
         self._starts: list[int] = []
-        self._shifts: dict[tuple[int, int], int | None] = {}
+        self._shifts: dict[tuple[int, int], int | None] | None = None
 
     @classmethod
     def build(cls, out: list[str], rec: Recorder, name: str) -> SourceMap:
@@ -169,7 +169,7 @@ class SourceMap:
         clone.text = self.text.replace(needle, "")
         clone._starts = [moved(s) for s in self.starts]
         clone._pieces = None
-        clone._shifts = {}
+        clone._shifts = None
         return clone
 
     # ------------------------------------------------------------ internals
@@ -191,6 +191,8 @@ class SourceMap:
         row = self.text.count("\n", self.starts[i], max(offset, self.starts[i]))
         for j in range(len(subs) - 1, -1, -1):
             key = (i, j)
+            if self._shifts is None:
+                self._shifts = {}
             if key not in self._shifts:
                 self._shifts[key] = _align(self.text[self.starts[i] : self._end(i)], subs[j].text)
             shift = self._shifts[key]
@@ -242,17 +244,3 @@ def _align(piece: str, sub: str) -> int | None:
             return d - lead
     return None
 
-
-def begin(rec: Recorder) -> Recorder | None:
-    """Make `rec` the thread's recorder; returns the one it replaces."""
-    saved = TRACKING.rec
-    TRACKING.rec = rec
-    return saved
-
-
-def end(saved: Recorder | None) -> None:
-    TRACKING.rec = saved
-
-
-def current() -> Any:
-    return TRACKING.rec
