@@ -137,11 +137,12 @@ class _Compiler:
         # field errors: it sits in an interface slot. Tracked statically.
         self.dot_boxed = False
         self.boxed_slots: set[int] = set()
-        self.counts: dict[int, int] | None = None  # declarations per list node (deferred)
+        self.result: Compiled | None = None  # its nslots grows as deferred branches compile
 
     def compile(self) -> Compiled:
         run = self.stmt(self.tree.root or ListNode(0))
-        return Compiled(run, self.nslots)
+        self.result = Compiled(run, self.nslots)
+        return self.result
 
     # ---------------------------------------------------- variables
 
@@ -248,31 +249,33 @@ class _Compiler:
 
     def deferred(self, node: ListNode) -> Run:
         """`node` compiled on its first run (most branches of a chart's templates never
-        run): its variables get their slots now, it sees the scope of this point."""
+        run), with the scope of this point. Its variables get new slots then; a frame
+        made before that (an execution already under way) is lengthened in place."""
         if all(n.kind == "text" for n in node.nodes):
             return self.stmt(node)
-        if self.counts is None:
-            self.counts = {}
-            _declarations(self.tree.root or node, self.counts)
-        base, scope, dot_boxed = self.nslots, list(self.scope), self.dot_boxed
-        self.nslots += self.counts[id(node)]
+        scope, dot_boxed = list(self.scope), self.dot_boxed
         compiled_run: list[Run] = []
 
         def run(st: State, dot: Any) -> None:
             if not compiled_run:
-                compiled_run.append(self._compile_at(node, base, scope, dot_boxed))
+                compiled_run.append(self._compile_at(node, scope, dot_boxed))
+            frame, size = st.vars, self.nslots
+            if len(frame) < size:
+                frame.extend([None] * (size - len(frame)))
             compiled_run[0](st, dot)
 
         return run
 
-    def _compile_at(self, node: ListNode, base: int, scope: list[tuple[str, int]], dot_boxed: bool) -> Run:
-        saved = self.scope, self.nslots, self.dot_boxed
-        self.scope, self.nslots, self.dot_boxed = list(scope), base, dot_boxed
+    def _compile_at(self, node: ListNode, scope: list[tuple[str, int]], dot_boxed: bool) -> Run:
+        saved = self.scope, self.dot_boxed
+        self.scope, self.dot_boxed = list(scope), dot_boxed
         try:
             with no_gc():
                 return self.stmt(node)
         finally:
-            self.scope, self.nslots, self.dot_boxed = saved
+            self.scope, self.dot_boxed = saved
+            if self.result is not None:  # frames made from now on have every slot
+                self.result.nslots = self.nslots
 
     def s_if(self, node: Node) -> Run:
         ev, body, other = self._branch(node)
@@ -393,35 +396,6 @@ class _Compiler:
 
     def site(self, name: str, call_node: Node, head_node: Node, args: list[Node]) -> _Site:
         return _Site(self.tree, name, call_node, head_node, args, [self.arg(a) for a in args])
-
-
-def _declarations(node: Node, counts: dict[int, int]) -> int:
-    """How many variables the statements under `node` declare; every list's count is
-    recorded in `counts` (by id) on the way, so one walk serves all deferred branches."""
-    kind = node.kind
-    if kind == "list":
-        n = 0
-        for child in node.nodes:  # type: ignore[attr-defined]
-            n += _declarations(child, counts)
-        counts[id(node)] = n
-        return n
-    if kind == "pipe":
-        n = len(node.decl)  # type: ignore[attr-defined]
-        for child in node.cmds:  # type: ignore[attr-defined]
-            n += _declarations(child, counts)
-        return n
-    if kind == "command":
-        return sum(_declarations(arg, counts) for arg in node.args)  # type: ignore[attr-defined]
-    if kind == "chain":
-        return _declarations(node.node, counts)  # type: ignore[attr-defined]
-    if kind in ("action", "template"):
-        pipe = node.pipe  # type: ignore[attr-defined]
-        return 0 if pipe is None else _declarations(pipe, counts)
-    if kind in ("if", "with", "range"):
-        n = _declarations(node.pipe, counts) + _declarations(node.list, counts)  # type: ignore[attr-defined]
-        other = node.else_list  # type: ignore[attr-defined]
-        return n if other is None else n + _declarations(other, counts)
-    return 0
 
 
 # ---------------------------------------------------------------- tracked forms
