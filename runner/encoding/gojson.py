@@ -93,7 +93,8 @@ def time_text(t: datetime) -> str:
     """time.Time.MarshalJSON's text without quotes (RFC 3339, trailing zeros trimmed)."""
     if t.tzinfo is None:
         t = t.replace(tzinfo=UTC)
-    frac = f".{t.microsecond:06d}".rstrip("0") if t.microsecond else ""
+    nanos = t.microsecond * 1000 + getattr(t, "extra_ns", 0)  # GoTime keeps nanoseconds
+    frac = f".{nanos:09d}".rstrip("0") if nanos else ""
     offset = t.utcoffset()
     if not offset:
         zone = "Z"

@@ -445,8 +445,11 @@ class _Printer:
         t = type(arg)
         if t is Duration or isinstance(arg, Duration):
             text = arg.String()
-        elif t is datetime or isinstance(arg, datetime):
+        elif t is datetime:
             text = time_string(arg)
+        elif isinstance(arg, datetime):
+            method = getattr(arg, "String", None)  # GoTime: nanoseconds, now's m=+...
+            text = method() if callable(method) else time_string(arg)
         elif t in _PLAIN_TYPES:
             return False
         else:
