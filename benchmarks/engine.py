@@ -7,7 +7,8 @@ The chart has one template that calls a small define K times through
 (bitnami common, ...) do. Ours renders it N times in one process (parse cache
 warm after the first); Helm renders it N times as `helm template` processes.
 Prints both times and the ratio ours / helm, for our render in process and
-for a whole `deploy-runner template` process.
+for a whole `deploy-runner template` process, and the cost of recording
+source positions (render(..., track_positions=True), as install/upgrade use).
 """
 
 from __future__ import annotations
@@ -58,17 +59,17 @@ def write_chart(root: Path, includes: int) -> Path:
     return chart
 
 
-def time_ours(chart: Path, iterations: int) -> float:
+def time_ours(chart: Path, iterations: int, track_positions: bool = False) -> float:
     from runner import engine
 
     loaded = engine.load_chart(str(chart))
     values, _ = engine.prepare_values(loaded, {})
     top = engine.to_render_values(loaded, values, engine.ReleaseOptions("rel", "ns"))
-    engine.render(loaded, top)  # warm: imports and parse cache
+    engine.render(loaded, top, track_positions=track_positions)  # warm: imports and parse cache
     samples = []
     for _ in range(iterations):
         start = time.perf_counter()
-        engine.render(loaded, top)
+        engine.render(loaded, top, track_positions=track_positions)
         samples.append(time.perf_counter() - start)
     return statistics.median(samples)
 
@@ -111,6 +112,9 @@ def main(argv: list[str]) -> int:
             return 1
         print(f"ours (render in process, median of {args.iterations}): {ours * 1000:.1f} ms")
         print(f"ratio ours/helm (render in process vs helm process): {ours / helm:.2f}")
+        tracked = time_ours(chart, args.iterations, track_positions=True)
+        print(f"ours with source positions (render in process): {tracked * 1000:.1f} ms "
+              f"(x{tracked / ours:.2f} of untracked)")
         process = time_our_process(chart, args.iterations)
         print(f"ours (deploy-runner template process, median of {args.iterations}): {process * 1000:.1f} ms")
         print(f"ratio ours/helm (process vs process): {process / helm:.2f}")

@@ -158,3 +158,22 @@ def test_untracked_execution_records_nothing() -> None:
     from runner.template.positions import TRACKING
 
     assert TRACKING.rec is None
+
+
+def test_tpl_output_points_at_the_call_without_a_define() -> None:
+    tset = template_set({HELPERS_FILE: HELPERS})
+
+    def tpl(text: str, data: Any) -> str:
+        tset.parse("gotpl", text)
+        return tset.execute("gotpl", data)
+
+    tset.add_funcs({"tpl": GoFunc("tpl", tpl, ("string", ANY), returns="string", fallible=True)})
+    src = 'a: 1\n{{ tpl "b: {{ .x }}\\nc: {{ include \\"c.labels\\" . }}" . }} {{- /* @tpl */}}\nd: 2 # @d\n'
+    tset.parse(FILE, src)
+    out, smap = tset.execute_with_positions(FILE, {"x": "X", "tier": "t"})
+    assert out == tset.execute(FILE, {"x": "X", "tier": "t"})
+    assert smap.position_of_line(output_line(out, "b: X")) == SourcePos(FILE, line_of(src, "@tpl"))
+    # An include inside the tpl text is still traced to its define.
+    pos = smap.position_of_line(output_line(out, "@lab-tier"))
+    assert (pos.line, pos.define, pos.define_line) == (line_of(src, "@tpl"), "c.labels", line_of(HELPERS, "@lab-tier"))
+    assert smap.position_of_line(output_line(out, "@d")).line == line_of(src, "@d")
