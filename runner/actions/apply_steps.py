@@ -65,5 +65,7 @@ def _wait_established(client: KubeClient, crds: Sequence[Resource], timeout: flo
             time.sleep(0.2)
 
 
-def wait(client: KubeClient, resources: Sequence[Resource], timeout: float) -> None:
-    kube_wait.wait_ready(client, resources, timeout)
+def wait(client: KubeClient, resources: Sequence[Resource], timeout: float,
+         strategy: str = "watcher", jobs: bool = False) -> None:
+    """--wait: kstatus watcher (Helm 4's default for a bare --wait) or legacy polling."""
+    kube_wait.wait_for(strategy, client, resources, timeout, jobs=jobs)

@@ -2,8 +2,8 @@
 
 Hooks run in weight order (ties by name); each is deleted first when its
 policy says before-hook-creation (the default), created (server-side apply
-without force when the release uses SSA), and waited on (Jobs complete,
-Pods succeed). Its last run is recorded in the release record.
+without force when the release uses SSA), and waited on as Helm 4's
+WatchUntilReady does (Jobs complete, Pods succeed, kstatus messages). Its last run is recorded in the release record.
 """
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ def run_hooks(client: KubeClient, release: Release, event: str, *, server_side: 
             hook.last_run.completed_at, hook.last_run.phase = go_time_now(), "Failed"
             raise HookError(f"warning: Hook {event} {hook.path} failed: {err}") from err
         try:
-            wait.wait_ready(client, resources, timeout, completion=True)
+            wait.watch_ready(client, resources, timeout, hooks=True)
         except RunnerError:
             hook.last_run.completed_at, hook.last_run.phase = go_time_now(), "Failed"
             for earlier in executing[:index]:

@@ -59,6 +59,8 @@ class InstallOptions:
     take_ownership: bool = False
     replace: bool = False
     wait: bool = False
+    wait_strategy: str = "watcher"  # watcher | legacy (Helm 4 --wait=...)
+    wait_for_jobs: bool = False
     timeout: float = DEFAULT_TIMEOUT
     no_hooks: bool = False
     skip_crds: bool = False
@@ -158,7 +160,7 @@ def _perform(cfg: ActionConfig, opts: InstallOptions, chart: Any, release: Relea
             operations.create_all(client, resources, server_side=opts.server_side,
                                   force=opts.force_conflicts, result=applied)
         if opts.wait or opts.rollback_on_failure:
-            apply_steps.wait(client, resources, opts.timeout)
+            apply_steps.wait(client, resources, opts.timeout, opts.wait_strategy, opts.wait_for_jobs)
         if not opts.no_hooks:
             run_hooks(client, release, "post-install", server_side=opts.server_side,
                       timeout=opts.timeout, record=cfg.storage.update)

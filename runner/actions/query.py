@@ -66,3 +66,14 @@ def resource_tables(cfg: ActionConfig, release: Release) -> str:
         return ""
     client = cfg.kube()
     return tables.render(tables.resource_tables(client, build(client, release.manifest, release.namespace)))
+
+
+def resource_objects(cfg: ActionConfig, release: Release) -> dict[str, list[Any]]:
+    """info.resources of `helm status -o json|yaml`: the live objects by "<version>/<Kind>"."""
+    from runner.kube import tables
+    from runner.kube.resources import build
+
+    if release.info.status == "uninstalled" or not release.manifest:
+        return {}
+    client = cfg.kube()
+    return tables.resource_objects(client, build(client, release.manifest, release.namespace))

@@ -30,12 +30,25 @@ def register(subparsers: Any) -> None:
     _common(hist)
     hist.set_defaults(handler=_guarded(_history))
     get = subparsers.add_parser("get", help="download extended information of a named release")
-    get.add_argument("what", choices=("values", "manifest", "notes", "hooks"))
+    get.add_argument("what", choices=("all", "values", "manifest", "notes", "hooks"))
     get.add_argument("name")
     get.add_argument("--revision", type=int, default=0)
     get.add_argument("-a", "--all", action="store_true", dest="all_values")
+    get.add_argument("--template", default="")
     _common(get)
     get.set_defaults(handler=_guarded(_get))
+    _test_parser(subparsers)
+
+
+def _test_parser(subparsers: Any) -> None:
+    parser = subparsers.add_parser("test", help="run tests for a release")
+    parser.add_argument("name")
+    _common(parser)
+    parser.add_argument("--timeout", default="5m0s")
+    parser.add_argument("--logs", action="store_true")
+    parser.add_argument("--filter", action="append", default=[])
+    parser.add_argument("--hide-notes", action="store_true")
+    parser.set_defaults(handler=_guarded(_test))
 
 
 def _guarded(handler: Any) -> Any:
@@ -69,10 +82,14 @@ def _write_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--force-conflicts", action="store_true")
     parser.add_argument("--take-ownership", action="store_true")
     parser.add_argument("--wait", nargs="?", const="watcher", default="")
+    parser.add_argument("--wait-for-jobs", action="store_true")
     parser.add_argument("--timeout", default="5m0s")
     parser.add_argument("--no-hooks", action="store_true")
     parser.add_argument("--description", default="")
     parser.add_argument("--create-namespace", action="store_true")
+    parser.add_argument("--skip-schema-validation", action="store_true")
+    parser.add_argument("--disable-openapi-validation", action="store_true")
+    parser.add_argument("--render-subchart-notes", action="store_true")
     parser.add_argument("--release-history-max", "--deployed-depth", type=int, default=0,
                         dest="release_history_max")
     parser.add_argument("--include-history-values", action="store_true")
@@ -124,6 +141,7 @@ def _rollback_parser(subparsers: Any) -> None:
     parser.add_argument("--history-max", type=int, default=_history_max_default())
     parser.add_argument("--dry-run", action="store_true")
     parser.add_argument("--wait", nargs="?", const="watcher", default="")
+    parser.add_argument("--wait-for-jobs", action="store_true")
     parser.add_argument("--timeout", default="5m0s")
     parser.add_argument("--no-hooks", action="store_true")
     parser.add_argument("--wait-for-lock", default="0s")
@@ -213,6 +231,7 @@ def _install(args: argparse.Namespace) -> int:
         generate_name=args.generate_name, server_side=args.server_side == "true",
         force_conflicts=args.force_conflicts, dry_run=_dry(args.dry_run),
         take_ownership=args.take_ownership, replace=args.replace, wait=_waits(args.wait),
+        wait_strategy=_strategy(args.wait), wait_for_jobs=args.wait_for_jobs,
         timeout=parse_duration(args.timeout), no_hooks=args.no_hooks, skip_crds=args.skip_crds,
         description=args.description, release_history_max=args.release_history_max,
         include_history_values=args.include_history_values,
@@ -234,6 +253,7 @@ def _upgrade(args: argparse.Namespace) -> int:
         force_conflicts=args.force_conflicts, cleanup_on_fail=args.cleanup_on_fail,
         history_max=args.history_max, dry_run=_dry(args.dry_run),
         take_ownership=args.take_ownership, wait=_waits(args.wait),
+        wait_strategy=_strategy(args.wait), wait_for_jobs=args.wait_for_jobs,
         timeout=parse_duration(args.timeout), no_hooks=args.no_hooks,
         description=args.description, create_namespace=args.create_namespace,
         release_history_max=args.release_history_max,
@@ -258,6 +278,7 @@ def _rollback(args: argparse.Namespace) -> int:
         name=args.name, revision=args.revision, server_side=args.server_side,
         force_conflicts=args.force_conflicts, cleanup_on_fail=args.cleanup_on_fail,
         history_max=args.history_max, dry_run=args.dry_run, wait=_waits(args.wait),
+        wait_strategy=_strategy(args.wait), wait_for_jobs=args.wait_for_jobs,
         timeout=parse_duration(args.timeout), no_hooks=args.no_hooks,
         wait_for_lock=parse_duration(args.wait_for_lock))
     result = rollback(_config(args), opts)
@@ -292,10 +313,52 @@ def _status(args: argparse.Namespace) -> int:
 
     cfg = _config(args)
     release = get_release(cfg, args.name, args.revision)
-    if args.output == "json":
-        print(_compact(release.to_json()))
-    else:
+    if args.output == "table":
         sys.stdout.write(status_text(release, resources=resource_tables(cfg, release)))
+        return 0
+    from runner.actions.query import resource_objects
+
+    release.chart = None  # helm status leaves the chart out
+    release.info.resources = resource_objects(cfg, release) or None
+    _print_data(release.to_json(), args.output)
+    return 0
+
+
+def _print_data(data: Any, output: str) -> None:
+    """-o json (Go's encoding/json) or -o yaml (sigs.k8s.io/yaml), as Helm's output.Encode*."""
+    if output == "json":
+        print(_compact(data))
+    else:
+        from runner.funcs.helm import to_yaml
+
+        print(to_yaml(data))
+
+
+def _test(args: argparse.Namespace) -> int:
+    import re
+
+    from runner.actions.release_test import TestOptions, pod_logs, run_tests
+
+    opts = TestOptions(name=args.name, timeout=parse_duration(args.timeout))
+    for text in args.filter:
+        for item in text.split(","):
+            if item.startswith("name="):
+                opts.include.append(item[len("name="):])
+            elif re.match(r"^!\s?name=", item):
+                opts.exclude.append(re.sub(r"^!\s?name=", "", item, count=1))
+    cfg = _config(args)
+    run = run_tests(cfg, opts)
+    if args.hide_notes:
+        run.release.info.notes = ""
+    if args.output == "table":
+        sys.stdout.write(status_text(run.release))
+    else:
+        _print_data(run.release.to_json(), args.output)
+    if args.logs:
+        print()
+        sys.stdout.write(pod_logs(cfg, run.release, opts))
+    if run.error is not None:
+        raise run.error
     return 0
 
 
@@ -303,8 +366,8 @@ def _history(args: argparse.Namespace) -> int:
     from runner.actions.query import history
 
     rows = history(_config(args), args.name, args.max)
-    if args.output == "json":
-        print(_compact([asdict(r) for r in rows]))
+    if args.output != "table":
+        _print_data([asdict(r) for r in rows], args.output)
         return 0
     table = [["REVISION", "UPDATED", "STATUS", "CHART", "APP VERSION", "DESCRIPTION"]]
     for row in rows:
@@ -331,7 +394,12 @@ def _get(args: argparse.Namespace) -> int:
         print(to_yaml(values) if values else "null")
         return 0
     release = query.get_release(cfg, args.name, args.revision)
-    if args.what == "manifest":
+    if args.what == "all":
+        if args.template:
+            raise UsageError("get all --template is not supported by deploy-runner")
+        computed = query.values(cfg, args.name, args.revision, True)
+        sys.stdout.write(status_text(release, show_metadata=True, debug_values=(release.config, computed)))
+    elif args.what == "manifest":
         sys.stdout.write(release.manifest + "\n")
     elif args.what == "notes":
         print(f"NOTES:\n{release.info.notes}")
@@ -357,6 +425,12 @@ def _waits(value: str) -> bool:
     if value not in ("", "watcher", "legacy", "hookOnly", "true", "false"):
         raise UsageError(f'invalid wait strategy "{value}": use watcher, legacy or hookOnly')
     return value not in ("", "hookOnly", "false")
+
+
+def _strategy(value: str) -> str:
+    """The waiter used when waiting: legacy polling, or kstatus (also when
+    --rollback-on-failure raises hookOnly to watcher)."""
+    return "legacy" if value == "legacy" else "watcher"
 
 
 def _labels(values: list[str]) -> dict[str, str]:
@@ -397,22 +471,50 @@ def _result_json(result: Any) -> dict[str, Any]:
     return data
 
 
-def status_text(release: Any, dry_run: bool = False, resources: str = "") -> str:
+def status_text(release: Any, dry_run: bool = False, resources: str = "", *,
+                show_metadata: bool = False, debug_values: tuple[Any, Any] | None = None) -> str:
+    """Helm's statusPrinter (table output of install, upgrade, status, test, get all)."""
     info = release.info
     lines = [f"NAME: {release.name}", f"LAST DEPLOYED: {ansic(info.last_deployed)}",
              f"NAMESPACE: {release.namespace}", f"STATUS: {info.status}",
              f"REVISION: {release.version}"]
+    if show_metadata:
+        meta = (release.chart or {}).get("metadata") or {}
+        lines += [f"CHART: {meta.get('name', '')}", f"VERSION: {meta.get('version', '')}",
+                  f"APP_VERSION: {meta.get('appVersion', '')}"]
     if info.description:
         lines.append(f"DESCRIPTION: {info.description}")
     if resources:
         lines.append(f"RESOURCES:\n{resources}")
-    lines.append("TEST SUITE: None")
-    if dry_run:
+    lines += _test_suite(release)
+    if debug_values is not None:
+        lines += _values_sections(*debug_values)
+    if dry_run or debug_values is not None:
         lines += ["HOOKS:"] + [f"---\n# Source: {h.path}\n{h.manifest}" for h in release.hooks]
         lines += [f"MANIFEST:\n{release.manifest}"]
     if info.notes:
-        lines.append(f"NOTES:\n{info.notes.rstrip(chr(10))}")
+        lines.append(f"NOTES:\n{info.notes.strip()}")
     return "\n".join(lines) + "\n"
+
+
+def _test_suite(release: Any) -> list[str]:
+    """TEST SUITE: None without test hooks; else each test hook that has run."""
+    tests = [h for h in release.hooks if "test" in h.events]
+    if not tests:
+        return ["TEST SUITE: None"]
+    return [f"TEST SUITE:     {h.name}\nLast Started:   {ansic(h.last_run.started_at)}\n"
+            f"Last Completed: {ansic(h.last_run.completed_at) or GO_ZERO_ANSIC}\nPhase:          {h.last_run.phase}"
+            for h in tests if h.last_run.started_at]
+
+
+GO_ZERO_ANSIC = "Mon Jan  1 00:00:00 0001"
+
+
+def _values_sections(user: Any, computed: Any) -> list[str]:
+    from runner.funcs.helm import to_yaml
+
+    return [f"USER-SUPPLIED VALUES:\n{to_yaml(user or None)}\n",
+            f"COMPUTED VALUES:\n{to_yaml(computed or None)}\n"]
 
 
 def ansic(stamp: str) -> str:

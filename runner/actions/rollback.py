@@ -49,6 +49,8 @@ class RollbackOptions:
     history_max: int = DEFAULT_HISTORY_MAX
     dry_run: bool = False
     wait: bool = False
+    wait_strategy: str = "watcher"  # watcher | legacy (Helm 4 --wait=...)
+    wait_for_jobs: bool = False
     timeout: float = DEFAULT_TIMEOUT
     no_hooks: bool = False
     wait_for_lock: float = 0.0
@@ -130,7 +132,7 @@ def _perform(cfg: ActionConfig, opts: RollbackOptions, current: Release, target:
     result.add(applied)
     if opts.wait:
         try:
-            apply_steps.wait(client, new, opts.timeout)
+            apply_steps.wait(client, new, opts.timeout, opts.wait_strategy, opts.wait_for_jobs)
         except RunnerError as err:
             target.info.status = FAILED
             target.info.description = f'Release "{target.name}" failed: {err}'

@@ -62,6 +62,8 @@ class UpgradeOptions:
     dry_run: str = ""
     take_ownership: bool = False
     wait: bool = False
+    wait_strategy: str = "watcher"  # watcher | legacy (Helm 4 --wait=...)
+    wait_for_jobs: bool = False
     timeout: float = DEFAULT_TIMEOUT
     no_hooks: bool = False
     description: str = ""
@@ -117,6 +119,7 @@ def _as_install(opts: UpgradeOptions, replace: bool) -> InstallOptions:
         name=opts.name, chart=opts.chart, values=opts.values, create_namespace=opts.create_namespace,
         server_side=opts.server_side != "false", force_conflicts=opts.force_conflicts,
         dry_run=opts.dry_run, take_ownership=opts.take_ownership, wait=opts.wait,
+        wait_strategy=opts.wait_strategy, wait_for_jobs=opts.wait_for_jobs,
         timeout=opts.timeout, no_hooks=opts.no_hooks, description=opts.description,
         release_history_max=opts.release_history_max,
         include_history_values=opts.include_history_values, wait_for_lock=opts.wait_for_lock,
@@ -242,7 +245,7 @@ def _perform(cfg: ActionConfig, opts: UpgradeOptions, current: Release, upgraded
                               replace=opts.force_replace)
         result.add(applied)
         if opts.wait or opts.rollback_on_failure:
-            apply_steps.wait(client, target, opts.timeout)
+            apply_steps.wait(client, target, opts.timeout, opts.wait_strategy, opts.wait_for_jobs)
         if not opts.no_hooks:
             run_hooks(client, upgraded, "post-upgrade", server_side=server_side,
                       timeout=opts.timeout, record=cfg.storage.update)

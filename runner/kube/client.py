@@ -132,6 +132,27 @@ class KubeClient:
         raw = reply[0] if isinstance(reply, tuple) else reply
         return Response(raw.status, _json(raw.data))
 
+    def text(self, path: str) -> tuple[int, str]:
+        """GET a plain-text body (pod logs): the status and the text (an error's message)."""
+        if self.transport is not None:
+            raw = self.transport.request("GET", path, [], {"Accept": "*/*"}, None)
+            status, data = raw.status, raw.data
+        else:
+            from kubernetes.client.exceptions import ApiException
+            from urllib3.exceptions import HTTPError
+
+            try:
+                reply = self.api_client.call_api(path, "GET", header_params={"Accept": "*/*"},
+                                                 auth_settings=["BearerToken"], _preload_content=False)
+            except ApiException as err:
+                return err.status, str(_json(err.body).get("message", err.reason))
+            except HTTPError as err:
+                raise KubeError(f"kubernetes cluster unreachable: {err}") from err
+            raw = reply[0] if isinstance(reply, tuple) else reply
+            status, data = raw.status, raw.data
+        text = data.decode("utf-8", "replace") if isinstance(data, bytes) else str(data or "")
+        return status, (str(_json(text).get("message", text)) if status >= 400 else text)
+
     def checked(self, method: str, path: str, what: str, **kw: Any) -> dict[str, Any]:
         """A request that must succeed; a failure raises KubeError naming `what`."""
         reply = self.request(method, path, **kw)

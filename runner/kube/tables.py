@@ -49,6 +49,38 @@ def resource_tables(client: KubeClient, resources: Sequence[Resource]) -> dict[s
     return dict(sorted(tables.items()))
 
 
+def resource_objects(client: KubeClient, resources: Sequence[Resource]) -> dict[str, list[object]]:
+    """The same grouping with the objects themselves (Helm's Get with related Pods)."""
+    objects: dict[str, list[object]] = {}
+    for resource in resources:
+        reply = client.request("GET", resource.path)
+        if not reply.ok:
+            continue
+        objects.setdefault(f"{resource.mapping.version}/{resource.kind}", []).append(_sorted(reply.body))
+        selector = _selector(reply.body) if resource.kind in _SELECTING else ""
+        if selector:
+            path = f"/api/v1/namespaces/{quote(resource.namespace, safe='')}/pods"
+            pods = client.request("GET", path, query=[("labelSelector", selector)])
+            for pod in (pods.body.get("items") or []) if pods.ok else []:
+                objects.setdefault("v1/Pod(related)", []).append(
+                    _sorted({"apiVersion": "v1", "kind": "Pod", **pod}))
+    return objects
+
+
+def _sorted(value: object) -> object:
+    """Unstructured objects print as Go maps do: keys sorted, at every level."""
+    if isinstance(value, dict):
+        return {k: _sorted(value[k]) for k in sorted(value)}
+    if isinstance(value, list):
+        return [_sorted(v) for v in value]
+    return value
+
+
+def _selector(live: dict) -> str:
+    labels = ((live.get("spec") or {}).get("selector") or {}).get("matchLabels") or {}
+    return ",".join(f"{k}={v}" for k, v in sorted(labels.items()))
+
+
 def _related_pods(client: KubeClient, resource: Resource, tables: dict[str, Table]) -> None:
     live = client.request("GET", resource.path)
     labels = (((live.body.get("spec") or {}).get("selector") or {}).get("matchLabels") or {}) \

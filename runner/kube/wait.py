@@ -1,8 +1,12 @@
-"""Readiness: Deployments, StatefulSets and DaemonSets rolled out, PVCs bound,
-Jobs complete, Pods ready or succeeded.
+"""Readiness, two ways as Helm 4 has them.
 
-A simple poll (bounded by a timeout), as Helm's legacy waiter; other kinds
-are ready once they exist.
+- `watch_ready` (--wait / --wait=watcher): every object must reach kstatus's
+  Current (runner.kube.kstatus), a Failed one ends the wait at once; the error
+  is Helm's statusWaiter text, one line per object that is not Current, then
+  "context deadline exceeded" when the timeout ran out.
+- `wait_ready` (--wait=legacy): Helm 3's polling: Deployments, StatefulSets and
+  DaemonSets rolled out, PVCs bound, Jobs complete, Pods ready or succeeded;
+  other kinds are ready once they exist.
 """
 
 from __future__ import annotations
@@ -122,3 +126,54 @@ def wait_ready(client: KubeClient, resources: Sequence[Resource], timeout: float
             raise WaitError(f"context deadline exceeded: resources not ready: {detail}")
         if pending:
             time.sleep(POLL_SECONDS)
+
+
+def watch_ready(client: KubeClient, resources: Sequence[Resource], timeout: float,
+                *, jobs: bool = False, hooks: bool = False) -> None:
+    """Helm's statusWaiter.Wait (WaitWithJobs with `jobs`, WatchUntilReady for hook
+    resources with `hooks`), by polling; bounded by `timeout`."""
+    from runner.kube import kstatus
+
+    deadline = time.monotonic() + (timeout or DEFAULT_WATCHER_TIMEOUT)
+    pending = [r for r in resources if not _paused(r)]
+    states: dict[str, tuple[str, str]] = {}
+    while True:
+        for resource in pending:
+            reply = client.request("GET", resource.path)
+            live = reply.body if reply.ok else None
+            if not reply.ok and reply.status != 404:
+                raise WaitError(f"get {resource.describe()}: {reply.message}")
+            states[resource.key] = kstatus.compute(resource.kind, live, jobs=jobs, hooks=hooks)
+        pending = [r for r in pending if states[r.key][0] not in (kstatus.CURRENT, kstatus.FAILED)]
+        expired = time.monotonic() >= deadline
+        if not pending or expired:
+            break
+        time.sleep(POLL_SECONDS)
+    _raise_not_current(resources, states, expired and bool(pending))
+
+
+DEFAULT_WATCHER_TIMEOUT = 30.0
+
+
+def _paused(resource: Resource) -> bool:
+    return resource.kind == "Deployment" and bool((resource.obj.get("spec") or {}).get("paused"))
+
+
+def _raise_not_current(resources: Sequence[Resource], states: dict[str, tuple[str, str]],
+                       expired: bool) -> None:
+    lines = [f"resource {r.kind}/{r.namespace}/{r.name} not ready. status: {states[r.key][0]}, "
+             f"message: {states[r.key][1]}"
+             for r in resources if r.key in states and states[r.key][0] != "Current"]
+    if expired:
+        lines.append("context deadline exceeded")
+    if lines:
+        raise WaitError("\n".join(lines))
+
+
+def wait_for(strategy: str, client: KubeClient, resources: Sequence[Resource], timeout: float,
+             *, jobs: bool = False) -> None:
+    """Wait as --wait=<strategy> says: watcher (kstatus), legacy (polling), hookOnly (not at all)."""
+    if strategy == "legacy":
+        wait_ready(client, resources, timeout)
+    elif strategy != "hookOnly":
+        watch_ready(client, resources, timeout, jobs=jobs)

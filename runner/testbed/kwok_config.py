@@ -5,7 +5,8 @@ Standalone kwok has no built-in behaviour; everything comes from Stages
 
 - a node becomes Ready at once and keeps sending heartbeats;
 - a scheduled pod becomes Running and Ready;
-- a Job's pod then Succeeds, so Jobs complete;
+- a Job's pod then Succeeds, so Jobs complete; so does a `helm test` Pod
+  (annotation ``helm.sh/hook: test`` or ``test-success``);
 - a pod labelled ``testbed.deploy-runner/fail: "true"`` Fails instead
   (exit code 1), so a Job whose template carries the label fails;
 - a pod being deleted is removed.
@@ -197,6 +198,13 @@ POD_SUCCEED = _pod_finished(
     "Succeeded", 0, "Completed",
 )
 
+POD_TEST_SUCCEED = _pod_finished(
+    "pod-test-succeed",
+    "    - key: '.metadata.annotations[\"helm.sh/hook\"]'\n      operator: In\n      values: [test, test-success]\n"
+    f"    - key: {_FAIL_LABEL_KEY}\n      operator: NotIn\n      values: [\"true\"]",
+    "Succeeded", 0, "Completed",
+)
+
 POD_FAIL = _pod_finished(
     "pod-fail",
     f"    - key: {_FAIL_LABEL_KEY}\n      operator: In\n      values: [\"true\"]",
@@ -237,7 +245,7 @@ def write_kwok_config(directory: Path) -> Path:
         "".join(f"2026-01-01T00:00:0{i}.000000000Z stdout F {line}\n" for i, line in enumerate(POD_LOG_LINES))
     )
     documents = (
-        NODE_INITIALIZE, NODE_HEARTBEAT, POD_READY, POD_SUCCEED, POD_FAIL, POD_DELETE,
+        NODE_INITIALIZE, NODE_HEARTBEAT, POD_READY, POD_SUCCEED, POD_TEST_SUCCEED, POD_FAIL, POD_DELETE,
         _cluster_logs(log_file),
     )
     config = directory / "kwok.yaml"

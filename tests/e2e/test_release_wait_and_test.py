@@ -1,0 +1,142 @@
+"""--wait (kstatus watcher, legacy), `test RELEASE`, and the -o json|yaml / get all
+views, each compared with Helm 4.1.4 on the testbed."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from tests.e2e.release_helpers import DEMO_TEMPLATES, ours, record, write_chart
+
+pytestmark = pytest.mark.e2e
+
+PVC = """apiVersion: v1
+kind: PersistentVolumeClaim
+metadata:
+  name: {{ .Release.Name }}-data
+spec:
+  accessModes: [ReadWriteOnce]
+  storageClassName: none
+  resources: {requests: {storage: 1Gi}}
+"""
+
+TESTS = """apiVersion: v1
+kind: Pod
+metadata:
+  name: {{ .Release.Name }}-second
+  annotations:
+    "helm.sh/hook": test
+    "helm.sh/hook-weight": "2"
+spec:
+  restartPolicy: Never
+  containers:
+  - name: t
+    image: busybox
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: {{ .Release.Name }}-first
+  annotations:
+    "helm.sh/hook": test
+    "helm.sh/hook-weight": "1"
+spec:
+  restartPolicy: Never
+  containers:
+  - name: t
+    image: busybox
+"""
+
+FAILING_TEST = """apiVersion: v1
+kind: Pod
+metadata:
+  name: {{ .Release.Name }}-broken
+  labels: {testbed.deploy-runner/fail: "true"}
+  annotations:
+    "helm.sh/hook": test
+spec:
+  restartPolicy: Never
+  containers:
+  - name: t
+    image: busybox
+"""
+
+_ANSIC = re.compile(r"[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d \d{4}")
+
+
+def _same(text: str, ours_name: str, helm_name: str) -> str:
+    """Our release's output with its name swapped for Helm's and times blanked."""
+    return _ANSIC.sub("<time>", text.replace(ours_name, helm_name))
+
+
+def test_wait_watcher_reports_what_is_not_current_as_helm(cluster, namespace, helm, tmp_path):
+    chart = write_chart(tmp_path, templates={"pvc.yaml": PVC})
+    theirs = helm("install", "h", str(chart), "-n", namespace, "--wait", "--timeout", "2s")
+    mine = ours(cluster, namespace, "install", "o", str(chart), "--wait", "--timeout", "2s")
+    assert theirs.returncode == 1 and mine.code != 0
+    assert "PVC is not Bound. phase: Pending\ncontext deadline exceeded" in mine.err
+    assert mine.err.replace("o-data", "h-data") == theirs.stderr
+    assert record(cluster, namespace, "o", 1)["info"]["status"] == "failed"
+
+
+def test_wait_strategies_for_ready_workloads(cluster, namespace, tmp_path):
+    chart = write_chart(tmp_path, templates={"deploy.yaml": DEMO_TEMPLATES["deploy.yaml"]})
+    assert ours(cluster, namespace, "install", "w", str(chart), "--wait", "--timeout", "60s").code == 0
+    assert ours(cluster, namespace, "upgrade", "w", str(chart), "--set", "replicas=2",
+                "--wait=legacy", "--timeout", "60s").code == 0
+    assert ours(cluster, namespace, "upgrade", "w", str(chart), "--wait=hookOnly").code == 0
+    bad = ours(cluster, namespace, "upgrade", "w", str(chart), "--wait=sometimes")
+    assert bad.code != 0 and "invalid wait strategy" in bad.err
+
+
+def test_test_command_runs_filters_and_logs_as_helm(cluster, namespace, helm, tmp_path):
+    chart = write_chart(tmp_path, templates={"cm.yaml": DEMO_TEMPLATES["cm.yaml"], "tests.yaml": TESTS})
+    assert helm("install", "hrel", str(chart), "-n", namespace).returncode == 0
+    assert ours(cluster, namespace, "install", "orel", str(chart)).code == 0
+    for args in (["--filter", "name={}-second"], ["--logs"]):
+        theirs = helm("test", "hrel", "-n", namespace, "--timeout", "60s",
+                      *[a.format("hrel") for a in args])
+        mine = ours(cluster, namespace, "test", "orel", "--timeout", "60s", *[a.format("orel") for a in args])
+        assert (mine.code, mine.err) == (0, "") and theirs.returncode == 0, (mine, theirs)
+        assert _same(mine.out, "orel", "hrel") == _ANSIC.sub("<time>", theirs.stdout)
+    assert "POD LOGS: orel-first\ndeploy-runner testbed: container started" in mine.out
+    hooks = {h["name"]: h for h in record(cluster, namespace, "orel", 1)["hooks"]}
+    assert [h["last_run"]["phase"] for h in hooks.values()] == ["Succeeded", "Succeeded"]
+    # helm reads the phases we recorded
+    status = helm("status", "orel", "-n", namespace)
+    assert "TEST SUITE:     orel-first" in status.stdout and "Phase:          Succeeded" in status.stdout
+
+
+def test_a_failing_test_fails_as_helm(cluster, namespace, helm, tmp_path):
+    chart = write_chart(tmp_path, templates={"cm.yaml": DEMO_TEMPLATES["cm.yaml"], "t.yaml": FAILING_TEST})
+    assert helm("install", "hrel", str(chart), "-n", namespace).returncode == 0
+    assert ours(cluster, namespace, "install", "orel", str(chart)).code == 0
+    theirs = helm("test", "hrel", "-n", namespace, "--timeout", "60s")
+    mine = ours(cluster, namespace, "test", "orel", "--timeout", "60s")
+    assert theirs.returncode == 1 and mine.code == 1
+    assert _same(mine.err, "orel", "hrel") == theirs.stderr
+    assert _same(mine.out, "orel", "hrel") == _ANSIC.sub("<time>", theirs.stdout)
+    assert record(cluster, namespace, "orel", 1)["hooks"][0]["last_run"]["phase"] == "Failed"
+
+
+@pytest.mark.parametrize("args", [
+    ["status", "-o", "json"], ["status", "-o", "yaml"], ["status"], ["history", "-o", "yaml"],
+    ["history", "-o", "json"], ["get", "values", "-o", "json"], ["get", "values", "-o", "yaml"],
+    ["get", "values", "--all", "-o", "yaml"], ["get", "all"],
+])
+def test_views_of_a_helm_release_are_byte_identical(cluster, namespace, helm, tmp_path, args):
+    chart = write_chart(tmp_path, templates={"cm.yaml": DEMO_TEMPLATES["cm.yaml"], "tests.yaml": TESTS,
+                                             "NOTES.txt": DEMO_TEMPLATES["NOTES.txt"]})
+    assert helm("install", "h", str(chart), "-n", namespace, "--set", "message=hi").returncode == 0
+    assert helm("test", "h", "-n", namespace, "--timeout", "60s").returncode == 0
+    command, rest = args[:-2] if "-o" in args else args, args[-2:] if "-o" in args else []
+    theirs = helm(*command, "h", *rest, "-n", namespace)
+    mine = ours(cluster, namespace, *command, "h", *rest)
+    assert (mine.code, mine.err) == (0, ""), mine
+    if args == ["status"]:  # ages in RESOURCES may tick between the two runs
+        mine.out, theirs.stdout = (re.sub(r"\d+s\n", "<age>\n", t) for t in (mine.out, theirs.stdout))
+    assert mine.out == theirs.stdout
+    if args[-1] == "json" and args[0] == "status":
+        assert "v1/ConfigMap" in json.loads(mine.out)["info"]["resources"]
