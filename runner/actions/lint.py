@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
+from runner.actions.flags import add_flag, add_values_flag, helm_flags
 from runner.errors import RunnerError
 
 _ARCHIVE_SUFFIXES = (".tgz", ".tar.gz")
@@ -49,18 +50,20 @@ class ChartResult:
 
 
 def register(subparsers: Any) -> None:
-    parser = subparsers.add_parser("lint", help="examine a chart for possible issues (as helm lint)")
+    parser = subparsers.add_parser("lint", help="examine a chart for possible issues (as helm lint)",
+                                   allow_abbrev=False)
     parser.add_argument("paths", nargs="*", metavar="PATH")
     parser.add_argument("--strict", action="store_true", help="fail on lint warnings")
     parser.add_argument("--with-subcharts", action="store_true", help="lint dependent charts")
     parser.add_argument("--quiet", action="store_true", help="print only warnings and errors")
     parser.add_argument("--skip-schema-validation", action="store_true")
     parser.add_argument("--kube-version", default="")
-    parser.add_argument("-n", "--namespace", default="default")
-    parser.add_argument("-f", "--values", action="append", default=[], dest="values_files")
+    add_flag(parser, "-n", "--namespace", default="default")
+    add_values_flag(parser)
     for flag in ("set", "set-string", "set-file", "set-json", "set-literal"):
         parser.add_argument(f"--{flag}", action="append", default=[], dest=flag.replace("-", "_"))
     parser.set_defaults(handler=handle)
+    helm_flags(parser)
 
 
 def handle(args: argparse.Namespace) -> int:

@@ -3,22 +3,22 @@
 from __future__ import annotations
 
 import argparse
-import re
-import sys
-from typing import Any, NoReturn
+from typing import Any
 
+from runner.actions.flags import add_flag, add_values_flag, helm_flags
 from runner.actions.pull import add_source_flags
 from runner.errors import RunnerError
 
 
 def register(subparsers: Any) -> None:
-    parser = subparsers.add_parser("template", help="locally render templates (as helm template)")
+    parser = subparsers.add_parser("template", help="locally render templates (as helm template)",
+                                   allow_abbrev=False)  # cobra takes no abbreviated flags
     parser.add_argument("args", nargs="*", metavar="[NAME] CHART")
-    parser.add_argument("-n", "--namespace", default="default")
-    parser.add_argument("-f", "--values", action="append", default=[], dest="values_files")
+    add_flag(parser, "-n", "--namespace", default="default")
+    add_values_flag(parser)
     for flag in ("set", "set-string", "set-file", "set-json", "set-literal"):
         parser.add_argument(f"--{flag}", action="append", default=[], dest=flag.replace("-", "_"))
-    parser.add_argument("-s", "--show-only", action="append", default=[], dest="show_only")
+    add_flag(parser, "-s", "--show-only", action="append", default=[])
     parser.add_argument("--output-dir", default="")
     parser.add_argument("--release-name", action="store_true", dest="use_release_name",
                         help="use the release name in the output-dir path")
@@ -28,30 +28,11 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--is-upgrade", action="store_true")
     parser.add_argument("--no-hooks", action="store_true")
     parser.add_argument("--kube-version", default=None)
-    parser.add_argument("-a", "--api-versions", action="append", default=[])
+    add_flag(parser, "-a", "--api-versions", action="append", default=[])
     add_source_flags(parser)
     parser.add_argument("--dependency-update", action="store_true")
-    parser.set_defaults(handler=handle, unknown_flag_error=_unknown_flag)
-    parser.error = _flag_error  # type: ignore[method-assign] - Helm's wording, exit 1
-
-
-def _unknown_flag(unknown: list[str]) -> int:
-    """cobra's message for the first flag it does not know."""
-    flag = unknown[0]
-    if flag.startswith("--") or not flag.startswith("-"):
-        text = f"unknown flag: {flag.split('=', 1)[0]}"
-    else:
-        text = f"unknown shorthand flag: {flag[1:2]!r} in {flag}"
-    print(f"Error: {text}", file=sys.stderr)
-    return 1
-
-
-def _flag_error(message: str) -> NoReturn:
-    """argparse's complaint in cobra's words (`flag needs an argument: --namespace`)."""
-    match = re.match(r"argument (?:-\w/)?(--[\w-]+): expected one argument", message)
-    text = f"flag needs an argument: {match.group(1)}" if match else message
-    print(f"Error: {text}", file=sys.stderr)
-    raise SystemExit(1)
+    parser.set_defaults(handler=handle)
+    helm_flags(parser)
 
 
 def handle(args: argparse.Namespace) -> int:

@@ -240,7 +240,9 @@ class _Parser:
     def _key_index(self) -> int:
         text, last = self._until("]")
         if last is None:
-            raise StrvalsError("error parsing index: EOF")
+            # Go wraps io.EOF ("error parsing index: %w") and parse() ends quietly on
+            # errors.Is(err, io.EOF): `a[` or `a[0` sets nothing and is no error.
+            raise _EOF
         return _atoi(text)
 
     def _list_item(self, items: list[Any], index: int, level: int) -> list[Any]:

@@ -47,6 +47,8 @@ def read_values_file(name: str) -> bytes:
             return get(name)
         except RunnerError as exc:
             raise ValuesError(str(exc)) from None
+    if name == "":  # Path("") is ".", but Go's os.ReadFile("") opens nothing
+        raise ValuesError("open : no such file or directory")
     try:
         return Path(name).read_bytes()
     except FileNotFoundError:

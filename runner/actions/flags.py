@@ -1,0 +1,90 @@
+"""Flag shapes shared by commands, as Helm's cobra/pflag flags behave.
+
+- A flag with a shorthand is two argparse options (`-f` and `--values`) on one
+  destination, so a missing value is reported for the spelling the user typed:
+  `flag needs an argument: 'f' in -f` or `flag needs an argument: --values`.
+- pflag's StringSlice flags (`--values`) read each occurrence as one CSV record:
+  `-f a.yaml,b.yaml` is two files, `"a.yaml"` is unquoted, an empty value adds
+  nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import re
+import sys
+from collections.abc import Sequence
+from typing import Any, NoReturn
+
+
+class StringSlice(argparse.Action):
+    """pflag's stringSlice: each value is a CSV record appended to the list."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: str | Sequence[Any] | None,
+        option_string: str | None = None,
+    ) -> None:
+        items = list(getattr(namespace, self.dest, None) or [])
+        items.extend(read_csv(str(values)))
+        setattr(namespace, self.dest, items)
+
+
+def read_csv(value: str) -> list[str]:
+    """pflag readAsCSV: encoding/csv's first record of `value` ([] when empty)."""
+    if value == "":
+        return []
+    return next(csv.reader([value]), [])
+
+
+def add_flag(parser: argparse.ArgumentParser, short: str, long: str, **kwargs: Any) -> None:
+    """`-x` and `--long` as separate options sharing `dest` (see the module text)."""
+    kwargs.setdefault("dest", long.lstrip("-").replace("-", "_"))
+    parser.add_argument(long, **kwargs)
+    kwargs.pop("help", None)
+    parser.add_argument(short, help=argparse.SUPPRESS, **kwargs)
+
+
+def add_values_flag(parser: argparse.ArgumentParser) -> None:
+    """Helm's `-f, --values` (a StringSlice)."""
+    add_flag(parser, "-f", "--values", action=StringSlice, default=[], dest="values_files")
+
+
+_NEEDS_ARGUMENT = re.compile(r"argument (-\w|--[\w-]+)(?:/\S+)?: expected one argument")
+
+
+def flag_error_text(message: str) -> str:
+    """argparse's complaint in pflag's words (`flag needs an argument: 'n' in -n`)."""
+    match = _NEEDS_ARGUMENT.match(message)
+    if match is None:
+        return message
+    flag = match.group(1)
+    if flag.startswith("--"):
+        return f"flag needs an argument: {flag}"
+    return f"flag needs an argument: {flag[1]!r} in {flag}"
+
+
+def flag_error(message: str) -> NoReturn:
+    """A parser's `error`: Helm's line on stderr, exit 1 (argparse would print usage, exit 2)."""
+    print(f"Error: {flag_error_text(message)}", file=sys.stderr)
+    raise SystemExit(1)
+
+
+def unknown_flag(unknown: list[str]) -> int:
+    """cobra's message for the first flag it does not know."""
+    flag = unknown[0]
+    if flag.startswith("--") or not flag.startswith("-"):
+        text = f"unknown flag: {flag.split('=', 1)[0]}"
+    else:
+        text = f"unknown shorthand flag: {flag[1:2]!r} in {flag}"
+    print(f"Error: {text}", file=sys.stderr)
+    return 1
+
+
+def helm_flags(parser: argparse.ArgumentParser) -> None:
+    """Helm's wording for flag errors and unknown flags on a subcommand's parser."""
+    parser.set_defaults(unknown_flag_error=unknown_flag)
+    parser.error = flag_error  # type: ignore[method-assign]

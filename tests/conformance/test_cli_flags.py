@@ -1,0 +1,103 @@
+"""Command-line edge cases of `template` and `lint` against Helm 4.1.4: stdout, stderr, exit code.
+
+Flags without a value (short and long spellings), unknown and abbreviated
+flags, pflag's CSV reading of `-f a.yaml,b.yaml`, `--set` strings that end
+inside an index, and `--post-renderer` (a plugin name in Helm 4). Helm runs
+every case in the test run; nothing expected is stored.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from runner.testbed.helm import helm_binary
+
+TEMPLATE_CASES: tuple[tuple[str, ...], ...] = (
+    ("-f",),
+    ("--values",),
+    ("-n",),
+    ("-s",),
+    ("-a",),
+    ("--namespace",),
+    ("-f", "x.yaml,y.yaml"),
+    ("--values=x.yaml,y.yaml",),
+    ("-f", '"x.yaml"'),
+    ("-f", ",x.yaml"),
+    ("--values=",),
+    ("-n", "foo", "-f", "x.yaml", "--values", "y.yaml"),
+    ("--include-crd",),
+    ("--bogus",),
+    ("-x",),
+    ("--set", "a["),
+    ("--set", "a[0"),
+    ("--set", "b=1,a["),
+    ("--set", "b=1,a[0]["),
+    ("--set", "a[0]"),
+    ("--set", "a[0].b["),
+    ("--set", "a[x]=1"),
+    ("--set", "a]"),
+    ("--set-string", "a["),
+    ("--set-json", "a["),
+    ("--set", "a[1]=2,a[0]["),
+)
+LINT_CASES: tuple[tuple[str, ...], ...] = (
+    ("-f",),
+    ("--strict", "-f"),
+    ("-f", "x.yaml,y.yaml"),
+    ("--bogus",),
+    ("-q",),
+    ("--stric",),
+)
+
+
+@pytest.fixture(scope="module")
+def workdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("cli-flags")
+    (root / "ch" / "templates").mkdir(parents=True)
+    (root / "ch" / "Chart.yaml").write_text("apiVersion: v2\nname: ch\nversion: 0.1.0\n")
+    (root / "ch" / "templates" / "cm.yaml").write_text("values: {{ .Values | toJson }}\n")
+    (root / "x.yaml").write_text("a: 1\n")
+    (root / "y.yaml").write_text("b: 2\n")
+    (root / "pr.sh").write_text("#!/bin/sh\nsed s/values:/v:/\n")
+    (root / "pr.sh").chmod(0o755)
+    return root
+
+
+def _helm(workdir: Path, argv: list[str]) -> tuple[str, str, int]:
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(workdir), "HELM_PLUGINS": str(workdir / "plugins")}
+    proc = subprocess.run([str(helm_binary()), *argv], capture_output=True, text=True,
+                          cwd=workdir, env=env, check=False, timeout=120)
+    return proc.stdout, proc.stderr, proc.returncode
+
+
+def _ours(workdir: Path, argv: list[str], monkeypatch: pytest.MonkeyPatch) -> tuple[str, str, int]:
+    from runner.cli import main
+
+    monkeypatch.chdir(workdir)
+    monkeypatch.setenv("HELM_PLUGINS", str(workdir / "plugins"))
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            code = main(argv)
+        except SystemExit as exit_:
+            code = exit_.code if isinstance(exit_.code, int) else 1
+    return out.getvalue(), err.getvalue(), code
+
+
+@pytest.mark.parametrize("flags", TEMPLATE_CASES, ids=" ".join)
+def test_template_flags_as_helm(flags: tuple[str, ...], workdir: Path,
+                                monkeypatch: pytest.MonkeyPatch) -> None:
+    argv = ["template", "r", "ch", *flags]
+    assert _ours(workdir, argv, monkeypatch) == _helm(workdir, argv)
+
+
+@pytest.mark.parametrize("flags", LINT_CASES, ids=" ".join)
+def test_lint_flags_as_helm(flags: tuple[str, ...], workdir: Path,
+                            monkeypatch: pytest.MonkeyPatch) -> None:
+    argv = ["lint", "ch", *flags]
+    assert _ours(workdir, argv, monkeypatch) == _helm(workdir, argv)
