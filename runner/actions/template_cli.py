@@ -6,6 +6,7 @@ import argparse
 from typing import Any
 
 from runner.actions.flags import add_flag, add_values_flag, helm_flags
+from runner.actions.postrender import add_post_renderer_flags, unsupported
 from runner.actions.pull import add_source_flags
 from runner.errors import RunnerError
 
@@ -31,6 +32,7 @@ def register(subparsers: Any) -> None:
     add_flag(parser, "-a", "--api-versions", action="append", default=[])
     add_source_flags(parser)
     parser.add_argument("--dependency-update", action="store_true")
+    add_post_renderer_flags(parser)
     parser.set_defaults(handler=handle)
     helm_flags(parser)
 
@@ -39,6 +41,8 @@ def handle(args: argparse.Namespace) -> int:
     from runner.actions.template import TemplateOptions, run
 
     name, chart = _name_and_chart(args.args)
+    if args.post_renderer:
+        raise RunnerError(unsupported(args.post_renderer))
     apis = [a for value in args.api_versions for a in value.split(",") if a]
     opts = TemplateOptions(
         release_name=name, chart=chart, namespace=args.namespace,

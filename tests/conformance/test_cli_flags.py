@@ -44,6 +44,12 @@ TEMPLATE_CASES: tuple[tuple[str, ...], ...] = (
     ("--set-string", "a["),
     ("--set-json", "a["),
     ("--set", "a[1]=2,a[0]["),
+    ("--post-renderer",),
+    ("--post-renderer", "nosuch"),
+    ("--post-renderer", "./pr.sh"),
+    ("--post-renderer=",),
+    ("--post-renderer-args", "x"),
+    ("--post-renderer-args", "x", "--post-renderer", "nosuch"),
 )
 LINT_CASES: tuple[tuple[str, ...], ...] = (
     ("-f",),
