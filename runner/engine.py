@@ -424,12 +424,13 @@ def load_chart(path: str) -> Any:
     return load(path)
 
 
-def prepare_values(chart: Any, user_values: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
+def prepare_values(chart: Any, user_values: dict[str, Any], *,
+                   skip_schema_validation: bool = False) -> tuple[dict[str, Any], list[str]]:
     """Install.Run between loading and rendering (runner.chart.prepare): installable,
     deprecated warning, dependencies, coalescing, schema. Returns (values, stderr lines)."""
     from runner.chart.prepare import prepare_render_values
 
-    prepared = prepare_render_values(chart, user_values)
+    prepared = prepare_render_values(chart, user_values, skip_schema_validation=skip_schema_validation)
     return prepared.values, prepared.warning_lines()
 
 

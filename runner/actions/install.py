@@ -61,6 +61,8 @@ class InstallOptions:
     wait: bool = False
     wait_strategy: str = "watcher"  # watcher | legacy (Helm 4 --wait=...)
     wait_for_jobs: bool = False
+    skip_schema_validation: bool = False
+    render_subchart_notes: bool = False
     timeout: float = DEFAULT_TIMEOUT
     no_hooks: bool = False
     skip_crds: bool = False
@@ -93,7 +95,9 @@ def install(cfg: ActionConfig, opts: InstallOptions) -> ReleaseResult:
     with cfg.locked(name, opts.wait_for_lock) as lock:
         notes = _check_available(cfg, name, opts, lock)
         rendered = render_release(cfg, chart, source, opts.values, RenderRequest(
-            name, cfg.namespace, 1, False, opts.release_history_max, opts.include_history_values))
+            name, cfg.namespace, 1, False, opts.release_history_max, opts.include_history_values,
+            skip_schema_validation=opts.skip_schema_validation,
+            render_subchart_notes=opts.render_subchart_notes))
         release = Release(
             name=name, namespace=cfg.namespace, version=1, chart=rendered.chart_json,
             config=opts.values, manifest=rendered.manifest, hooks=rendered.hooks,
@@ -222,7 +226,8 @@ def _dry_run(cfg: ActionConfig, opts: InstallOptions, chart: Any, source: str,
     offline = opts.dry_run == "client"
     rendered = render_release(cfg, chart, source, opts.values, RenderRequest(
         name, cfg.namespace, 1, False, opts.release_history_max, opts.include_history_values,
-        offline=offline))
+        offline=offline, skip_schema_validation=opts.skip_schema_validation,
+        render_subchart_notes=opts.render_subchart_notes))
     stamp = now()
     release = Release(
         name=name, namespace=cfg.namespace, version=1, chart=rendered.chart_json,

@@ -126,6 +126,7 @@ def _upgrade_parser(subparsers: Any) -> None:
     parser.add_argument("--cleanup-on-fail", action="store_true")
     parser.add_argument("--history-max", type=int, default=_history_max_default())
     parser.add_argument("--force-replace", "--force", action="store_true", dest="force_replace")
+    parser.add_argument("--skip-crds", action="store_true")
     _chart_source_flags(parser)
     parser.set_defaults(handler=_guarded(_upgrade))
 
@@ -232,6 +233,8 @@ def _install(args: argparse.Namespace) -> int:
         force_conflicts=args.force_conflicts, dry_run=_dry(args.dry_run),
         take_ownership=args.take_ownership, replace=args.replace, wait=_waits(args.wait),
         wait_strategy=_strategy(args.wait), wait_for_jobs=args.wait_for_jobs,
+        skip_schema_validation=args.skip_schema_validation,
+        render_subchart_notes=args.render_subchart_notes,
         timeout=parse_duration(args.timeout), no_hooks=args.no_hooks, skip_crds=args.skip_crds,
         description=args.description, release_history_max=args.release_history_max,
         include_history_values=args.include_history_values,
@@ -254,6 +257,8 @@ def _upgrade(args: argparse.Namespace) -> int:
         history_max=args.history_max, dry_run=_dry(args.dry_run),
         take_ownership=args.take_ownership, wait=_waits(args.wait),
         wait_strategy=_strategy(args.wait), wait_for_jobs=args.wait_for_jobs,
+        skip_schema_validation=args.skip_schema_validation,
+        render_subchart_notes=args.render_subchart_notes, skip_crds=args.skip_crds,
         timeout=parse_duration(args.timeout), no_hooks=args.no_hooks,
         description=args.description, create_namespace=args.create_namespace,
         release_history_max=args.release_history_max,

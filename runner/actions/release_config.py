@@ -149,6 +149,8 @@ class RenderRequest:
     history_max: int = 0
     include_history_values: bool = False
     offline: bool = False  # --dry-run=client: no cluster (default capabilities, empty history)
+    skip_schema_validation: bool = False
+    render_subchart_notes: bool = False
 
 
 @dataclass
@@ -165,7 +167,8 @@ def render_release(cfg: ActionConfig, chart: Any, chart_source: str | None,
     """Coalesce values, render, split hooks and notes: Helm's renderResources."""
     from runner.actions.template import TemplateOptions, render_resources
 
-    coalesced, warnings = engine.prepare_values(chart, values)
+    coalesced, warnings = engine.prepare_values(chart, values,
+                                                skip_schema_validation=req.skip_schema_validation)
     for warning in warnings:
         print(warning, file=sys.stderr)
     from runner.chart.prepare import check_installable, check_kube_version
@@ -186,8 +189,8 @@ def render_release(cfg: ActionConfig, chart: Any, chart_source: str | None,
         history = release_history.entries(cfg.storage, req.name, req.history_max,
                                           req.include_history_values)
     release_history.attach(top, history)
-    rendered = render_resources(chart, top, TemplateOptions(release_name=req.name,
-                                                            namespace=req.namespace))
+    rendered = render_resources(chart, top, TemplateOptions(
+        release_name=req.name, namespace=req.namespace, render_subchart_notes=req.render_subchart_notes))
     hooks = [_record_hook(h) for h in rendered.hooks]
     return RenderedRelease(rendered.manifest, hooks, rendered.notes,
                            chart_to_json(chart, chart_source), history)

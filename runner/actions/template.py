@@ -40,6 +40,7 @@ _SOURCE_NAME = re.compile(r"# Source: [^/]+/(.+)")
 @dataclass
 class TemplateOptions:
     release_name: str = "release-name"
+    render_subchart_notes: bool = False  # install/upgrade --render-subchart-notes
     chart: str = ""
     namespace: str = "default"
     values_files: list[str] = field(default_factory=list)
@@ -128,7 +129,7 @@ def locate_chart(name: str, source_args: Any = None) -> str:
 def render_resources(chart: Any, top: dict[str, Any], opts: TemplateOptions) -> Rendered:
     """renderResources: render, pull out NOTES, sort, write CRDs and manifests."""
     files = engine.render(chart, top).texts()
-    notes = _take_notes(files, chart.name())
+    notes = _take_notes(files, chart.name(), opts.render_subchart_notes)
     sorted_docs = sort_manifests(files, on_warning=lambda w: print(w, file=sys.stderr))
     parts: list[str] = []
     written: set[str] = set()
@@ -142,12 +143,13 @@ def render_resources(chart: Any, top: dict[str, Any], opts: TemplateOptions) -> 
     return Rendered("".join(parts), sorted_docs.hooks, sorted_docs.manifests, notes)
 
 
-def _take_notes(files: dict[str, str], chart_name: str) -> str:
-    """Remove every NOTES.txt; keep the top chart's text (Helm's notes)."""
+def _take_notes(files: dict[str, str], chart_name: str, sub_notes: bool = False) -> str:
+    """Remove every NOTES.txt; keep the top chart's text (Helm's notes), and with
+    --render-subchart-notes the subcharts' too."""
     notes: list[str] = []
     for name in [n for n in files if n.endswith(NOTES_SUFFIX)]:
         text = files.pop(name)
-        if name == posixpath.join(chart_name, "templates", NOTES_SUFFIX):
+        if sub_notes or name == posixpath.join(chart_name, "templates", NOTES_SUFFIX):
             notes.append(text)
     return "\n".join(notes)
 

@@ -64,6 +64,9 @@ class UpgradeOptions:
     wait: bool = False
     wait_strategy: str = "watcher"  # watcher | legacy (Helm 4 --wait=...)
     wait_for_jobs: bool = False
+    skip_schema_validation: bool = False
+    render_subchart_notes: bool = False
+    skip_crds: bool = False  # for --install falling back to an install (upgrade never applies crds/)
     timeout: float = DEFAULT_TIMEOUT
     no_hooks: bool = False
     description: str = ""
@@ -120,7 +123,8 @@ def _as_install(opts: UpgradeOptions, replace: bool) -> InstallOptions:
         server_side=opts.server_side != "false", force_conflicts=opts.force_conflicts,
         dry_run=opts.dry_run, take_ownership=opts.take_ownership, wait=opts.wait,
         wait_strategy=opts.wait_strategy, wait_for_jobs=opts.wait_for_jobs,
-        timeout=opts.timeout, no_hooks=opts.no_hooks, description=opts.description,
+        skip_schema_validation=opts.skip_schema_validation, render_subchart_notes=opts.render_subchart_notes,
+        skip_crds=opts.skip_crds, timeout=opts.timeout, no_hooks=opts.no_hooks, description=opts.description,
         release_history_max=opts.release_history_max,
         include_history_values=opts.include_history_values, wait_for_lock=opts.wait_for_lock,
         rollback_on_failure=opts.rollback_on_failure, labels=opts.labels)
@@ -150,7 +154,9 @@ def _prepare_and_run(cfg: ActionConfig, opts: UpgradeOptions, lock: Any) -> Rele
     revision = last.version + 1
     rendered = render_release(cfg, chart, source, values, RenderRequest(
         opts.name, current.namespace, revision, True, opts.release_history_max,
-        opts.include_history_values, offline=opts.dry_run == "client"))
+        opts.include_history_values, offline=opts.dry_run == "client",
+        skip_schema_validation=opts.skip_schema_validation,
+        render_subchart_notes=opts.render_subchart_notes))
     upgraded = Release(
         name=opts.name, namespace=current.namespace, version=revision, chart=rendered.chart_json,
         config=values, manifest=rendered.manifest, hooks=rendered.hooks,

@@ -65,7 +65,8 @@ spec:
       containers: [{name: c, image: busybox}]
 """}
     failing = write_chart(tmp_path, version="1.0.0", templates=bad_job)
-    result = ours(cluster, namespace, "install", "f", str(failing), "--wait", "--timeout", "60s")
+    result = ours(cluster, namespace, "install", "f", str(failing), "--wait", "--wait-for-jobs",
+                  "--timeout", "60s")
     assert result.code != 0 and "INSTALLATION FAILED" in result.err
     rows = json.loads(helm("history", "f", "-n", namespace, "-o", "json").stdout)
     assert rows[0]["status"] == "failed" and rows[0]["description"].startswith('Release "f" failed:')
@@ -91,8 +92,9 @@ def test_rollback_on_failure_removes_only_what_the_install_created(cluster, name
                     "    spec:\n      restartPolicy: Never\n      containers: [{name: c, image: busybox}]\n"})
     # An object that exists before the install and is adopted: never ours to delete.
     _apply_as(cluster, namespace, "kubectl", _owned_cm("a-pre", "a", namespace, {"a": "b"}))
+    # Helm 4's watcher counts a started Job as ready; --wait-for-jobs waits for it to finish.
     result = ours(cluster, namespace, "install", "a", str(failing), "--rollback-on-failure",
-                  "--timeout", "60s")
+                  "--wait-for-jobs", "--timeout", "60s")
     assert result.code != 0 and "has been uninstalled due to rollback-on-failure" in result.err
     assert _cm(cluster, namespace, "a-cm") is None
     assert _cm(cluster, namespace, "a-pre") is not None
@@ -109,7 +111,8 @@ def test_upgrade_rollback_on_failure_returns_to_the_last_good_revision(cluster, 
         "  backoffLimit: 0\n  template:\n    metadata:\n      labels: {testbed.deploy-runner/fail: \"true\"}\n"
         "    spec:\n      restartPolicy: Never\n      containers: [{name: c, image: busybox}]\n")
     assert ours(cluster, namespace, "install", "u", str(chart)).code == 0
-    result = ours(cluster, namespace, "upgrade", "u", str(broken), "--atomic", "--timeout", "60s")
+    result = ours(cluster, namespace, "upgrade", "u", str(broken), "--atomic", "--wait-for-jobs",
+                  "--timeout", "60s")
     assert result.code != 0 and "has been rolled back due to rollback-on-failure" in result.err
     statuses = [record(cluster, namespace, "u", v)["info"]["status"] for v in (1, 2, 3)]
     assert statuses == ["superseded", "failed", "deployed"]
@@ -126,8 +129,8 @@ def test_cleanup_on_fail_removes_what_the_failed_upgrade_created(cluster, namesp
         "  backoffLimit: 0\n  template:\n    metadata:\n      labels: {testbed.deploy-runner/fail: \"true\"}\n"
         "    spec:\n      restartPolicy: Never\n      containers: [{name: c, image: busybox}]\n")
     assert ours(cluster, namespace, "install", "c", str(chart)).code == 0
-    result = ours(cluster, namespace, "upgrade", "c", str(bigger), "--wait", "--timeout", "60s",
-                  "--cleanup-on-fail")
+    result = ours(cluster, namespace, "upgrade", "c", str(bigger), "--wait", "--wait-for-jobs",
+                  "--timeout", "60s", "--cleanup-on-fail")
     assert result.code != 0 and "UPGRADE FAILED" in result.err
     assert _cm(cluster, namespace, "c-extra") is None
     assert record(cluster, namespace, "c", 2)["info"]["status"] == "failed"

@@ -140,3 +140,58 @@ def test_views_of_a_helm_release_are_byte_identical(cluster, namespace, helm, tm
     assert mine.out == theirs.stdout
     if args[-1] == "json" and args[0] == "status":
         assert "v1/ConfigMap" in json.loads(mine.out)["info"]["resources"]
+
+
+def _flag_chart(root, name: str = "flags"):
+    chart = write_chart(root, name=name, templates={"cm.yaml": DEMO_TEMPLATES["cm.yaml"],
+                                                    "NOTES.txt": "top notes\n"})
+    (chart / "values.schema.json").write_text(
+        '{"type": "object", "properties": {"replicas": {"type": "integer"}}}')
+    sub = chart / "charts" / "sub"
+    (sub / "templates").mkdir(parents=True)
+    (sub / "Chart.yaml").write_text("apiVersion: v2\nname: sub\nversion: 0.1.0\n")
+    (sub / "templates" / "NOTES.txt").write_text("sub notes for {{ .Release.Name }}\n")
+    (chart / "crds").mkdir()
+    (chart / "crds" / "crd.yaml").write_text(f"""apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: {name}s.example.com
+spec:
+  group: example.com
+  names: {{kind: {name.capitalize()}, plural: {name}s, singular: {name}}}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema: {{openAPIV3Schema: {{type: object, x-kubernetes-preserve-unknown-fields: true}}}}
+""")
+    return chart
+
+
+def test_render_flags_match_helm(cluster, namespace, helm, tmp_path):
+    import uuid
+
+    chart = _flag_chart(tmp_path, f"fl{uuid.uuid4().hex[:8]}")
+    flags = ["--set", "replicas=many", "--skip-schema-validation", "--render-subchart-notes",
+             "--description", "by hand", "--disable-openapi-validation", "--skip-crds", "--no-hooks",
+             "--timeout", "1m"]
+    strict = ours(cluster, namespace, "install", "orel", str(chart), "--set", "replicas=many")
+    assert strict.code != 0 and "replicas" in strict.err
+    assert helm("install", "hrel", str(chart), "-n", namespace, *flags).returncode == 0
+    mine = ours(cluster, namespace, "install", "orel", str(chart), *flags)
+    assert mine.code == 0, mine
+    theirs_rec, mine_rec = record(cluster, namespace, "hrel", 1), record(cluster, namespace, "orel", 1)
+    # Helm joins the NOTES.txt files in Go map order (random): compare the parts.
+    assert sorted(mine_rec["info"]["notes"].replace("orel", "hrel").splitlines()) \
+        == sorted(theirs_rec["info"]["notes"].splitlines())
+    assert "sub notes for orel" in mine_rec["info"]["notes"]
+    assert mine_rec["info"]["description"] == theirs_rec["info"]["description"] == "by hand"
+    crd = chart.name + "s.example.com"
+    assert helm("get", "all", "hrel", "-n", namespace).returncode == 0
+    from tests.e2e.release_helpers import get_object
+
+    assert get_object(cluster, f"/apis/apiextensions.k8s.io/v1/customresourcedefinitions/{crd}") is None
+    up = ours(cluster, namespace, "upgrade", "orel", str(chart), *flags)
+    assert up.code == 0, up
+    assert record(cluster, namespace, "orel", 2)["info"]["description"] == "by hand"
