@@ -480,21 +480,21 @@ def status_text(release: Any, dry_run: bool = False, resources: str = "", *,
                 show_metadata: bool = False, debug_values: tuple[Any, Any] | None = None) -> str:
     """Helm's statusPrinter (table output of install, upgrade, status, test, get all)."""
     info = release.info
-    lines = [f"NAME: {release.name}", f"LAST DEPLOYED: {ansic(info.last_deployed)}",
-             f"NAMESPACE: {release.namespace}", f"STATUS: {info.status}",
-             f"REVISION: {release.version}"]
+    lines = [f"NAME: {release.name}"]
+    if info.last_deployed:
+        lines.append(f"LAST DEPLOYED: {ansic(info.last_deployed)}")
+    lines += [f"NAMESPACE: {release.namespace}", f"STATUS: {info.status}", f"REVISION: {release.version}"]
     if show_metadata:
         meta = (release.chart or {}).get("metadata") or {}
         lines += [f"CHART: {meta.get('name', '')}", f"VERSION: {meta.get('version', '')}",
                   f"APP_VERSION: {meta.get('appVersion', '')}"]
-    if info.description:
-        lines.append(f"DESCRIPTION: {info.description}")
+    lines.append(f"DESCRIPTION: {info.description}")
     if resources:
         lines.append(f"RESOURCES:\n{resources}")
     lines += _test_suite(release)
     if debug_values is not None:
         lines += _values_sections(*debug_values)
-    if dry_run or debug_values is not None:
+    if dry_run or debug_values is not None or info.description.lower() == "dry run complete":
         lines += ["HOOKS:"] + [f"---\n# Source: {h.path}\n{h.manifest}" for h in release.hooks]
         lines += [f"MANIFEST:\n{release.manifest}"]
     if info.notes:
