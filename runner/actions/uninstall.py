@@ -13,7 +13,7 @@ from runner.actions.hooks import run_hooks
 from runner.actions.release_config import DEFAULT_TIMEOUT, ActionConfig, now, validate_name
 from runner.actions.results import UninstallResult
 from runner.errors import RunnerError
-from runner.kube import operations
+from runner.kube import operations, wait
 from runner.kube.resources import build, uninstall_sorted
 from runner.release.record import SERVER_SIDE_APPLY, UNINSTALLED, UNINSTALLING, Release
 from runner.release.storage import ReleaseNotFoundError
@@ -83,7 +83,10 @@ def _perform(cfg: ActionConfig, opts: UninstallOptions, release: Release) -> Uni
     deleted, result.errors = operations.delete_all(client, doomed, opts.cascade)
     result.deleted = [r.ref() for r in deleted]
     if opts.wait:
-        operations.wait_for_delete(client, deleted, opts.timeout)
+        try:
+            wait.watch_deleted(client, deleted, opts.timeout)
+        except wait.WaitError as err:
+            result.errors.append(str(err))
     if not opts.no_hooks:
         run_hooks(client, release, "post-delete", server_side=server_side, timeout=opts.timeout,
                   record=cfg.storage.update)

@@ -155,6 +155,29 @@ def watch_ready(client: KubeClient, resources: Sequence[Resource], timeout: floa
 DEFAULT_WATCHER_TIMEOUT = 30.0
 
 
+def watch_deleted(client: KubeClient, resources: Sequence[Resource], timeout: float) -> None:
+    """Helm's statusWaiter.WaitForDelete: every object gone, or one line per object
+    still there ("... still exists. status: ..., message: ...") and the deadline."""
+    from runner.kube import kstatus
+
+    deadline = time.monotonic() + (timeout or DEFAULT_WATCHER_TIMEOUT)
+    left = list(resources)
+    states: dict[str, tuple[str, str]] = {}
+    while left:
+        for resource in left:
+            reply = client.request("GET", resource.path)
+            live = reply.body if reply.ok else None
+            states[resource.key] = kstatus.compute(resource.kind, live)
+        left = [r for r in left if states[r.key][0] != kstatus.NOT_FOUND]
+        if not left or time.monotonic() >= deadline:
+            break
+        time.sleep(POLL_SECONDS)
+    if left:
+        lines = [f"resource {r.kind}/{r.namespace}/{r.name} still exists. status: {states[r.key][0]}, "
+                 f"message: {states[r.key][1]}" for r in left]
+        raise WaitError("\n".join([*lines, "context deadline exceeded"]))
+
+
 def _paused(resource: Resource) -> bool:
     return resource.kind == "Deployment" and bool((resource.obj.get("spec") or {}).get("paused"))
 

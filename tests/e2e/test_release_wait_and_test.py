@@ -195,3 +195,31 @@ def test_render_flags_match_helm(cluster, namespace, helm, tmp_path):
     up = ours(cluster, namespace, "upgrade", "orel", str(chart), *flags)
     assert up.code == 0, up
     assert record(cluster, namespace, "orel", 2)["info"]["description"] == "by hand"
+
+
+HELD = """apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: {{ .Release.Name }}-held
+  finalizers: [example.com/hold]
+data: {a: b}
+"""
+
+
+def test_uninstall_wait_reports_what_still_exists_as_helm(cluster, namespace, helm, tmp_path):
+    from kubernetes import client
+
+    chart = write_chart(tmp_path, templates={"held.yaml": HELD})
+    assert helm("install", "hrel", str(chart), "-n", namespace).returncode == 0
+    assert ours(cluster, namespace, "install", "orel", str(chart)).code == 0
+    try:
+        theirs = helm("uninstall", "hrel", "-n", namespace, "--wait", "--timeout", "2s")
+        mine = ours(cluster, namespace, "uninstall", "orel", "--wait", "--timeout", "2s")
+        assert theirs.returncode == 1 and mine.code == 1
+        assert "still exists. status: Terminating" in mine.err
+        assert mine.err.replace("orel", "hrel") == theirs.stderr
+        assert mine.out.replace("orel", "hrel") == theirs.stdout
+    finally:
+        core = client.CoreV1Api(cluster.api_client)
+        for name in ("hrel-held", "orel-held"):
+            core.patch_namespaced_config_map(name, namespace, {"metadata": {"finalizers": None}})
