@@ -7,6 +7,7 @@ reuses that until the function map hands it a different function.
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import datetime
 from typing import Any
 
 from runner.funcs.registry import ANY, FuncError, GoFunc
@@ -83,6 +84,12 @@ def _field(
             if has_args:
                 fail(st, tree, node, f"{name} has arguments but cannot be invoked as function")
             return NIL if v is None else v
+    if isinstance(r, datetime) and exported:
+        from runner.funcs.timemethods import time_method
+
+        bound = time_method(r, name)
+        if bound is not None:
+            return site.call_method(st, dot, bound, final)
     typ = "interface {}" if boxed else go_type_name(r)
     fail(st, tree, node, f"can't evaluate field {name} in type {typ}")
 
