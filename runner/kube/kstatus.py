@@ -181,13 +181,10 @@ def helm_pod(obj: dict[str, Any]) -> Result:
 
 
 def _service(obj: dict[str, Any]) -> Result:
+    """kstatus asks a LoadBalancer only for its cluster IP (the legacy waiter wants an ingress)."""
     spec = obj.get("spec") or {}
-    if spec.get("type") == "LoadBalancer":
-        if not spec.get("clusterIP"):
-            return IN_PROGRESS, "ClusterIP not yet allocated"
-        ingress = ((obj.get("status") or {}).get("loadBalancer") or {}).get("ingress") or []
-        if not ingress:
-            return IN_PROGRESS, "Pending external IP allocation"
+    if spec.get("type") == "LoadBalancer" and not spec.get("clusterIP"):
+        return IN_PROGRESS, "ClusterIP not set. Service type: LoadBalancer"
     return CURRENT, "Service is ready"
 
 

@@ -98,9 +98,18 @@ def _pod_done(obj: dict[str, Any]) -> tuple[bool, str]:
     return phase == "Succeeded", f"phase {phase or 'Pending'}"
 
 
+def _service(obj: dict[str, Any]) -> tuple[bool, str]:
+    """Helm 3's serviceReady: a LoadBalancer needs external IPs or an ingress."""
+    spec = obj.get("spec") or {}
+    if spec.get("type") != "LoadBalancer" or spec.get("externalIPs"):
+        return True, ""
+    ingress = ((obj.get("status") or {}).get("loadBalancer") or {}).get("ingress")
+    return bool(ingress), "no load balancer ingress yet"
+
+
 _CHECKS: dict[str, Callable[[dict[str, Any]], tuple[bool, str]]] = {
     "Deployment": _deployment, "StatefulSet": _statefulset, "DaemonSet": _daemonset,
-    "PersistentVolumeClaim": _pvc, "Job": _job, "Pod": _pod,
+    "PersistentVolumeClaim": _pvc, "Job": _job, "Pod": _pod, "Service": _service,
 }
 
 

@@ -71,14 +71,61 @@ def _same(text: str, ours_name: str, helm_name: str) -> str:
     return _ANSIC.sub("<time>", text.replace(ours_name, helm_name))
 
 
-def test_wait_watcher_reports_what_is_not_current_as_helm(cluster, namespace, helm, tmp_path):
-    chart = write_chart(tmp_path, templates={"pvc.yaml": PVC})
-    theirs = helm("install", "h", str(chart), "-n", namespace, "--wait", "--timeout", "2s")
-    mine = ours(cluster, namespace, "install", "o", str(chart), "--wait", "--timeout", "2s")
+LOAD_BALANCER = """apiVersion: v1
+kind: Service
+metadata:
+  name: {{ .Release.Name }}-lb
+spec:
+  type: LoadBalancer
+  ports: [{port: 80}]
+  selector: {app: x}
+"""
+
+GADGET_CRD = """apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: gadgets.GROUP
+spec:
+  group: GROUP
+  names: {kind: Gadget, plural: gadgets, singular: gadget}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}
+"""
+
+GADGET = """apiVersion: GROUP/v1
+kind: Gadget
+metadata:
+  name: {{ .Release.Name }}-g
+status:
+  conditions:
+  - {type: Ready, status: "False", reason: Down, message: backend down}
+"""
+
+
+@pytest.mark.parametrize("kind", ["pvc", "custom-ready-false", "load-balancer"])
+def test_wait_watcher_reports_what_is_not_current_as_helm(cluster, namespace, helm, tmp_path, kind):
+    import uuid
+
+    group = f"g{uuid.uuid4().hex[:8]}.example.com"
+    template = {"pvc": PVC, "custom-ready-false": GADGET.replace("GROUP", group),
+                "load-balancer": LOAD_BALANCER}[kind]
+    chart = write_chart(tmp_path, templates={"x.yaml": template})
+    if kind == "custom-ready-false":
+        (chart / "crds").mkdir()
+        (chart / "crds" / "crd.yaml").write_text(GADGET_CRD.replace("GROUP", group))
+    theirs = helm("install", "hrel", str(chart), "-n", namespace, "--wait", "--timeout", "2s")
+    mine = ours(cluster, namespace, "install", "orel", str(chart), "--wait", "--timeout", "2s")
+    assert mine.err.replace("orel", "hrel") == theirs.stderr
+    if kind == "load-balancer":  # kstatus wants only a cluster IP, not an ingress
+        assert theirs.returncode == 0 and mine.code == 0
+        return
     assert theirs.returncode == 1 and mine.code != 0
-    assert "PVC is not Bound. phase: Pending\ncontext deadline exceeded" in mine.err
-    assert mine.err.replace("o-data", "h-data") == theirs.stderr
-    assert record(cluster, namespace, "o", 1)["info"]["status"] == "failed"
+    assert "not ready. status: InProgress" in mine.err and "\ncontext deadline exceeded" in mine.err
+    assert record(cluster, namespace, "orel", 1)["info"]["status"] == "failed"
 
 
 def test_wait_strategies_for_ready_workloads(cluster, namespace, tmp_path):

@@ -40,7 +40,8 @@ def test_pvc_job_pod_service_crd() -> None:
     assert compute("Pod", pod) == ("Current", "Pod is Ready")
     assert compute("Pod", pod, hooks=True) == ("InProgress", "Pod in progress")
     lb = {"metadata": _meta(), "spec": {"type": "LoadBalancer", "clusterIP": "10.0.0.1"}, "status": {}}
-    assert compute("Service", lb)[0] == "InProgress"
+    assert compute("Service", lb) == ("Current", "Service is ready")
+    assert compute("Service", {**lb, "spec": {"type": "LoadBalancer"}})[0] == "InProgress"
     crd = {"metadata": _meta(), "status": {"conditions": [{"type": "Established", "status": "True"}]}}
     assert compute("CustomResourceDefinition", crd) == ("Current", "CRD is established")
 
