@@ -146,6 +146,8 @@ def _merge_all(dst: dict[str, Any] | None, srcs: tuple[Any, ...], overwrite: boo
     if dst is None:
         dst = {}  # mergo makes a map for a nil destination
     for src in srcs:
+        if src is not None and getattr(dst, "go_nil", False):
+            dst = {}  # a typed nil one (fromJson "null") too, once a source is merged
         if src:
             merge_into(dst, src, overwrite)
     return dst
