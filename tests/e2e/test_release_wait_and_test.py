@@ -142,7 +142,7 @@ def test_test_command_runs_filters_and_logs_as_helm(cluster, namespace, helm, tm
     chart = write_chart(tmp_path, templates={"cm.yaml": DEMO_TEMPLATES["cm.yaml"], "tests.yaml": TESTS})
     assert helm("install", "hrel", str(chart), "-n", namespace).returncode == 0
     assert ours(cluster, namespace, "install", "orel", str(chart)).code == 0
-    for args in (["--filter", "name={}-second"], ["--logs"]):
+    for args in (["--filter", "name={}-second"], ["--filter", "!name={}-second"], ["--logs"]):
         theirs = helm("test", "hrel", "-n", namespace, "--timeout", "60s",
                       *[a.format("hrel") for a in args])
         mine = ours(cluster, namespace, "test", "orel", "--timeout", "60s", *[a.format("orel") for a in args])
