@@ -38,7 +38,7 @@ _RANGE = "value out of range"
 # ------------------------------------------------------------------ strconv
 
 
-def _underscore_ok(s: str) -> bool:
+def underscore_ok(s: str) -> bool:
     """strconv's underscoreOK: '_' only between digits or after a base prefix."""
     saw = "^"
     i = 0
@@ -99,7 +99,7 @@ def parse_uint(s: str, base: int = 10, bits: int = 64, func: str = "ParseUint") 
         if d >= base:
             raise NumError(func, s, _SYNTAX)
         n = n * base + d
-    if underscores and not _underscore_ok(s):
+    if underscores and not underscore_ok(s):
         raise NumError(func, s, _SYNTAX)
     limit = (1 << bits) - 1
     if n > limit:
@@ -163,9 +163,9 @@ def parse_float(s: str) -> float:
     special = _special_float(s)
     if special is not None:
         return special
-    if _DECIMAL_FLOAT.fullmatch(s) and ("_" not in s or _underscore_ok(s)):
+    if _DECIMAL_FLOAT.fullmatch(s) and ("_" not in s or underscore_ok(s)):
         value = float(s.replace("_", ""))
-    elif _HEX_FLOAT.fullmatch(s) and _underscore_ok(s):
+    elif _HEX_FLOAT.fullmatch(s) and underscore_ok(s):
         value = float.fromhex(s.replace("_", ""))
     else:
         raise NumError("ParseFloat", s, _SYNTAX)

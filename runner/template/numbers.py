@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from runner.template.gocast import underscore_ok
 from runner.template.lex import T
 from runner.template.nodes import NumberNode
 
@@ -16,33 +17,6 @@ _INT_BODY = {
 _PREFIX = {"x": 16, "o": 8, "b": 2}
 _DEC_FLOAT = re.compile(r"[+-]?(\d[\d_]*)?(\.[\d_]*)?([eE][+-]?[\d_]+)?")
 _HEX_FLOAT = re.compile(r"[+-]?0[xX]([0-9a-fA-F_]*)(\.[0-9a-fA-F_]*)?([pP][+-]?[\d_]+)?")
-
-
-def _underscore_ok(s: str) -> bool:
-    """strconv's underscoreOK: underscores only between digits (or after a base prefix)."""
-    saw = "^"
-    i = 0
-    if s[:1] in ("+", "-"):
-        s = s[1:]
-    hexa = False
-    if len(s) >= 2 and s[0] == "0" and s[1].lower() in "box":
-        i = 2
-        saw = "0"
-        hexa = s[1].lower() == "x"
-    while i < len(s):
-        c = s[i]
-        if c.isdigit() and c.isascii() or hexa and c.lower() in "abcdef":
-            saw = "0"
-        elif c == "_":
-            if saw != "0":
-                return False
-            saw = "_"
-        elif saw == "_":
-            return False
-        else:
-            saw = "!"
-        i += 1
-    return saw != "_"
 
 
 def _parse_uint(text: str) -> int | None:
@@ -58,7 +32,7 @@ def _parse_uint(text: str) -> int | None:
             base, body = 8, text[1:]
     if not body or not _INT_BODY[base].fullmatch(body):
         return None
-    if "_" in text and not _underscore_ok(text):
+    if "_" in text and not underscore_ok(text):
         return None
     digits = body.replace("_", "")
     if not digits:
@@ -83,7 +57,7 @@ def _parse_int(text: str) -> int | None:
 
 def parse_float(text: str) -> float | None:
     """strconv.ParseFloat(text, 64) for the syntax the lexer lets through."""
-    if "_" in text and not _underscore_ok(text):
+    if "_" in text and not underscore_ok(text):
         return None
     clean = text.replace("_", "")
     try:
