@@ -48,7 +48,8 @@ def load_yaml_document(data: bytes, what: str, *, ints: bool = False) -> Any:
         raise ChartError(f"cannot load {what}: {message}") from exc
 
 
-def _json_kind(value: Any) -> str:
+def json_kind(value: Any) -> str:
+    """The JSON kind encoding/json names in an UnmarshalTypeError ("cannot unmarshal number into ...")."""
     if isinstance(value, bool):
         return "bool"
     if isinstance(value, int | float):
@@ -62,7 +63,7 @@ def _json_kind(value: Any) -> str:
 
 def _fail(value: Any, struct: str, path: str, go_type: str) -> _DecodeError:
     return _DecodeError(
-        f"json: cannot unmarshal {_json_kind(value)} into Go struct field "
+        f"json: cannot unmarshal {json_kind(value)} into Go struct field "
         f"{struct}.{path} of type {go_type}"
     )
 
@@ -193,7 +194,7 @@ def _decode(doc: Any, target: Any, struct: str, fields: list[_Field], what: str)
     if doc is None:
         return
     if not isinstance(doc, dict):
-        kind = _json_kind(doc)
+        kind = json_kind(doc)
         raise ChartError(
             f"cannot load {what}: error unmarshaling JSON: while decoding JSON: "
             f"json: cannot unmarshal {kind} into Go value of type {struct}"

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from runner.chart.chartfile import go_string
+from runner.chart.chartfile import go_string, json_kind
 from runner.encoding import goyaml
 
 
@@ -143,12 +143,12 @@ def to_object(value: Any, json_stream: bool = False) -> K8sObject | None:
         return None
     prefix = "" if json_stream else "error unmarshaling JSON: while decoding JSON: "
     if not isinstance(value, dict):
-        raise DecodeError(f"{prefix}json: cannot unmarshal {_json_kind(value)} into Go value of type "
+        raise DecodeError(f"{prefix}json: cannot unmarshal {json_kind(value)} into Go value of type "
                           "rules.k8sYamlStruct")
     fields = _fields(value)
     metadata = fields.get("metadata")
     if metadata is not None and not isinstance(metadata, dict):
-        raise DecodeError(f"{prefix}json: cannot unmarshal {_json_kind(metadata)} into Go struct field "
+        raise DecodeError(f"{prefix}json: cannot unmarshal {json_kind(metadata)} into Go struct field "
                           "k8sYamlStruct.Metadata of type rules.k8sYamlMetadata")
     meta = _fields(metadata or {})
     try:
@@ -172,21 +172,9 @@ def _string(value: Any, field: str, strict: bool = False) -> str:
     if value is None:
         return ""
     if isinstance(value, dict | list) or (strict and not isinstance(value, str)):
-        raise DecodeError(f"json: cannot unmarshal {_json_kind(value)} into Go struct field "
+        raise DecodeError(f"json: cannot unmarshal {json_kind(value)} into Go struct field "
                           f"k8sYamlStruct.{field} of type string")
     return go_string(value, "k8sYamlStruct", field)
-
-
-def _json_kind(value: Any) -> str:
-    if isinstance(value, bool):
-        return "bool"
-    if isinstance(value, int | float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list):
-        return "array"
-    return "object"
 
 
 def list_item_annotations(text: str) -> list[dict[str, Any]]:
