@@ -8,13 +8,14 @@ class AddrError(ValueError):
     """netip's parseAddrError: `ParseAddr("in"): msg (at "rest")`."""
 
     def __init__(self, text: str, msg: str, at: str | None = None) -> None:
-        message = f"ParseAddr({_quote(text)}): {msg}"
+        message = f"ParseAddr({go_quote_bytes(text)}): {msg}"
         if at:
-            message += f" (at {_quote(at)})"
+            message += f" (at {go_quote_bytes(at)})"
         super().__init__(message)
 
 
-def _quote(s: str) -> str:
+def go_quote_bytes(s: str) -> str:
+    """strconv.Quote of text read with surrogateescape (an invalid byte shows as \\xNN), for net/url and netip errors."""
     out = []
     for ch in s:
         if "\udc80" <= ch <= "\udcff":  # an invalid UTF-8 byte kept by surrogateescape
@@ -23,8 +24,10 @@ def _quote(s: str) -> str:
             out.append("\\" + ch)
         elif ch.isprintable():
             out.append(ch)
+        elif ord(ch) < 0x80:
+            out.append({"\n": "\\n", "\t": "\\t", "\r": "\\r"}.get(ch, f"\\x{ord(ch):02x}"))
         else:
-            out.append(f"\\x{ord(ch):02x}" if ord(ch) < 0x80 else f"\\u{ord(ch):04x}")
+            out.append(f"\\u{ord(ch):04x}" if ord(ch) <= 0xFFFF else f"\\U{ord(ch):08x}")
     return '"' + "".join(out) + '"'
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from runner.funcs.netip import AddrError, parse_addr_version
+from runner.funcs.netip import AddrError, go_quote_bytes, parse_addr_version
 from runner.funcs.registry import FuncError, gofunc
 from runner.template.gotypes import kind_of
 
@@ -73,17 +73,17 @@ def unescape(s: str, mode: int) -> str:
         if c == "%":
             chunk = data[i : i + 3].decode("utf-8", "surrogateescape")
             if len(chunk) < 3 or not _is_hex(chunk[1]) or not _is_hex(chunk[2]):
-                raise URLError(f"invalid URL escape {_quote(chunk)}")
+                raise URLError(f"invalid URL escape {go_quote_bytes(chunk)}")
             if mode == HOST and int(chunk[1], 16) < 8 and chunk != "%25":
-                raise URLError(f"invalid URL escape {_quote(chunk)}")
+                raise URLError(f"invalid URL escape {go_quote_bytes(chunk)}")
             if mode == ZONE:
                 value = int(chunk[1:], 16)
                 if chunk != "%25" and value != 0x20 and _should_escape(value, HOST):
-                    raise URLError(f"invalid URL escape {_quote(chunk)}")
+                    raise URLError(f"invalid URL escape {go_quote_bytes(chunk)}")
             i += 3
             continue
         if mode in (HOST, ZONE) and data[i] < 0x80 and _should_escape(data[i], mode):
-            raise URLError(f"invalid character {_quote(c)} in host name")
+            raise URLError(f"invalid character {go_quote_bytes(c)} in host name")
         i += 1
     out = bytearray()
     i = 0
@@ -98,23 +98,6 @@ def unescape(s: str, mode: int) -> str:
             out.append(data[i])
             i += 1
     return out.decode("utf-8", "surrogateescape")
-
-
-def _quote(s: str) -> str:
-    """strconv.Quote for the short ASCII pieces net/url errors show."""
-    out = []
-    for ch in s:
-        if "\udc80" <= ch <= "\udcff":  # an invalid UTF-8 byte kept by surrogateescape
-            out.append(f"\\x{ord(ch) - 0xDC00:02x}")
-        elif ch in '"\\':
-            out.append("\\" + ch)
-        elif ch.isprintable():
-            out.append(ch)
-        elif ord(ch) < 0x80:
-            out.append({"\n": "\\n", "\t": "\\t", "\r": "\\r"}.get(ch, f"\\x{ord(ch):02x}"))
-        else:
-            out.append(f"\\u{ord(ch):04x}" if ord(ch) <= 0xFFFF else f"\\U{ord(ch):08x}")
-    return '"' + "".join(out) + '"'
 
 
 @dataclass
@@ -245,7 +228,7 @@ def _parse_host(host: str) -> str:
         return _parse_ip_literal(host)
     colon = host.rfind(":")
     if colon != -1 and not _valid_optional_port(host[colon:]):
-        raise URLError(f"invalid port {_quote(host[colon:])} after host")
+        raise URLError(f"invalid port {go_quote_bytes(host[colon:])} after host")
     return unescape(host, HOST)
 
 
@@ -255,7 +238,7 @@ def _parse_ip_literal(host: str) -> str:
         raise URLError("missing ']' in host")
     colon_port = host[end + 1 :]
     if not _valid_optional_port(colon_port):
-        raise URLError(f"invalid port {_quote(colon_port)} after host")
+        raise URLError(f"invalid port {go_quote_bytes(colon_port)} after host")
     port = unescape(colon_port, HOST)
     hostname = host[1:end]
     zone = hostname.find("%25")
@@ -339,12 +322,12 @@ def parse_url(raw: str) -> URL:
     try:
         url = _parse_reference(before)
     except URLError as err:
-        raise URLError(f"parse {_quote(before)}: {err}") from None
+        raise URLError(f"parse {go_quote_bytes(before)}: {err}") from None
     if fragment:
         try:
             url.fragment = unescape(fragment, FRAGMENT)
         except URLError as err:
-            raise URLError(f"parse {_quote(raw)}: {err}") from None
+            raise URLError(f"parse {go_quote_bytes(raw)}: {err}") from None
     return url
 
 

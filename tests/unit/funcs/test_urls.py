@@ -166,3 +166,10 @@ def test_parse_error_names_the_part_before_the_fragment() -> None:
 def test_ipv4_mapped_and_zoned_literals_are_accepted() -> None:
     assert urls.url_parse("http://[::ffff:1.2.3.4]:80/")["hostname"] == "::ffff:1.2.3.4"
     assert urls.url_parse("http://[fe80::1%25en0]/")["host"] == "[fe80::1%en0]"
+
+
+def test_parse_addr_error_quotes_a_non_bmp_rune_as_strconv_quote() -> None:
+    # strconv.Quote writes a non-printable rune above U+FFFF as \U%08x.
+    with pytest.raises(FuncError) as info:
+        urls.url_parse("http://[\U000f0000]/")
+    assert str(info.value).endswith('invalid host: ParseAddr("\\U000f0000"): unable to parse IP')
