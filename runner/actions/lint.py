@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from runner.actions.flags import add_flag, add_values_flag, helm_flags
-from runner.errors import RunnerError
+from runner.errors import RunnerError, run_reporting_bugs
 
 _ARCHIVE_SUFFIXES = (".tgz", ".tar.gz")
 
@@ -77,14 +77,7 @@ def handle(args: argparse.Namespace) -> int:
         kube_version=args.kube_version, namespace=args.namespace,
         values_files=args.values_files, sets=sets,
     )
-    try:
-        return run(opts)
-    except RunnerError:
-        raise
-    except Exception as err:  # a bug of ours: one line for the user, traceback with --debug
-        if getattr(args, "debug", False):
-            raise
-        raise RunnerError(f"internal error: {type(err).__name__}: {err}") from err
+    return run_reporting_bugs(args, lambda: run(opts))
 
 
 def run(opts: LintOptions, out: TextIO | None = None) -> int:

@@ -8,7 +8,7 @@ from typing import Any
 from runner.actions.flags import add_flag, add_values_flag, helm_flags
 from runner.actions.postrender import add_post_renderer_flags, unsupported
 from runner.actions.pull import add_source_flags
-from runner.errors import RunnerError
+from runner.errors import RunnerError, run_reporting_bugs
 
 
 def register(subparsers: Any) -> None:
@@ -54,14 +54,7 @@ def handle(args: argparse.Namespace) -> int:
         no_hooks=args.no_hooks, kube_version=args.kube_version, api_versions=apis,
         source_args=args,
     )
-    try:
-        return run(opts)
-    except RunnerError:
-        raise
-    except Exception as err:  # a bug of ours: one line for the user, traceback with --debug
-        if getattr(args, "debug", False):
-            raise
-        raise RunnerError(f"internal error: {type(err).__name__}: {err}") from err
+    return run_reporting_bugs(args, lambda: run(opts))
 
 
 def _name_and_chart(args: list[str]) -> tuple[str, str]:
