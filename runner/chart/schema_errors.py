@@ -54,6 +54,18 @@ def _build(errors: list[ValidationError], base: list[Any], validator: Any) -> li
     return nodes
 
 
+# Keywords whose errors group under a named child (a property, a pattern, an index) ...
+_NAMED_CHILD_KEYWORDS = ("properties", "patternProperties", "dependentSchemas", "prefixItems")
+# ... and keywords whose errors group under the instance's first step only.
+_ITEM_KEYWORDS = (
+    "items",
+    "additionalProperties",
+    "additionalItems",
+    "unevaluatedProperties",
+    "unevaluatedItems",
+)
+
+
 def _sort_key(key: tuple[Any, ...]) -> tuple[int, str]:
     keyword = key[0]
     rank = (
@@ -65,22 +77,9 @@ def _sort_key(key: tuple[Any, ...]) -> tuple[int, str]:
 def _group_key(error: ValidationError) -> tuple[Any, ...]:
     path = list(error.relative_schema_path)
     keyword = path[0] if path else error.validator
-    if (
-        keyword in ("properties", "patternProperties", "dependentSchemas", "prefixItems")
-        and len(path) > 1
-    ):
+    if keyword in _NAMED_CHILD_KEYWORDS and len(path) > 1:
         return (keyword, str(path[1]), _first_instance(error))
-    if (
-        keyword
-        in (
-            "items",
-            "additionalProperties",
-            "additionalItems",
-            "unevaluatedProperties",
-            "unevaluatedItems",
-        )
-        and len(path) > 1
-    ):
+    if keyword in _ITEM_KEYWORDS and len(path) > 1:
         return (keyword, _first_instance(error))
     if keyword == "propertyNames" and len(path) > 1:
         return (keyword, str(error.instance))
@@ -105,25 +104,12 @@ def _group_nodes(
 ) -> list[_Node]:
     keyword = key[0]
     here = _pointer(base)
-    if (
-        keyword in ("properties", "patternProperties", "prefixItems", "dependentSchemas")
-        and len(key) > 2
-    ):
+    if keyword in _NAMED_CHILD_KEYWORDS and len(key) > 2:
         child = base + [key[2]] if key[2] != "" else base
         for error in errors:
             _strip(error, 2, 1 if key[2] != "" else 0)
         return [_collapse(_pointer(child), _build(errors, child, validator))]
-    if (
-        keyword
-        in (
-            "items",
-            "additionalProperties",
-            "additionalItems",
-            "unevaluatedProperties",
-            "unevaluatedItems",
-        )
-        and len(key) > 1
-    ):
+    if keyword in _ITEM_KEYWORDS and len(key) > 1:
         child = base + [key[1]] if key[1] != "" else base
         for error in errors:
             # array-form items (drafts 4-7) carry the item index in the schema path too
