@@ -140,22 +140,18 @@ def _pod(obj: dict[str, Any]) -> Result:
 
 def _job(obj: dict[str, Any]) -> Result:
     """kstatus's Job: Current once started (Helm's plain --wait does not wait for Jobs)."""
-    spec, status = obj.get("spec") or {}, obj.get("status") or {}
-    parallelism = _int(spec.get("parallelism", 1), 1)
-    completions = _int(spec.get("completions", parallelism), parallelism)
+    status = obj.get("status") or {}
     succeeded, failed = _int(status.get("succeeded")), _int(status.get("failed"))
-    for kind, cond in _conditions(obj).items():
-        if kind == "Complete" and cond.get("status") == "True":
-            return CURRENT, f"Job Completed. succeeded: {succeeded}/{completions}"
-        if kind == "Failed" and cond.get("status") == "True":
-            return FAILED, f"Job Failed. failed: {failed}/{completions}"
+    finished = _finished_job(obj)
+    if finished is not None:
+        return finished
     if not status.get("startTime"):
         return IN_PROGRESS, "Job not started"
     return CURRENT, f"Job in progress. success:{succeeded}, active: {_int(status.get('active'))}, failed: {failed}"
 
 
-def helm_job(obj: dict[str, Any]) -> Result:
-    """Helm's customJobStatusReader: Current only when Complete."""
+def _finished_job(obj: dict[str, Any]) -> Result | None:
+    """A Job's first True Complete or Failed condition, as kstatus and Helm word it; None if neither."""
     spec, status = obj.get("spec") or {}, obj.get("status") or {}
     parallelism = _int(spec.get("parallelism", 1), 1)
     completions = _int(spec.get("completions", parallelism), parallelism)
@@ -166,7 +162,12 @@ def helm_job(obj: dict[str, Any]) -> Result:
             return CURRENT, f"Job Completed. succeeded: {_int(status.get('succeeded'))}/{completions}"
         if kind == "Failed":
             return FAILED, f"Job Failed. failed: {_int(status.get('failed'))}/{completions}"
-    return IN_PROGRESS, "Job in progress"
+    return None
+
+
+def helm_job(obj: dict[str, Any]) -> Result:
+    """Helm's customJobStatusReader: Current only when Complete."""
+    return _finished_job(obj) or (IN_PROGRESS, "Job in progress")
 
 
 def helm_pod(obj: dict[str, Any]) -> Result:
