@@ -401,7 +401,8 @@ def _get(args: argparse.Namespace) -> int:
     release = query.get_release(cfg, args.name, args.revision)
     if args.what == "all":
         if args.template:
-            raise UsageError("get all --template is not supported by deploy-runner")
+            sys.stdout.write(_release_template(args.template, release))
+            return 0
         computed = query.values(cfg, args.name, args.revision, True)
         sys.stdout.write(status_text(release, show_metadata=True, debug_values=(release.config, computed)))
     elif args.what == "manifest":
@@ -412,6 +413,39 @@ def _get(args: argparse.Namespace) -> int:
         for hook in release.hooks:
             sys.stdout.write(f"---\n# Source: {hook.path}\n{hook.manifest}\n")
     return 0
+
+
+def _release_template(text: str, release: Any) -> str:
+    """get all --template: Go's text/template over {"Release": <the release>} with
+    Helm's Go field names (no Sprig functions, as Helm's tpl helper)."""
+    from runner.template import Template
+
+    info = release.info
+    meta = (release.chart or {}).get("metadata") or {}
+    data = {"Release": {
+        "Name": release.name, "Namespace": release.namespace, "Version": release.version,
+        "Manifest": release.manifest, "Config": release.config, "Labels": release.labels,
+        "ApplyMethod": release.apply_method,
+        "Info": {"Status": info.status, "Description": info.description, "Notes": info.notes,
+                 "FirstDeployed": go_time_text(info.first_deployed),
+                 "LastDeployed": go_time_text(info.last_deployed), "Deleted": go_time_text(info.deleted)},
+        "Chart": {"Metadata": {k[:1].upper() + k[1:]: v for k, v in meta.items()}},
+        "Hooks": [{"Name": h.name, "Kind": h.kind, "Path": h.path, "Manifest": h.manifest,
+                   "Events": h.events, "Weight": h.weight} for h in release.hooks],
+    }}
+    try:
+        return Template("_").parse("_", text).execute("_", data)
+    except Exception as err:  # a template error is the user's, shown as Helm shows it
+        raise RunnerError(str(err)) from err
+
+
+def go_time_text(stamp: str) -> str:
+    """A time.Time as fmt prints it: 2006-01-02 15:04:05.999999999 +0000 UTC."""
+    if not stamp:
+        return "0001-01-01 00:00:00 +0000 UTC"
+    head, _, rest = stamp.rstrip("Z").partition(".")
+    fraction = rest.rstrip("0")
+    return head.replace("T", " ") + (f".{fraction}" if fraction else "") + " +0000 UTC"
 
 
 # -- output ------------------------------------------------------------------------

@@ -172,6 +172,8 @@ def test_a_failing_test_fails_as_helm(cluster, namespace, helm, tmp_path):
     ["status", "-o", "json"], ["status", "-o", "yaml"], ["status"], ["history", "-o", "yaml"],
     ["history", "-o", "json"], ["get", "values", "-o", "json"], ["get", "values", "-o", "yaml"],
     ["get", "values", "--all", "-o", "yaml"], ["get", "all"],
+    ["get", "all", "--template", "{{.Release.Name}} {{.Release.Info.Status}} {{.Release.Version}} "
+     "{{.Release.Info.LastDeployed}} {{.Release.Chart.Metadata.Version}} {{.Release.Config.message}}"],
 ])
 def test_views_of_a_helm_release_are_byte_identical(cluster, namespace, helm, tmp_path, args):
     chart = write_chart(tmp_path, templates={"cm.yaml": DEMO_TEMPLATES["cm.yaml"], "tests.yaml": TESTS,
