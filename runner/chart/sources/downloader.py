@@ -47,16 +47,7 @@ class SourceOptions:
     keyring: str = ""
 
     def http(self, credentials_url: str = "") -> http.HttpOptions:
-        return http.HttpOptions(
-            self.username,
-            self.password,
-            self.ca_file,
-            self.cert_file,
-            self.key_file,
-            self.insecure_skip_tls_verify,
-            self.pass_credentials_all,
-            credentials_url,
-        )
+        return http_options(_entry_with_flags(Entry(url=credentials_url), self))
 
     def oci(self) -> oci.OciOptions:
         return oci.OciOptions(
@@ -210,7 +201,8 @@ def _named_repository(name: str, paths: HelmPaths) -> Entry:
 
 
 def _entry_with_flags(entry: Entry, options: SourceOptions) -> Entry:
-    """Flags given on the command line win over the stored repository's settings."""
+    """Flags given on the command line win over the stored repository's settings
+    (on a blank Entry: the flags' credentials and TLS settings as they are)."""
     overrides = {
         k: v
         for k, v in {
@@ -236,17 +228,8 @@ def find_in_repo_url(
 
     As Helm, the index is cached under a random name, read back from there, and removed.
     """
-    entry = Entry(
-        name=base64.b64encode(secrets.token_bytes(20)).decode().replace("/", "-"),
-        url=repo_url,
-        username=options.username,
-        password=options.password,
-        ca_file=options.ca_file,
-        cert_file=options.cert_file,
-        key_file=options.key_file,
-        insecure_skip_tls_verify=options.insecure_skip_tls_verify,
-        pass_credentials_all=options.pass_credentials_all,
-    )
+    name = base64.b64encode(secrets.token_bytes(20)).decode().replace("/", "-")
+    entry = _entry_with_flags(Entry(name=name, url=repo_url), options)
     check_scheme(repo_url)
     try:
         cached = download_index_file(entry, paths)
