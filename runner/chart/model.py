@@ -14,7 +14,6 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from runner.chart.logs import Warning  # noqa: A004 - Helm's log line, not the builtin
-from runner.template.gotypes import NilStringMap, StringMap
 
 API_VERSION_V1 = "v1"
 API_VERSION_V2 = "v2"
@@ -101,6 +100,8 @@ class Metadata:
 
     def to_go_map(self, is_root: bool = True) -> dict[str, Any]:
         """The map Helm 4 puts in `.Chart`: Go field names, zero values kept."""
+        from runner.template.gotypes import NilStringMap, StringMap  # render time only
+
         return {
             "APIVersion": self.api_version,
             "Annotations": (StringMap(self.annotations) if self.annotations is not None
