@@ -7,14 +7,13 @@ non-zero exit code; a traceback is shown only with --debug.
 from __future__ import annotations
 
 import argparse
-import gc
 import importlib
 import sys
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 
 from runner import __version__
 from runner.errors import RunnerError
+from runner.gcpause import no_gc
 
 Command = Callable[[argparse.Namespace], int]
 
@@ -55,19 +54,6 @@ def _command_word(argv: Sequence[str]) -> str | None:
     return next((arg for arg in argv if arg != "--debug"), None)
 
 
-@contextmanager
-def _no_gc() -> Iterator[None]:
-    """No cyclic garbage collection during a command: a run is short and its trees,
-    closures and values live to its end, so collections only cost time."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     """Run a command; as the program itself (no `argv`), exit without interpreter teardown."""
     code = _run(sys.argv[1:] if argv is None else list(argv))
@@ -106,7 +92,7 @@ def _run(argv: list[str]) -> int:
         parser.print_help(sys.stderr)
         return 2
     try:
-        with _no_gc():
+        with no_gc():
             return handler(args)
     except RunnerError as err:
         if args.debug:

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from runner.funcs.registry import GoFunc
+from runner.gcpause import no_gc
 from runner.template import positions
 from runner.template.calls import ArgError, ideal_constant
 from runner.template.gotypes import print_copied_value, print_value
@@ -45,7 +46,6 @@ from runner.template.state import (
     _Break,
     _Continue,
     fail,
-    no_gc,
 )
 from runner.template.values import MISSING, NIL, truth
 

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import gc
 import sys
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from typing import Any, NoReturn
 
 from runner.funcs.registry import GoFunc
@@ -68,17 +66,3 @@ class State:
 def fail(st: State, tree: Tree, node: Node, reason: str) -> NoReturn:
     location, context = tree.error_context(node)
     raise ExecError.at(st.name, location, context, reason)
-
-
-@contextmanager
-def no_gc() -> Iterator[None]:
-    """Pause the cyclic GC while building trees and closures: they are all
-    long-lived, and collections triggered by their allocations cost more than
-    the building itself."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
