@@ -53,6 +53,14 @@ def load_directory(directory: Path) -> Chart:
             f"unable to detect chart at {chart_yaml}: open {chart_yaml}: no such file or directory"
         )
     _check_api_version(chart_yaml.read_bytes())
+    walk = walk_chart_directory(top)
+    chart = load_files(walk.files)
+    chart.load_warnings[:0] = walk.warnings.items  # the walk logs before LoadFiles runs
+    return chart
+
+
+def walk_chart_directory(top: Path) -> _Walk:
+    """The chart directory's files, as Helm's loader walks them with .helmignore applied."""
     rules = Rules()
     ignore_file = top / HELM_IGNORE
     if ignore_file.is_file():
@@ -60,9 +68,7 @@ def load_directory(directory: Path) -> Chart:
     rules.add_defaults()
     walk = _Walk(rules)
     walk.directory(top, "", {str(top)})
-    chart = load_files(walk.files)
-    chart.load_warnings[:0] = walk.warnings.items  # the walk logs before LoadFiles runs
-    return chart
+    return walk
 
 
 class _Walk:

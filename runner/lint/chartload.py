@@ -5,8 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from runner.chart.errors import ChartError
-from runner.chart.ignore import HELM_IGNORE, Rules
-from runner.chart.loader import _Walk, load_files
+from runner.chart.loader import load_files, walk_chart_directory
 from runner.chart.logs import Warning  # noqa: A004 - Helm's log line
 from runner.chart.model import Chart
 
@@ -14,14 +13,8 @@ from runner.chart.model import Chart
 def load_v2(chart_dir: str) -> tuple[Chart | None, list[Warning], str | None]:
     """pkg/chart/v2/loader.Load: (chart, the warnings it logs, error text)."""
     top = Path(chart_dir).resolve()
-    rules = Rules()
-    ignore_file = top / HELM_IGNORE
     try:
-        if ignore_file.is_file():
-            rules = Rules.parse(ignore_file.read_text(errors="replace"))
-        rules.add_defaults()
-        walk = _Walk(rules)
-        walk.directory(top, "", {str(top)})
+        walk = walk_chart_directory(top)
         chart = load_files(walk.files)
     except ChartError as exc:
         return None, [], _go_type_names(str(exc))
