@@ -25,6 +25,7 @@ from runner.template.gotypes import (
     sort_map_keys,
     time_string,
 )
+from runner.template.lex import GO_ESCAPES
 
 _NONE: Any = object()  # "no operand" marker (Go's nil p.arg / invalid p.value)
 _LDIGITS = "0123456789abcdefx"
@@ -52,7 +53,7 @@ def _escaped_rune(ch: str, quote: str, ascii_only: bool) -> str:
             return ch
     elif _is_print(ch):
         return ch
-    simple = _SIMPLE_ESCAPES.get(ch)
+    simple = GO_ESCAPES.get(ch)
     if simple is not None:
         return simple
     if r < 0x20 or r == 0x7F:
@@ -64,17 +65,6 @@ def _escaped_rune(ch: str, quote: str, ascii_only: bool) -> str:
     if r < 0x10000:
         return f"\\u{r:04x}"
     return f"\\U{r:08x}"
-
-
-_SIMPLE_ESCAPES = {
-    "\a": "\\a",
-    "\b": "\\b",
-    "\f": "\\f",
-    "\n": "\\n",
-    "\r": "\\r",
-    "\t": "\\t",
-    "\v": "\\v",
-}
 
 
 def quote(s: str, ascii_only: bool = False) -> str:

@@ -581,7 +581,8 @@ def lex_raw_quote(lx: Lexer) -> State | None:
 
 # ------------------------------------------------------- Go text formatting
 
-_ESCAPES = {
+# strconv's one-letter escapes (appendEscapedRune).
+GO_ESCAPES = {
     "\a": "\\a",
     "\b": "\\b",
     "\f": "\\f",
@@ -595,8 +596,8 @@ _ESCAPES = {
 def _quote_rune(c: str) -> str:
     if c == '"' or c == "\\":
         return "\\" + c
-    if c in _ESCAPES:
-        return _ESCAPES[c]
+    if c in GO_ESCAPES:
+        return GO_ESCAPES[c]
     if c.isprintable() or c == " ":
         return c
     o = ord(c)
