@@ -9,6 +9,7 @@ from typing import Any
 from runner.chart.chartfile import decode_metadata, is_loose_semver, load_yaml_document
 from runner.chart.errors import ChartError
 from runner.chart.model import Metadata
+from runner.funcs.paths import base as go_path_base
 from runner.lint.govalidate import is_email, is_request_url, is_url
 from runner.lint.support import ERROR, INFO, WARNING, Linter
 from runner.template.gotypes import go_type_name
@@ -122,20 +123,10 @@ def is_string_value(doc: dict[str, Any], key: str) -> str | None:
     return None
 
 
-def _go_base(name: str) -> str:
-    """filepath.Base."""
-    if name == "":
-        return "."
-    stripped = name.rstrip("/")
-    if stripped == "":
-        return "/"
-    return stripped.rsplit("/", 1)[-1]
-
-
 def validate_name(md: Metadata) -> str | None:
     if md.name == "":
         return "name is required"
-    if _go_base(md.name) != md.name:
+    if go_path_base(md.name) != md.name:  # filepath.Base: path.Base on Linux
         return f"chart name {_go_quote(md.name)} is invalid"
     return None
 
