@@ -7,7 +7,7 @@ import os
 import sys
 from typing import Any
 
-from runner.actions.pull import DEFAULT_KEYRING, user_errors
+from runner.actions.pull import DEFAULT_KEYRING, add_credential_flags, user_errors
 from runner.errors import RunnerError
 
 
@@ -26,9 +26,7 @@ def register(subparsers: Any) -> None:
 
     push = subparsers.add_parser("push", help="push a chart archive to an OCI registry")
     push.add_argument("args", nargs="*", metavar="CHART REMOTE")
-    for flag in ("--username", "--password", "--ca-file", "--cert-file", "--key-file"):
-        push.add_argument(flag, default="")
-    push.add_argument("--insecure-skip-tls-verify", action="store_true")
+    add_credential_flags(push)
     push.add_argument("--plain-http", action="store_true")
     push.set_defaults(handler=handle_push)
 

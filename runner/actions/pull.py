@@ -25,14 +25,16 @@ def add_source_flags(parser: argparse.ArgumentParser, *, version: bool = True) -
         parser.add_argument("--verify", action="store_true")
         parser.add_argument("--keyring", default=DEFAULT_KEYRING)
     parser.add_argument("--repo", default="", dest="repo_url")
-    parser.add_argument("--username", default="")
-    parser.add_argument("--password", default="")
-    parser.add_argument("--ca-file", default="")
-    parser.add_argument("--cert-file", default="")
-    parser.add_argument("--key-file", default="")
-    parser.add_argument("--insecure-skip-tls-verify", action="store_true")
+    add_credential_flags(parser)
     parser.add_argument("--pass-credentials", action="store_true")
     parser.add_argument("--plain-http", action="store_true")
+
+
+def add_credential_flags(parser: argparse.ArgumentParser) -> None:
+    """Basic auth and TLS flags of every command that reaches a repository or registry."""
+    for flag in ("--username", "--password", "--ca-file", "--cert-file", "--key-file"):
+        parser.add_argument(flag, default="")
+    parser.add_argument("--insecure-skip-tls-verify", action="store_true")
 
 
 def source_options(args: argparse.Namespace) -> SourceOptions:

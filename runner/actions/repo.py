@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import Any
 
-from runner.actions.pull import user_errors
+from runner.actions.pull import add_credential_flags, user_errors
 from runner.errors import RunnerError
 
 
@@ -16,9 +16,7 @@ def register(subparsers: Any) -> None:
     commands = parser.add_subparsers(dest="repo_command", metavar="COMMAND")
     add = commands.add_parser("add", help="add a chart repository")
     add.add_argument("args", nargs="*", metavar="NAME URL")
-    for flag in ("--username", "--password", "--ca-file", "--cert-file", "--key-file"):
-        add.add_argument(flag, default="")
-    add.add_argument("--insecure-skip-tls-verify", action="store_true")
+    add_credential_flags(add)
     add.add_argument("--pass-credentials", action="store_true")
     add.add_argument("--force-update", action="store_true")
     add.set_defaults(handler=handle_add)
