@@ -498,8 +498,8 @@ def _dry(value: str) -> str:
 def _print_result(result: Any, output: str) -> None:
     for note in result.notes:
         print(f"note: {note}", file=sys.stderr)
-    if output == "json":
-        print(_compact(_result_json(result)))
+    if output != "table":  # our result document (the release under "release"), not Helm's shape
+        _print_data(_result_json(result), output)
         return
     sys.stdout.write(status_text(result.release, dry_run=bool(result.dry_run)))
 
