@@ -213,9 +213,8 @@ def test_status_and_history_print_as_helm_prints_them(cluster, namespace, helm, 
     def grouped(text: str) -> tuple[str, list[str]]:
         """Helm prints the RESOURCES groups in Go map order (random): compare them as a set."""
         head, _, resources = text.partition("RESOURCES:\n")
-        body, notes, tail = resources.partition("\nNOTES:")
-        groups = [group.strip("\n") for group in ("\n" + body).split("\n==> ")]
-        return head + notes + tail, sorted(groups)
+        body, end, tail = resources.partition("\n\n\n")  # two blank lines close the section
+        return head + end + tail, sorted(("\n\n" + body).split("\n\n==> "))
 
     theirs = aged(helm("status", "same", "-n", namespace).stdout)
     assert "==> v1/ConfigMap\n" in theirs and "==> v1/Pod(related)" in theirs
