@@ -617,8 +617,8 @@ def _gpg_keyrings(home: Path, name: str) -> tuple[Path, Path]:
     """A fresh key in its own GnuPG home, exported as Helm's legacy pubring/secring files."""
     import shutil
 
-    if shutil.which("gpg") is None:
-        pytest.skip("gpg is not installed")
+    # gpg ships with the machine image; a missing one must fail loudly, not skip provenance tests.
+    assert shutil.which("gpg") is not None, "gpg (Debian package gnupg) is needed for provenance tests"
     home.mkdir(mode=0o700)
     env = {**os.environ, "GNUPGHOME": str(home)}
     params = home / "params"
