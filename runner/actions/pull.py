@@ -136,10 +136,11 @@ def untar(data: bytes, chart_ref: str, args: argparse.Namespace) -> None:
 
     target = args.untardir if os.path.isabs(args.untardir) else os.path.join(args.destination, args.untardir)
     target = os.path.normpath(target)
-    chart_name = chart_ref.rstrip("/").rsplit("/", 1)[-1].split(":", 1)[0]
-    check = os.path.join(target, chart_name) if target != "." else chart_name
+    base = chart_ref.rsplit("/", 1)[-1]  # filepath.Split: a reference's tag or digest stays
+    check = os.path.join(target, base) if target != "." else base
     if os.path.exists(check):
         raise RunnerError(f"failed to untar: a file or directory with the name {check} already exists")
+    os.makedirs(check)  # Helm makes it even when the chart's own name differs
     files = archive.read_archive(data, chart_ref)
     name = load_archive_bytes(data, chart_ref).name()  # chartutil.Expand names the directory after Chart.yaml
     if not name or name != os.path.basename(name) or name in (".", ".."):

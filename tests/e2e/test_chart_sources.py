@@ -412,6 +412,86 @@ def test_oci_errors_are_helms(homes: Homes, registry: str) -> None:
         assert ours.returncode != 0 and ours.stderr == helm.stderr, args
 
 
+def _listing(root: Path) -> list[str]:
+    """Every path under root, directories (even empty ones) included."""
+    return sorted(str(p.relative_to(root)) for p in root.rglob("*"))
+
+
+@pytest.fixture(scope="module")
+def pinned(chart_dir: Path, registry: str, tmp_path_factory: pytest.TempPathFactory) -> tuple[str, str, str]:
+    """mychart 1.0.0 and 2.0.0 pushed by Helm: the repository and each version's digest."""
+    work = tmp_path_factory.mktemp("pinned")
+    env = _env(work / "home")
+    digests = []
+    for version in ("1.0.0", "2.0.0"):
+        assert run_helm(env, "package", str(chart_dir), "--version", version, "-d", str(work)).returncode == 0
+        pushed = run_helm(env, "push", str(work / f"mychart-{version}.tgz"), f"oci://{registry}/pinned", "--plain-http")
+        assert pushed.returncode == 0, pushed.stderr
+        digests.append(pushed.stderr.splitlines()[1].removeprefix("Digest: "))
+    return f"oci://{registry}/pinned/mychart", digests[0], digests[1]
+
+
+def test_pull_by_digest_matches_helm(homes: Homes, pinned: tuple[str, str, str], tmp_path: Path) -> None:
+    """A digest pins the manifest: alone, after a tag, or with --version; same files and report."""
+    remote, first, second = pinned
+    cases = [
+        [f"{remote}@{first}"],
+        [f"{remote}:1.0.0@{first}"],
+        [f"{remote}@{first}", "--version", "1.0.0"],
+        [f"{remote}@{first}", "--version", "9.9.9"],  # an unknown tag does not stop a digest pull
+        [f"{remote}:@{first}"],
+        [f"{remote}@"],  # an empty digest is no digest
+    ]
+    for n, args in enumerate(cases):
+        dirs = [tmp_path / f"{who}{n}" for who in ("ours", "helm")]
+        for d in dirs:
+            d.mkdir()
+        runs = [run(env, "pull", *args, "--plain-http", "-d", str(d))
+                for run, env, d in zip((run_ours, run_helm), (homes.ours, homes.helm), dirs, strict=True)]
+        assert runs[1].returncode == 0, runs[1].stderr
+        assert runs[0] == runs[1], args
+        assert _tree(dirs[0]) == _tree(dirs[1]), args
+
+
+def test_digest_errors_are_helms(homes: Homes, pinned: tuple[str, str, str], tmp_path: Path) -> None:
+    remote, first, second = pinned
+    cases = [
+        [f"{remote}@{first}", "--version", "2.0.0"],  # the tag names another manifest
+        [f"{remote}:2.0.0@{first}"],
+        [f"{remote}:1.0.0", "--version", "2.0.0"],
+        [f"{remote}@sha256:" + "0" * 64],  # well formed, not in the registry
+        [f"{remote}@sha256:abc"],
+        [f"{remote}@sha256:" + "G" * 64],
+        [f"{remote}@md5:abc"],
+        [f"{remote}@sha256"],
+    ]
+    for args in cases:
+        ours, helm = both(homes, "pull", *args, "--plain-http", "-d", str(tmp_path))
+        assert helm.returncode != 0
+        assert ours == helm, args
+    archive = tmp_path / "again.tgz"
+    assert run_helm(homes.helm, "pull", f"{remote}:1.0.0", "--plain-http", "-d", str(tmp_path)).returncode == 0
+    (tmp_path / "mychart-1.0.0.tgz").rename(archive)
+    ours, helm = both(homes, "push", str(archive), f"{remote.rsplit('/', 1)[0]}@{first}", "--plain-http")
+    assert helm.returncode != 0 and ours == helm
+
+
+def test_template_and_untar_by_digest_match_helm(homes: Homes, pinned: tuple[str, str, str], tmp_path: Path) -> None:
+    remote, first, _ = pinned
+    ours, helm = both(homes, "template", "rel", f"{remote}@{first}", "--plain-http")
+    assert helm.returncode == 0, helm.stderr
+    assert ours == helm
+    for ref in (f"{remote}@{first}", f"{remote}:1.0.0"):
+        dirs = [tmp_path / who / ref.rsplit("/", 1)[-1] for who in ("ours", "helm")]
+        for d in dirs:
+            d.mkdir(parents=True)
+        runs = [run(env, "pull", ref, "--plain-http", "--untar", "-d", str(d))
+                for run, env, d in zip((run_ours, run_helm), (homes.ours, homes.helm), dirs, strict=True)]
+        assert runs[0] == runs[1] and runs[1].returncode == 0, ref
+        assert _listing(dirs[0]) == _listing(dirs[1]), ref
+        assert _tree(dirs[0]) == _tree(dirs[1]), ref
+
+
 # ------------------------------------------------------------------ TLS options
 
 

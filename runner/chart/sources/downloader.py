@@ -89,8 +89,7 @@ def fetch_chart(ref: str, options: SourceOptions, paths: HelmPaths, with_prov: b
     """Download the archive a (non-local) reference names, and its .prov file when asked."""
     if oci.is_oci(ref):
         pulled = oci.pull(ref, options.version, options.oci())
-        name = oci.parse_reference(ref).chart_name
-        download = Download(pulled.data, f"{name}-{pulled.version}.tgz", pulled.version,
+        download = Download(pulled.data, pulled.file_name, pulled.version,
                             pulled.reference, pulled.manifest_digest)
         if with_prov:
             # Helm fetches the .prov with a second registry pull, reported again.

@@ -13,6 +13,7 @@ import base64
 import datetime
 import hashlib
 import json
+import re
 import sys
 import tempfile
 from dataclasses import dataclass, replace
@@ -53,15 +54,20 @@ class OciOptions:
 
 @dataclass(frozen=True)
 class Reference:
-    """host[:port]/repository[:tag] of an oci:// chart reference."""
+    """host[:port]/repository[:tag][@digest] of an oci:// chart reference."""
 
     host: str
     repository: str
     tag: str = ""
+    digest: str = ""
 
     def uri(self, tag: str | None = None) -> str:
         tag = self.tag if tag is None else tag
         return f"{self.host}/{self.repository}" + (f":{tag}" if tag else "")
+
+    def pinned_uri(self) -> str:
+        """The reference by digest, as Helm prints it: the digest replaces any tag."""
+        return f"{self.host}/{self.repository}@{self.digest}"
 
     @property
     def chart_name(self) -> str:
@@ -77,6 +83,7 @@ class Pulled:
     manifest_digest: str
     version: str
     prov: bytes | None = None
+    file_name: str = ""  # the archive's name as Helm's downloader saves it
 
 
 def is_oci(ref: str) -> bool:
@@ -84,8 +91,13 @@ def is_oci(ref: str) -> bool:
 
 
 def parse_reference(ref: str) -> Reference:
-    """Split oci://host/path/chart[:tag]; a digest reference is not supported here."""
+    """Split oci://host/path/chart[:tag][@digest] as Helm's newReference does (the digest
+    is whatever follows the last `@`; an empty one is no digest)."""
     rest = ref.removeprefix(SCHEME)
+    at = rest.rfind("@")
+    digest = ""
+    if at >= 0:
+        rest, digest = rest[:at], rest[at + 1:]
     host, _, path = rest.partition("/")
     if not host or not path:
         raise SourceError(f'invalid reference "{ref}": repository name must be specified')
@@ -93,7 +105,36 @@ def parse_reference(ref: str) -> Reference:
     last = path.rsplit("/", 1)[-1]
     if ":" in last:
         path, _, tag = path.rpartition(":")
-    return Reference(host, path, tag)
+    return Reference(host, path, tag, digest)
+
+
+# go-digest: the algorithms Helm links in (their sizes in bytes) and the general form.
+_DIGEST_SIZES = {"sha256": 32, "sha384": 48, "sha512": 64}
+_DIGEST_FORM = r"[a-z0-9]+(?:[.+_-][a-z0-9]+)*:[a-zA-Z0-9=_-]+"
+
+
+def check_digest(digest: str) -> None:
+    """go-digest's Validate, reported as oras-go reports an invalid reference."""
+    algorithm, colon, encoded = digest.partition(":")
+    size = _DIGEST_SIZES.get(algorithm)
+    if not algorithm or not colon or not encoded:
+        problem = "invalid checksum digest format"
+    elif size is None:
+        known_form = re.fullmatch(_DIGEST_FORM, digest)
+        problem = "unsupported digest algorithm" if known_form else "invalid checksum digest format"
+    elif len(encoded) != 2 * size:
+        problem = "invalid checksum digest length"
+    elif not re.fullmatch("[a-f0-9]+", encoded):
+        problem = "invalid checksum digest format"
+    else:
+        return
+    raise SourceError(f'invalid reference: invalid digest "{digest}": {problem}')
+
+
+def archive_name(path_base: str) -> str:
+    """ChartDownloader's file name for an OCI reference: the last `:` becomes `-`."""
+    head, colon, tail = path_base.rpartition(":")
+    return f"{head}-{tail}.tgz" if colon else f"{path_base}.tgz"
 
 
 def version_to_tag(version: str) -> str:
@@ -250,27 +291,77 @@ def resolve_tag(ref: Reference, version: str, options: OciOptions) -> str:
 def pull(chart_ref: str, version: str, options: OciOptions, out: TextIO | None = None) -> Pulled:
     """Fetch the chart archive a reference (and version constraint) names; report it as Helm does."""
     ref = parse_reference(chart_ref)
+    tag_form = version_to_tag(ref.tag)  # Helm compares --version with the tag as stored
+    if version and ref.tag and version != tag_form:
+        raise SourceError(f"chart reference and version mismatch: {version} is not {tag_form}")
+    if ref.digest:
+        return _pull_pinned(ref, version or tag_form, chart_ref, options, out)
     chosen = resolve_tag(ref, version, options)
     client = _client(ref, options)
     tag = version_to_tag(chosen)
-    manifest_url = f"{client.prefix}://{ref.host}/v2/{ref.repository}/manifests/{tag}"
+    raw, manifest = _manifest(client, ref, tag, ref.uri(tag))
+    digest = "sha256:" + hashlib.sha256(raw).hexdigest()
+    data, prov = _chart_blobs(client, ref, ref.uri(tag), manifest)
+    report_pull(ref.uri(tag), digest, out)
+    return Pulled(data, ref.uri(tag), digest, chosen, prov, archive_name(f"{ref.chart_name}:{chosen}"))
+
+
+def _pull_pinned(ref: Reference, version: str, chart_ref: str, options: OciOptions,
+                 out: TextIO | None) -> Pulled:
+    """A reference with a digest (getOciURI): a tag or --version must name the same
+    manifest when the registry knows it; the manifest is fetched by digest."""
+    client = _client(ref, options)
+    if version and _OCI_TAG.fullmatch(version):
+        tagged = _tag_digest(client, ref, version)
+        if tagged and tagged != ref.digest:
+            raise SourceError(f"chart reference digest mismatch: {tagged} is not {ref.digest}")
+    check_digest(ref.digest)
+    raw, manifest = _manifest(client, ref, ref.digest, ref.pinned_uri())
+    algorithm, _, encoded = ref.digest.partition(":")
+    if hashlib.new(algorithm, raw).hexdigest() != encoded:
+        raise SourceError(f"{ref.pinned_uri()}: manifest does not match its digest")
+    data, prov = _chart_blobs(client, ref, ref.pinned_uri(), manifest)
+    report_pull(ref.pinned_uri(), ref.digest, out)
+    # Helm's downloader names the file after the URL path: rewritten to name@digest
+    # when a version was given, else the reference's own last segment.
+    base = f"{ref.chart_name}@{ref.digest}" if version else chart_ref.rsplit("/", 1)[-1]
+    return Pulled(data, ref.pinned_uri(), ref.digest, version, prov, archive_name(base))
+
+
+_OCI_TAG = re.compile(r"[\w][\w.-]{0,127}")
+
+
+def _tag_digest(client: Any, ref: Reference, tag: str) -> str:
+    """The digest of the manifest `tag` names, or "" when the registry cannot say."""
+    url = f"{client.prefix}://{ref.host}/v2/{ref.repository}/manifests/{tag}"
     try:
-        response = _request(client, manifest_url, headers={"Accept": MANIFEST_MEDIA_TYPE})
+        response = _request(client, url, headers={"Accept": MANIFEST_MEDIA_TYPE})
+    except SourceError:
+        return ""
+    if response.status_code != 200:
+        return ""
+    return "sha256:" + hashlib.sha256(response.content).hexdigest()
+
+
+def _manifest(client: Any, ref: Reference, reference: str, shown: str) -> tuple[bytes, dict[str, Any]]:
+    """The raw image manifest `reference` (a tag or a digest) names, and its JSON."""
+    url = f"{client.prefix}://{ref.host}/v2/{ref.repository}/manifests/{reference}"
+    try:
+        response = _request(client, url, headers={"Accept": MANIFEST_MEDIA_TYPE})
     except SourceError as exc:
         raise SourceError(f'failed to perform "FetchReference" on source: {exc}') from exc
     if response.status_code == 404:
-        raise SourceError(
-            f'failed to perform "FetchReference" on source: {ref.uri(tag)}: not found'
-        )
-    _check(response, ref.uri(tag))
-    raw = response.content
-    manifest = json.loads(raw)
-    data = _blob(client, ref, tag, _chart_layer(manifest))
+        raise SourceError(f'failed to perform "FetchReference" on source: {shown}: not found')
+    _check(response, shown)
+    return response.content, json.loads(response.content)
+
+
+def _chart_blobs(client: Any, ref: Reference, shown: str,
+                 manifest: dict[str, Any]) -> tuple[bytes, bytes | None]:
+    """The chart archive layer and, when the manifest has one, the provenance layer."""
+    data = _blob(client, ref, shown, _chart_layer(manifest))
     prov_layer = next((la for la in manifest.get("layers") or [] if la.get("mediaType") == PROV_MEDIA_TYPE), None)
-    prov = _blob(client, ref, tag, prov_layer) if prov_layer else None
-    digest = "sha256:" + hashlib.sha256(raw).hexdigest()
-    report_pull(ref.uri(tag), digest, out)
-    return Pulled(data, ref.uri(tag), digest, chosen, prov)
+    return data, _blob(client, ref, shown, prov_layer) if prov_layer else None
 
 
 def report_pull(reference: str, digest: str, out: TextIO | None = None) -> None:
@@ -281,14 +372,14 @@ def report_pull(reference: str, digest: str, out: TextIO | None = None) -> None:
         print(f"{reference} contains an underscore.\n{UNDERSCORE_MESSAGE}", file=out)
 
 
-def _blob(client: Any, ref: Reference, tag: str, layer: dict[str, Any]) -> bytes:
+def _blob(client: Any, ref: Reference, shown: str, layer: dict[str, Any]) -> bytes:
     """A layer's bytes, checked against its digest."""
     url = f"{client.prefix}://{ref.host}/v2/{ref.repository}/blobs/{layer['digest']}"
     response = _request(client, url)
-    _check(response, ref.uri(tag))
+    _check(response, shown)
     data = bytes(response.content)
     if "sha256:" + hashlib.sha256(data).hexdigest() != layer["digest"]:
-        raise SourceError(f"{ref.uri(tag)}: layer does not match its digest {layer['digest']}")
+        raise SourceError(f"{shown}: layer does not match its digest {layer['digest']}")
     return data
 
 
@@ -340,6 +431,9 @@ def push(data: bytes, metadata: Metadata, remote: str, options: OciOptions, prov
     if parse_reference(remote).tag:
         raise SourceError(f"--version flag or tag in {remote} is not supported for push")
     tag = version_to_tag(metadata.version)
+    pinned = parse_reference(f"{remote.rstrip('/')}/{metadata.name}:{tag}").digest
+    if pinned:  # Helm parses remote/name:tag whole: the "digest" swallows the rest
+        check_digest(pinned)
     ref = Reference(base.host, base.repository, tag)
     client = _client(ref, options)
     container = _container(client, ref, tag)
