@@ -20,13 +20,15 @@ Command = Callable[[argparse.Namespace], int]
 
 # The modules under runner.actions whose register() adds subcommands, in help order,
 # and the command names each adds: a run imports only the one it needs.
-REGISTRARS = ("template_cli", "lint", "release_cli", "pull", "package", "dependency", "repo")
+REGISTRARS = ("template_cli", "lint", "release_cli", "pull", "show", "package", "dependency", "repo")
 _COMMANDS = {
     "template": "template_cli",
     "lint": "lint",
     **dict.fromkeys(("status", "history", "get", "install", "upgrade", "rollback",
                      "uninstall", "delete", "del", "un"), "release_cli"),
     "pull": "pull",
+    "show": "show",
+    "inspect": "show",
     "package": "package",
     "push": "package",
     **dict.fromkeys(("dependency", "dep", "dependencies"), "dependency"),

@@ -22,6 +22,7 @@ def add_source_flags(parser: argparse.ArgumentParser, *, version: bool = True) -
     """ChartPathOptions' flags (helm's names); --version and --verify/--keyring where Helm has them."""
     if version:
         parser.add_argument("--version", default="", dest="chart_version")
+        parser.add_argument("--devel", action="store_true")
         parser.add_argument("--verify", action="store_true")
         parser.add_argument("--keyring", default=DEFAULT_KEYRING)
     parser.add_argument("--repo", default="", dest="repo_url")
@@ -40,8 +41,11 @@ def add_credential_flags(parser: argparse.ArgumentParser) -> None:
 def source_options(args: argparse.Namespace) -> SourceOptions:
     from runner.chart.sources.downloader import SourceOptions
 
+    version = getattr(args, "chart_version", "") or ""
+    if not version and getattr(args, "devel", False):
+        version = ">0.0.0-0"  # Helm: --devel admits pre-releases unless --version is given
     return SourceOptions(
-        version=getattr(args, "chart_version", "") or "", repo_url=args.repo_url,
+        version=version, repo_url=args.repo_url,
         username=args.username, password=args.password, ca_file=args.ca_file,
         cert_file=args.cert_file, key_file=args.key_file,
         insecure_skip_tls_verify=args.insecure_skip_tls_verify,

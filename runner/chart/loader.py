@@ -35,24 +35,27 @@ _REQUIREMENTS_LOCK_WARNING = (
 )
 
 
-def load_chart(path: str | os.PathLike[str]) -> Chart:
-    """Load a chart directory or a chart archive (.tgz) with its subcharts."""
+def load_chart(path: str | os.PathLike[str], detect: bool = True) -> Chart:
+    """Load a chart directory or a chart archive (.tgz) with its subcharts. `detect`:
+    first read the apiVersion as Helm 4's version-detecting loader does (`show` uses
+    the chart v2 loader straight, which does not)."""
     target = Path(path)
     if not target.exists():
         raise ChartError(f"stat {path}: no such file or directory")
     if target.is_dir():
-        return load_directory(target)
+        return load_directory(target, detect)
     return load_archive_file(target)
 
 
-def load_directory(directory: Path) -> Chart:
+def load_directory(directory: Path, detect: bool = True) -> Chart:
     top = directory.resolve()
     chart_yaml = top / "Chart.yaml"
-    if not chart_yaml.is_file():
+    if detect and not chart_yaml.is_file():
         raise ChartError(
             f"unable to detect chart at {chart_yaml}: open {chart_yaml}: no such file or directory"
         )
-    _check_api_version(chart_yaml.read_bytes())
+    if detect:
+        _check_api_version(chart_yaml.read_bytes())
     walk = walk_chart_directory(top)
     chart = load_files(walk.files)
     chart.load_warnings[:0] = walk.warnings.items  # the walk logs before LoadFiles runs

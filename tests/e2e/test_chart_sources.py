@@ -227,6 +227,8 @@ def test_pull_untar_writes_helms_tree_and_refuses_an_existing_one(homes: Homes, 
         ["nochart", "--repo", "{url}"],
         ["myrepo/mychart", "--version", "^0.1"],
         ["myrepo/mychart", "--version", "5"],
+        ["myrepo/mychart", "--devel"],  # admits 1.1.0-rc.1
+        ["myrepo/mychart", "--devel", "--version", "^0.1"],  # --version wins
         ["myrepo/nochart"],
         ["norepo/mychart"],
     ],
@@ -238,6 +240,18 @@ def test_template_remote_chart_is_identical_to_helm(homes: Homes, repo_url: str,
     assert ours.returncode == helm.returncode
     assert ours.stdout == helm.stdout
     assert ours.stderr == helm.stderr
+
+
+@pytest.mark.parametrize("args", [
+    ["all", "myrepo/mychart"],
+    ["chart", "myrepo/mychart", "--devel"],
+    ["values", "mychart", "--repo", "{url}", "--version", "0.2.0"],
+    ["readme", "myrepo/nochart"],
+])
+def test_show_remote_chart_is_identical_to_helm(homes: Homes, repo_url: str, args: list[str]) -> None:
+    _added(homes, repo_url)
+    ours, helm = both(homes, "show", *[a.format(url=repo_url) for a in args])
+    assert ours == helm
 
 
 def test_basic_auth_repository(homes: Homes, auth_repo_url: str, tmp_path: Path) -> None:

@@ -1,0 +1,58 @@
+"""`show all|chart|values|readme|crds` against Helm 4.1.4 for every corpus chart.
+
+Helm runs every case in the test run; stdout (as bytes), stderr and the exit
+code must be identical.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import subprocess
+
+import pytest
+
+from runner.testbed.helm import helm_binary
+from tests.conformance.harness import CHARTS_DIR, chart_names
+
+FORMATS = ("chart", "values", "readme", "crds", "all")
+
+
+def _helm(argv: list[str]) -> tuple[bytes, str, int]:
+    proc = subprocess.run([str(helm_binary()), *argv], capture_output=True, check=False, timeout=120)
+    return proc.stdout, proc.stderr.decode(), proc.returncode
+
+
+def _ours(argv: list[str]) -> tuple[bytes, str, int]:
+    from runner.cli import main
+
+    raw = io.BytesIO()
+    out, err = io.TextIOWrapper(raw, encoding="utf-8", write_through=True), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            code = main(argv)
+        except SystemExit as exit_:
+            code = exit_.code if isinstance(exit_.code, int) else 1
+        out.flush()
+    return raw.getvalue(), err.getvalue(), code
+
+
+@pytest.mark.parametrize("chart", chart_names())
+def test_show_every_format_as_helm(chart: str) -> None:
+    for fmt in FORMATS:
+        argv = ["show", fmt, str(CHARTS_DIR / chart)]
+        helm = _helm(argv)
+        assert helm[2] == 0, helm[1]
+        assert _ours(argv) == helm, fmt
+
+
+@pytest.mark.parametrize("argv", [
+    ["show", "values"],
+    ["show", "chart", "a", "b"],
+    ["inspect", "readme", str(CHARTS_DIR / "grafana")],
+    ["show", "chart", str(CHARTS_DIR / "_values")],  # no Chart.yaml
+    ["show", "crds", str(CHARTS_DIR / "nosuch")],
+    ["show", "all", str(CHARTS_DIR / "grafana"), "--bogus"],
+], ids=" ".join)
+def test_show_errors_and_alias_as_helm(argv: list[str]) -> None:
+    assert _ours(argv) == _helm(argv)
