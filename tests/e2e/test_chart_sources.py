@@ -13,12 +13,14 @@ import gzip
 import os
 import subprocess
 import sys
+import tempfile
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import partial
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import IO
 
 import pytest
 
@@ -57,14 +59,14 @@ def _env(base: Path) -> dict[str, str]:
     }
 
 
-def run_helm(env: dict[str, str], *args: str, cwd: Path | None = None) -> Run:
-    proc = subprocess.run([str(helm_binary()), *args], capture_output=True, text=True,
+def run_helm(env: dict[str, str], *args: str, cwd: Path | None = None, stdin: IO[str] | None = None) -> Run:
+    proc = subprocess.run([str(helm_binary()), *args], capture_output=True, text=True, stdin=stdin,
                           env=env, cwd=cwd, timeout=COMMAND_TIMEOUT, check=False)
     return Run(proc.returncode, proc.stdout, proc.stderr)
 
 
-def run_ours(env: dict[str, str], *args: str, cwd: Path | None = None) -> Run:
-    proc = subprocess.run([sys.executable, "-m", "runner.cli", *args], capture_output=True,
+def run_ours(env: dict[str, str], *args: str, cwd: Path | None = None, stdin: IO[str] | None = None) -> Run:
+    proc = subprocess.run([sys.executable, "-m", "runner.cli", *args], capture_output=True, stdin=stdin,
                           text=True, env={**env, "PYTHONPATH": str(Path(__file__).parents[2])},
                           cwd=cwd, timeout=COMMAND_TIMEOUT, check=False)
     return Run(proc.returncode, proc.stdout, proc.stderr)
@@ -678,6 +680,51 @@ def test_registry_login_credentials_are_used(homes: Homes, repo_dir: Path, auth_
     pushed = run_ours(homes.ours, "push", str(repo_dir / "mychart-0.2.0.tgz"), remote, "--plain-http")
     assert pushed.returncode == 0, pushed.stderr
     pulled = run_ours(homes.ours, "pull", f"{remote}/mychart", "--plain-http", "-d", str(tmp_path))
+    assert pulled.returncode == 0, pulled.stderr
+    assert (tmp_path / "mychart-0.2.0.tgz").read_bytes() == (repo_dir / "mychart-0.2.0.tgz").read_bytes()
+
+
+def _run_with_stdin(run: Callable[..., Run], env: dict[str, str], stdin: str, *args: str) -> Run:
+    """`run` with `stdin` as the process's standard input."""
+    with tempfile.TemporaryFile("w+") as handle:
+        handle.write(stdin)
+        handle.seek(0)
+        return run(env, *args, stdin=handle)
+
+
+def _registry_config(env: dict[str, str]) -> tuple[str, int] | None:
+    path = Path(env["HELM_CONFIG_HOME"], "registry", "config.json")
+    return (path.read_text(), path.stat().st_mode & 0o777) if path.exists() else None
+
+
+def test_registry_login_logout_match_helm(homes: Homes, auth_registry: str) -> None:
+    """Same messages, exit codes and credentials file (content and mode) after each step."""
+    steps: list[tuple[str, list[str]]] = [
+        ("", ["login", auth_registry, "-u", USER, "-p", "wrong", "--plain-http"]),
+        ("", ["login", auth_registry, "-u", USER, "-p", PASSWORD, "--plain-http"]),
+        (PASSWORD + "\n", ["login", auth_registry, "-u", USER, "--password-stdin", "--plain-http"]),
+        ("", ["login", auth_registry, "-u", USER, "--password-stdin", "--plain-http"]),
+        ("", ["login", auth_registry, "--plain-http"]),  # prompts, then EOF
+        ("", ["login", "--plain-http"]),
+        ("", ["login", auth_registry, "-u", USER, "-p", PASSWORD]),  # HTTPS to a plain registry
+        ("", ["login", "127.0.0.1:1", "-u", USER, "-p", PASSWORD, "--plain-http"]),
+        ("", ["logout", auth_registry]),
+        ("", ["logout", auth_registry]),
+        ("", ["logout"]),
+    ]
+    for stdin, args in steps:
+        ours = _run_with_stdin(run_ours, homes.ours, stdin, "registry", *args)
+        helm = _run_with_stdin(run_helm, homes.helm, stdin, "registry", *args)
+        assert ours == helm, args
+        assert _registry_config(homes.ours) == _registry_config(homes.helm), args
+
+
+def test_our_login_serves_helm_pull(homes: Homes, repo_dir: Path, auth_registry: str, tmp_path: Path) -> None:
+    remote = f"oci://{auth_registry}/ours-login"
+    login = run_ours(homes.helm, "registry", "login", auth_registry, "-u", USER, "-p", PASSWORD, "--plain-http")
+    assert login.returncode == 0, login.stderr
+    assert run_helm(homes.helm, "push", str(repo_dir / "mychart-0.2.0.tgz"), remote, "--plain-http").returncode == 0
+    pulled = run_helm(homes.helm, "pull", f"{remote}/mychart", "--plain-http", "-d", str(tmp_path))
     assert pulled.returncode == 0, pulled.stderr
     assert (tmp_path / "mychart-0.2.0.tgz").read_bytes() == (repo_dir / "mychart-0.2.0.tgz").read_bytes()
 

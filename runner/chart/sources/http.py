@@ -100,6 +100,8 @@ def go_net_error(exc: Exception, url: str) -> str:
         return f"dial tcp {address}: connect: connection refused"
     if "Name or service not known" in text or "nodename nor servname" in text or "getaddrinfo failed" in text:
         return f"dial tcp: lookup {parts.hostname}: no such host"
+    if isinstance(exc, requests.exceptions.SSLError) and "WRONG_VERSION_NUMBER" in text:
+        return "http: server gave HTTP response to HTTPS client"
     if isinstance(exc, requests.exceptions.Timeout):
         return "context deadline exceeded (Client.Timeout exceeded while awaiting headers)"
     return _reason(exc)

@@ -9,7 +9,6 @@ only when a registry is actually contacted.
 
 from __future__ import annotations
 
-import base64
 import datetime
 import hashlib
 import json
@@ -141,24 +140,11 @@ def version_to_tag(version: str) -> str:
     return version.replace("+", "_")
 
 
-def stored_credentials(host: str, config_path: Path) -> tuple[str, str]:
-    """Credentials `helm registry login` stored for a host (docker config.json `auths`)."""
-    try:
-        auths = json.loads(config_path.read_text()).get("auths") or {}
-    except (OSError, ValueError, AttributeError):
-        return "", ""
-    entry = auths.get(host) or auths.get(f"https://{host}") or auths.get(f"http://{host}") or {}
-    try:
-        user, _, password = base64.b64decode(entry.get("auth", "")).decode().partition(":")
-    except (ValueError, UnicodeDecodeError):
-        return "", ""
-    return user, password
-
-
 def _with_stored_credentials(ref: Reference, options: OciOptions) -> OciOptions:
     if options.username or options.password:
         return options
     from runner.chart.sources.paths import HelmPaths
+    from runner.chart.sources.registry_config import stored_credentials
 
     user, password = stored_credentials(ref.host, HelmPaths.from_env().registry_config)
     return replace(options, username=user, password=password) if user or password else options
@@ -191,6 +177,7 @@ def _client(ref: Reference, options: OciOptions) -> Any:
     backend = "basic" if basic else "token"
     client = _Registry(hostname=ref.host, insecure=options.plain_http, tls_verify=verify,
                        auth_backend=backend)
+    client.basic_challenge = basic
     if options.cert_file and options.key_file:
         client.session.cert = (options.cert_file, options.key_file)
     if options.username or options.password:
@@ -228,6 +215,21 @@ def _request(client: Any, url: str, method: str = "GET", **kwargs: Any) -> Any:
         raise SourceError(f'{method.capitalize()} "{url}": {go_net_error(exc, url)}') from exc
     except ValueError as exc:  # oras: an authentication challenge it could not answer
         raise SourceError(f'{method} "{url}": {exc}') from exc
+
+
+def login(host: str, options: OciOptions) -> None:
+    """Client.Login: the registry must accept the credentials on its /v2/ endpoint."""
+    ref = Reference(host, "")
+    try:
+        client = _client(ref, options)
+        url = f"{client.prefix}://{host}/v2/"
+        if client.basic_challenge and not (options.username and options.password):
+            raise SourceError(f'GET "{url}": missing username or password for basic auth')
+        response = _request(client, url)
+        if response.status_code != 200:
+            raise SourceError(f'GET "{url}": {_registry_error(response)}')
+    except SourceError as exc:
+        raise SourceError(f'authenticating to "{host}": {exc}') from exc
 
 
 def tags(ref: Reference, options: OciOptions) -> list[str]:
