@@ -28,6 +28,12 @@ def register(subparsers: Any) -> None:
     remove = commands.add_parser("remove", aliases=["rm"], help="remove chart repositories")
     remove.add_argument("names", nargs="*")
     remove.set_defaults(handler=handle_remove)
+    index = commands.add_parser("index", help="generate an index file from a directory of charts")
+    index.add_argument("dirs", nargs="*", metavar="DIR")
+    index.add_argument("--url", default="")
+    index.add_argument("--merge", default="")
+    index.add_argument("--json", action="store_true")
+    index.set_defaults(handler=handle_index)
 
 
 @user_errors
@@ -122,6 +128,32 @@ def handle_remove(args: argparse.Namespace) -> int:
         for cached in (paths.index_file(name), paths.charts_file(name)):
             cached.unlink(missing_ok=True)
         print(f'"{name}" has been removed from your repositories')
+    return 0
+
+
+@user_errors
+def handle_index(args: argparse.Namespace) -> int:
+    """helm repo index DIR: DIR/index.yaml from the archives in DIR (and --merge's entries)."""
+    from pathlib import Path
+
+    from runner.chart.sources.errors import SourceError
+    from runner.chart.sources.repoindex import (
+        index_directory,
+        merge_existing,
+        sorted_entries,
+        write_index,
+    )
+
+    if len(args.dirs) != 1:
+        raise RunnerError('"helm repo index" requires 1 argument\n\nUsage:  helm repo index [DIR] [flags]')
+    directory = Path(args.dirs[0])
+    entries = index_directory(directory, args.url)
+    try:
+        if args.merge:
+            merge_existing(entries, Path(args.merge), args.json)
+    except SourceError as err:
+        raise RunnerError(str(err)) from err
+    write_index(sorted_entries(entries), directory / "index.yaml", args.json)
     return 0
 
 

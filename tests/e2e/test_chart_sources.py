@@ -11,6 +11,8 @@ from __future__ import annotations
 import base64
 import gzip
 import os
+import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -182,6 +184,76 @@ def test_repo_add_list_update_state_matches_helm(homes: Homes, repo_url: str) ->
     ours, helm = both(homes, "repo", "add", "myrepo", repo_url + "/other")
     assert ours.returncode != 0 and helm.returncode != 0
     assert ours.stderr == helm.stderr
+
+
+_TIMESTAMP = re.compile(r'"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:\d\d)"')
+
+
+def _index_text(path: Path) -> str:
+    """An index with its generated/created times (which differ by run) as T."""
+    text = path.read_text()
+    assert _TIMESTAMP.search(text), text
+    return _TIMESTAMP.sub('"T"', text)
+
+
+@pytest.fixture(scope="module")
+def index_source(repo_dir: Path, chart_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Archives to index: repo_dir's four, one in a subdirectory with <&> and UTF-8 in its
+    metadata, and a .tgz that is not a chart."""
+    source = tmp_path_factory.mktemp("index-source")
+    for archive in repo_dir.glob("*.tgz"):
+        shutil.copy(archive, source)
+    odd = source / "build" / "odd"
+    shutil.copytree(chart_dir, odd)
+    chart_yaml = odd / "Chart.yaml"
+    chart_yaml.write_text(chart_yaml.read_text().replace("name: mychart", "name: odd")
+                          + "annotations:\n  note: a <b> & c — ü\n")
+    env = _env(tmp_path_factory.mktemp("index-home"))
+    assert run_helm(env, "package", str(odd), "-d", str(source / "sub")).returncode == 0
+    shutil.rmtree(source / "build")
+    (source / "junk.tgz").write_text("not a chart\n")
+    return source
+
+
+@pytest.mark.parametrize("flags", [[], ["--url", "https://charts.example.com/base/"], ["--json"]])
+def test_repo_index_writes_helms_index(homes: Homes, index_source: Path, tmp_path: Path, flags: list[str]) -> None:
+    dirs = [tmp_path / who for who in ("ours", "helm")]
+    for d in dirs:
+        shutil.copytree(index_source, d)
+    runs = [run(env, "repo", "index", str(d), *flags)
+            for run, env, d in zip((run_ours, run_helm), (homes.ours, homes.helm), dirs, strict=True)]
+    assert runs[0] == runs[1] and runs[1].returncode == 0, runs
+    assert _index_text(dirs[0] / "index.yaml") == _index_text(dirs[1] / "index.yaml")
+    assert (dirs[0] / "index.yaml").stat().st_mode & 0o777 == (dirs[1] / "index.yaml").stat().st_mode & 0o777
+
+
+def test_repo_index_merge_matches_helm(homes: Homes, index_source: Path, repo_dir: Path, tmp_path: Path) -> None:
+    """Versions DIR lacks come from --merge (as Helm writes them back); a missing --merge file is made."""
+    old = tmp_path / "old"
+    old.mkdir()
+    shutil.copy(repo_dir / "mychart-0.1.0.tgz", old / "mychart-0.1.0.tgz")
+    shutil.copy(repo_dir / "mychart-1.0.0.tgz", old / "mychart-1.0.0.tgz")
+    assert run_helm(homes.helm, "repo", "index", str(old), "--url", "https://old.example.com").returncode == 0
+    for merge in (old / "index.yaml", tmp_path / "missing.yaml"):
+        dirs = [tmp_path / f"{who}-{merge.stem}" for who in ("ours", "helm")]
+        targets = [merge, merge.with_name(merge.name + ".helm")]
+        if merge.exists():
+            shutil.copy(merge, targets[1])
+        for d in dirs:
+            shutil.copytree(index_source, d)
+            (d / "mychart-0.1.0.tgz").unlink()
+        runs = [run(env, "repo", "index", str(d), "--merge", str(t))
+                for run, env, d, t in zip((run_ours, run_helm), (homes.ours, homes.helm), dirs, targets, strict=True)]
+        assert runs[0] == runs[1] and runs[1].returncode == 0, runs
+        assert _index_text(dirs[0] / "index.yaml") == _index_text(dirs[1] / "index.yaml")
+        assert _index_text(targets[0]) == _index_text(targets[1])
+
+
+def test_repo_index_errors_are_helms(homes: Homes, tmp_path: Path) -> None:
+    for args in (["repo", "index"], ["repo", "index", str(tmp_path / "nodir")]):
+        ours, helm = both(homes, *args)
+        assert helm.returncode != 0
+        assert (ours.returncode, re.sub(r"\d+:", ":", ours.stderr)) == (helm.returncode, re.sub(r"\d+:", ":", helm.stderr))
 
 
 def test_repo_list_and_update_without_repositories_are_helms(homes: Homes) -> None:

@@ -23,6 +23,7 @@ class ChartVersion:
     digest: str = ""
     app_version: str = ""
     api_version: str = "v1"
+    raw: dict[str, Any] = field(default_factory=dict, repr=False)  # the entry as the index has it
 
     @classmethod
     def from_map(cls, doc: dict[str, Any]) -> ChartVersion:
@@ -33,6 +34,7 @@ class ChartVersion:
             digest=str(doc.get("digest") or ""),
             app_version=str(doc.get("appVersion") or ""),
             api_version=str(doc.get("apiVersion") or "v1"),
+            raw=doc,
         )
 
 
@@ -108,7 +110,7 @@ def load_index(data: bytes, source: str) -> IndexFile:
     entries: dict[str, list[ChartVersion]] = {}
     for name, items in (doc.get("entries") or {}).items():
         valid = _valid_versions(str(name), items or [], source)
-        entries[str(name)] = sorted(valid, key=functools.cmp_to_key(_compare_versions), reverse=True)
+        entries[str(name)] = sorted(valid, key=functools.cmp_to_key(compare_versions), reverse=True)
     return IndexFile(str(doc["apiVersion"]), entries)
 
 
@@ -150,7 +152,7 @@ def _warn_skip(message: str) -> None:
     print(f"level=WARN msg={slog_value(message)}", file=sys.stderr)
 
 
-def _compare_versions(a: ChartVersion, b: ChartVersion) -> int:
+def compare_versions(a: ChartVersion, b: ChartVersion) -> int:
     """ChartVersions.Less: SemVer order, plain string order when either is not SemVer."""
     try:
         va, vb = semver.new_version(a.version), semver.new_version(b.version)
