@@ -20,7 +20,7 @@ Command = Callable[[argparse.Namespace], int]
 
 # The modules under runner.actions whose register() adds subcommands, in help order,
 # and the command names each adds: a run imports only the one it needs.
-REGISTRARS = ("template_cli", "lint", "release_cli", "pull", "show", "package", "dependency", "repo", "registry")
+REGISTRARS = ("template_cli", "lint", "release_cli", "pull", "show", "package", "dependency", "repo", "registry", "search")
 _COMMANDS = {
     "template": "template_cli",
     "lint": "lint",
@@ -34,6 +34,7 @@ _COMMANDS = {
     **dict.fromkeys(("dependency", "dep", "dependencies"), "dependency"),
     "repo": "repo",
     "registry": "registry",
+    "search": "search",
 }
 
 

@@ -9,6 +9,7 @@ comparison starts from the same state on both sides.
 from __future__ import annotations
 
 import base64
+import contextlib
 import gzip
 import os
 import re
@@ -326,6 +327,65 @@ def test_show_remote_chart_is_identical_to_helm(homes: Homes, repo_url: str, arg
     _added(homes, repo_url)
     ours, helm = both(homes, "show", *[a.format(url=repo_url) for a in args])
     assert ours == helm
+
+
+@pytest.fixture(scope="module")
+def search_repos(chart_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[str]]:
+    """Two repositories (indexed by Helm) whose charts differ in name, description,
+    keywords and versions (pre-releases included)."""
+    charts = {
+        "one": [("web", "1.0.0", "Serves NGINX pages", ["web", "nginx"]),
+                ("web", "1.2.0-rc.1", "Serves NGINX pages", ["web", "nginx"]),
+                ("database", "0.3.0", "A database", ["db"])],
+        "two": [("web", "0.9.0", "Another web server", []),
+                ("webhook", "2.0.0", "Receives webhooks for the web", ["hooks"]),
+                ("zeta", "0.1.0", "Last in line " + "long text " * 8, [])],
+    }
+    env = _env(tmp_path_factory.mktemp("search-home"))
+    urls: list[str] = []
+    with contextlib.ExitStack() as stack:
+        for repo_name, entries in charts.items():
+            repo = tmp_path_factory.mktemp(f"search-{repo_name}")
+            for name, version, description, keywords in entries:
+                source = tmp_path_factory.mktemp("src") / name
+                shutil.copytree(chart_dir, source)
+                chart_yaml = source / "Chart.yaml"
+                text = re.sub(r"(?m)^(name|description):.*$", "", chart_yaml.read_text())
+                chart_yaml.write_text(text + f"name: {name}\ndescription: {description}\n"
+                                      + (f"keywords: {keywords}\n" if keywords else ""))
+                packaged = run_helm(env, "package", str(source), "--version", version, "-d", str(repo))
+                assert packaged.returncode == 0, packaged.stderr
+            assert run_helm(env, "repo", "index", str(repo)).returncode == 0
+            urls.append(stack.enter_context(contextlib.contextmanager(_serve)(repo, _QuietHandler)))
+        yield urls
+
+
+@pytest.mark.parametrize("args", [
+    [], ["web"], ["NGINX"], ["database"], ["hooks"], ["web", "server"], ["zzz"],
+    ["zzz", "--fail-on-no-result"], ["-r", "^we.h"], ["-r", "("], ["-l"], ["web", "--versions"],
+    ["--devel"], ["--version", "^0.1"], ["--version", "nonsense"], ["-o", "json"],
+    ["web", "-o", "yaml", "-l"], ["zzz", "-o", "json"], ["--max-col-width", "8"],
+])
+def test_search_repo_matches_helm(homes: Homes, search_repos: list[str], args: list[str]) -> None:
+    for name, url in zip(("one", "two"), search_repos, strict=True):
+        _added(homes, url, name)
+    ours, helm = both(homes, "search", "repo", *args)
+    assert ours == helm
+
+
+def test_search_repo_without_or_with_broken_repositories_is_helms(homes: Homes, search_repos: list[str]) -> None:
+    ours, helm = both(homes, "search", "repo")
+    assert helm.returncode != 0 and ours == helm
+    for name, url in zip(("one", "two"), search_repos, strict=True):
+        _added(homes, url, name)
+    for env in (homes.ours, homes.helm):
+        Path(env["HELM_CACHE_HOME"], "repository", "one-index.yaml").write_text("apiVersion: ''\n")
+        Path(env["HELM_CACHE_HOME"], "repository", "two-index.yaml").unlink()
+    ours, helm = both(homes, "search", "repo", "web")
+    assert (ours.returncode, ours.stdout) == (helm.returncode, helm.stdout)
+    homes_gone = [run.stderr.replace(env["HELM_CACHE_HOME"], "CACHE")
+                  for run, env in ((ours, homes.ours), (helm, homes.helm))]
+    assert homes_gone[0] == homes_gone[1]
 
 
 def test_basic_auth_repository(homes: Homes, auth_repo_url: str, tmp_path: Path) -> None:

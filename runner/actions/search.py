@@ -1,0 +1,206 @@
+"""`search repo [KEYWORD]`: charts of the added repositories' cached indexes (Helm's search package).
+
+Each chart version is indexed by a line `name\\vrepo/name\\vdescription\\vkeywords`;
+a match scores by the field it falls in (0 for the name), scores of 25 and
+more are dropped, and results are ordered by score, name and newest version.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from runner.actions.flags import add_flag, helm_flags
+from runner.actions.pull import user_errors
+from runner.errors import RunnerError
+
+FIELD_SEPARATOR = "\v"
+MAX_SCORE = 25
+
+
+class Result:
+    __slots__ = ("name", "score", "chart")
+
+    def __init__(self, name: str, score: int, chart: Any) -> None:
+        self.name = name
+        self.score = score
+        self.chart = chart  # an index ChartVersion
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser("search", help="search for a keyword in charts")
+    parser.set_defaults(handler=lambda _args: _usage(parser))
+    commands = parser.add_subparsers(dest="search_command", metavar="COMMAND")
+    repo = commands.add_parser("repo", help="search repositories for a keyword in charts",
+                               allow_abbrev=False)
+    repo.add_argument("keywords", nargs="*", metavar="KEYWORD")
+    add_flag(repo, "-r", "--regexp", action="store_true")
+    add_flag(repo, "-l", "--versions", action="store_true")
+    repo.add_argument("--devel", action="store_true")
+    repo.add_argument("--version", default="", dest="chart_version")
+    repo.add_argument("--max-col-width", type=int, default=50)
+    repo.add_argument("--fail-on-no-result", action="store_true")
+    add_flag(repo, "-o", "--output", choices=("table", "json", "yaml"), default="table")
+    repo.set_defaults(handler=handle_repo)
+    helm_flags(repo)
+
+
+def _usage(parser: argparse.ArgumentParser) -> int:
+    parser.print_help()
+    return 0
+
+
+@user_errors
+def handle_repo(args: argparse.Namespace) -> int:
+    version = args.chart_version or (">0.0.0-0" if args.devel else ">0.0.0")
+    lines = build_index(args.versions or bool(version))
+    if args.keywords:
+        results = search(lines, " ".join(args.keywords), args.regexp)
+    else:
+        results = [Result(key.split("$$")[0], 0, chart) for key, (_, chart) in lines.items()]
+    results.sort(key=_order)
+    sys.stdout.write(render(apply_constraint(results, version, args.versions), args))
+    return 0
+
+
+def build_index(every_version: bool) -> dict[str, tuple[str, Any]]:
+    """search.Index.AddRepo over each repository's cached index: key -> (line, chart)."""
+    from runner.chart.sources.index import slog_value
+    from runner.chart.sources.paths import HelmPaths
+    from runner.chart.sources.repofile import load_repo_file
+
+    paths = HelmPaths.from_env()
+    repositories = load_repo_file(paths.repository_config).repositories
+    if not repositories:
+        raise RunnerError("no repositories configured")
+    lines: dict[str, tuple[str, Any]] = {}
+    for entry in repositories:
+        try:
+            index = load_index_file(paths.index_file(entry.name))
+        except RunnerError as err:
+            print(f'level=WARN msg="repo is corrupt or missing" repo={slog_value(entry.name)} '
+                  f"error={slog_value(str(err))}", file=sys.stderr)
+            continue
+        for name, versions in index.entries.items():
+            for chart in versions if every_version else versions[:1]:
+                key = f"{entry.name}/{name}" + (f"$${chart.version}" if every_version else "")
+                lines[key] = (_line(entry.name, chart), chart)
+    return lines
+
+
+def load_index_file(path: Any) -> Any:
+    """repo.LoadIndexFile: a read error as Go's, a bad index as `error loading PATH: ...`."""
+    from runner.chart.sources.errors import SourceError
+    from runner.chart.sources.index import load_index
+
+    try:
+        data = path.read_bytes()
+    except OSError as err:
+        raise RunnerError(f"open {path}: {(err.strerror or str(err)).lower()}") from err
+    try:
+        return load_index(data, str(path))
+    except SourceError as err:
+        raise RunnerError(f"error loading {path}: {err}") from err
+
+
+def _line(repo_name: str, chart: Any) -> str:
+    raw = chart.raw
+    keywords = " ".join(str(k) for k in raw.get("keywords") or [])
+    return FIELD_SEPARATOR.join((chart.name, f"{repo_name}/{chart.name}",
+                                 str(raw.get("description") or ""), keywords))
+
+
+def search(lines: dict[str, tuple[str, Any]], term: str, regexp: bool) -> list[Result]:
+    """Search (literal, case-insensitive, or a Go regexp); a match's score is its field."""
+    if regexp:
+        from runner.funcs.regex import compile_go
+        from runner.funcs.registry import FuncError
+
+        try:
+            pattern = compile_go(term).pattern
+        except FuncError as err:
+            raise RunnerError(str(err)) from err
+    else:
+        term = term.lower()
+    found = []
+    for key, (line, chart) in lines.items():
+        if regexp:
+            match = pattern.search(line)
+            at = match.start() if match else -1
+        else:
+            line = line.lower()  # the score is counted on the text searched, as Go does
+            at = line.find(term)
+        if at >= 0 and (score := line[:at].count(FIELD_SEPARATOR)) < MAX_SCORE:
+            found.append(Result(key.split("$$")[0], score, chart))
+    return found
+
+
+def _order(result: Result) -> tuple[int, str, Any]:
+    """scoreSorter: score, then name, then the newest version first."""
+    from runner.funcs import semver
+
+    try:
+        newest_first: Any = _Descending(semver.new_version(result.chart.version))
+    except semver.SemverError:
+        newest_first = _Descending(None)
+    return result.score, result.name, newest_first
+
+
+class _Descending:
+    """A SemVer version ordered newest first (an unparsable one last)."""
+
+    __slots__ = ("version",)
+
+    def __init__(self, version: Any) -> None:
+        self.version = version
+
+    def __lt__(self, other: _Descending) -> bool:
+        from runner.funcs import semver
+
+        if self.version is None or other.version is None:
+            return other.version is None and self.version is not None
+        return semver.compare(self.version, other.version) > 0
+
+
+def apply_constraint(results: list[Result], version: str, every_version: bool) -> list[Result]:
+    """The versions the constraint admits; without --versions, each chart's first only."""
+    from runner.funcs import semver
+
+    try:
+        constraint = semver.new_constraint(version)
+    except semver.SemverError as err:
+        raise RunnerError(f"an invalid version/constraint format: {err}") from err
+    kept, seen = [], set()
+    for result in results:
+        if not every_version and result.name in seen:
+            continue
+        try:
+            admitted = constraint.check(semver.new_version(result.chart.version))
+        except semver.SemverError:
+            continue
+        if admitted:
+            kept.append(result)
+            seen.add(result.name)
+    return kept
+
+
+def render(results: list[Result], args: argparse.Namespace) -> str:
+    """repoSearchWriter: a table (or `No results found`), or the list as JSON or YAML."""
+    if not results and args.fail_on_no_result:
+        raise RunnerError("no results found")
+    if args.output != "table":
+        from runner.actions.output import encode_data
+
+        return encode_data([{"name": r.name, "version": r.chart.version,
+                             "app_version": r.chart.app_version,
+                             "description": str(r.chart.raw.get("description") or "")}
+                            for r in results], args.output)
+    if not results:
+        return "No results found\n"
+    from runner.chart.sources.table import render_table
+
+    rows = [["NAME", "CHART VERSION", "APP VERSION", "DESCRIPTION"]]
+    rows += [[r.name, r.chart.version, r.chart.app_version, str(r.chart.raw.get("description") or "")]
+             for r in results]
+    return render_table(rows, args.max_col_width) + "\n"
