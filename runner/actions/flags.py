@@ -6,6 +6,8 @@
 - pflag's StringSlice flags (`--values`) read each occurrence as one CSV record:
   `-f a.yaml,b.yaml` is two files, `"a.yaml"` is unquoted, an empty value adds
   nothing.
+- The chart-source flags (repository, version, credentials, TLS) of template,
+  install/upgrade, pull and dependency.
 """
 
 from __future__ import annotations
