@@ -10,12 +10,42 @@ import argparse
 import importlib
 import sys
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from runner import __version__
 from runner.errors import RunnerError
 from runner.gcpause import no_gc
 
 Command = Callable[[argparse.Namespace], int]
+
+
+class _HelpFormatter(argparse.HelpFormatter):
+    """argparse's formatter, sized to the terminal only when it formats text: argparse
+    makes one for every add_argument call, and sizing imports shutil (ms per run)."""
+
+    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24,
+                 width: int | None = None) -> None:
+        super().__init__(prog, indent_increment, max_help_position, width=width or 0)
+        self._requested_layout = (max_help_position, width)
+
+    def format_help(self) -> str:
+        # The sizes HelpFormatter.__init__ would have computed, computed now.
+        max_help_position, width = self._requested_layout
+        if width is None:
+            import shutil
+
+            width = shutil.get_terminal_size().columns - 2
+        self._width = width
+        self._max_help_position = min(max_help_position, max(width - 20, self._indent_increment * 2))
+        return super().format_help()
+
+
+class _Parser(argparse.ArgumentParser):
+    """An ArgumentParser (and, as their parser_class, its subcommands') with _HelpFormatter."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", _HelpFormatter)
+        super().__init__(**kwargs)
 
 
 # The modules under runner.actions whose register() adds subcommands, in help order,
@@ -40,13 +70,14 @@ _COMMANDS = {
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The whole parser, or (for a known `command`) one with just that command's module."""
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="deploy-runner",
         description="Render and deploy Helm charts, byte-compatible with Helm 4.",
     )
     parser.add_argument("--debug", action="store_true", help="show tracebacks on errors")
     parser.add_argument("--version", action="version", version=f"deploy-runner {__version__}")
-    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    # prog given: argparse would format the parent's usage (sizing a formatter) to get it.
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", prog=parser.prog)
     modules = (_COMMANDS[command],) if command in _COMMANDS else REGISTRARS
     for module in modules:
         importlib.import_module(f"runner.actions.{module}").register(subparsers)

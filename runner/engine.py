@@ -15,11 +15,10 @@ namespace=...)`; `render(chart, top)` renders prepared top-level values.
 
 from __future__ import annotations
 
+import os
 import sys
 import threading
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from runner.engine_errors import cleanup_parse_error, reformat_exec_error
@@ -41,21 +40,29 @@ class RenderError(RunnerError):
     """A template failed to parse or execute; the message is Helm's."""
 
 
-@dataclass(frozen=True, slots=True)
+# Plain classes with __slots__, not dataclasses: creating a dataclass costs ~1 ms
+# at every start, a large part of a small chart's whole render.
+
+
 class RenderedFile:
     """The output of one template file, keyed by its path in the chart tree."""
 
-    path: str  # e.g. mychart/charts/sub/templates/deploy.yaml
-    text: str
-    # Where each piece of `text` came from (runner.template.positions.SourceMap),
-    # when rendered with track_positions=True.
-    positions: Any = field(default=None, compare=False, repr=False)
+    __slots__ = ("path", "text", "positions")
+
+    def __init__(self, path: str, text: str, positions: Any = None) -> None:
+        self.path = path  # e.g. mychart/charts/sub/templates/deploy.yaml
+        self.text = text
+        # Where each piece of `text` came from (runner.template.positions.SourceMap),
+        # when rendered with track_positions=True.
+        self.positions = positions
 
 
-@dataclass(slots=True)
 class RenderResult:
-    files: dict[str, RenderedFile] = field(default_factory=dict)
-    warnings: list[str] = field(default_factory=list)
+    __slots__ = ("files", "warnings")
+
+    def __init__(self, warnings: list[str] | None = None) -> None:
+        self.files: dict[str, RenderedFile] = {}
+        self.warnings: list[str] = [] if warnings is None else warnings
 
     def texts(self) -> dict[str, str]:
         """path -> rendered text, the map Helm's engine.Render returns."""
@@ -66,20 +73,25 @@ class RenderResult:
         return {path: f.positions for path, f in self.files.items() if f.positions is not None}
 
 
-@dataclass(frozen=True, slots=True)
 class ReleaseOptions:
-    name: str = "release-name"
-    namespace: str = "default"
-    revision: int = 1
-    is_install: bool = True
-    is_upgrade: bool = False
+    __slots__ = ("name", "namespace", "revision", "is_install", "is_upgrade")
+
+    def __init__(self, name: str = "release-name", namespace: str = "default", revision: int = 1,
+                 is_install: bool = True, is_upgrade: bool = False) -> None:
+        self.name = name
+        self.namespace = namespace
+        self.revision = revision
+        self.is_install = is_install
+        self.is_upgrade = is_upgrade
 
 
-@dataclass(slots=True)
 class _Renderable:
-    text: str
-    scope: dict[str, Any]  # the chart's top-level map, shared by its templates
-    base_path: str
+    __slots__ = ("text", "scope", "base_path")
+
+    def __init__(self, text: str, scope: dict[str, Any], base_path: str) -> None:
+        self.text = text
+        self.scope = scope  # the chart's top-level map, shared by its templates
+        self.base_path = base_path
 
 
 # ------------------------------------------------------------ top-level values
@@ -404,8 +416,8 @@ def render_chart(
     chart's defaults by runner.chart before rendering. With `track_positions`
     every RenderedFile carries a SourceMap (same text; see docs/engine.md).
     """
-    if isinstance(chart, (str, Path)):
-        chart = load_chart(str(chart))
+    if isinstance(chart, (str, os.PathLike)):
+        chart = load_chart(os.fspath(chart))
     caps = default_capabilities(kube_version, api_versions)
     coalesced, warnings = prepare_values(chart, dict(values or {}))
     options = ReleaseOptions(release_name, namespace, 1, not is_upgrade, is_upgrade)

@@ -9,10 +9,9 @@ function's own error, tpl's wrapping) stays Go's raw text.
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass
+from runner.lazy_pattern import LazyPattern
 
-_WARN_RE = re.compile(r"HELM_ERR_START((?s:.*))HELM_ERR_END")
+_WARN_RE = LazyPattern(r"HELM_ERR_START((?s:.*))HELM_ERR_END")
 
 
 def cleanup_parse_error(filename: str, message: str) -> str:
@@ -23,11 +22,21 @@ def cleanup_parse_error(filename: str, message: str) -> str:
     return f"parse error at ({tokens[1]}): {tokens[-1]}"
 
 
-@dataclass(frozen=True, slots=True)
 class _Trace:
-    location: str = ""
-    message: str = ""
-    executed: str = ""
+    """One entry of the trace (a plain class: a dataclass costs ~1 ms to create at start)."""
+
+    __slots__ = ("location", "message", "executed")
+
+    def __init__(self, location: str = "", message: str = "", executed: str = "") -> None:
+        self.location = location
+        self.message = message
+        self.executed = executed
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, _Trace):
+            return NotImplemented
+        return (self.location, self.message, self.executed) == (
+            other.location, other.message, other.executed)
 
     def text(self) -> str:
         out = ""
@@ -67,7 +76,7 @@ def reformat_exec_error(filename: str, message: str, is_exec_error: bool = True)
     return "".join(t.text() for t in traces).strip()
 
 
-_CALLING = re.compile(r"error calling [^:]+: ")
+_CALLING = LazyPattern(r"error calling [^:]+: ")
 
 
 def _parse_exec_text(text: str) -> tuple[_Trace, str | None] | None:

@@ -10,16 +10,17 @@ Helm's built-in API version list, Helm v4.1.4's build info.
 
 from __future__ import annotations
 
-import base64
 import posixpath
 import re
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from runner.encoding.gojson import StructFields
 from runner.errors import RunnerError
 from runner.template.gotypes import StringSlice
+
+if TYPE_CHECKING:
+    from runner.encoding.gojson import StructFields
 
 DEFAULT_KUBE_VERSION = "v1.35.0"
 
@@ -119,6 +120,8 @@ class KubeVersion:
                 ("Major", self.Major), ("Minor", self.Minor)]
 
     def go_json(self) -> StructFields:
+        from runner.encoding.gojson import StructFields  # only for toJson of .Capabilities
+
         return StructFields(Version=self.Version, Major=self.Major, Minor=self.Minor)
 
     def go_yaml_v3(self) -> list[tuple[str, Any]]:
@@ -156,6 +159,8 @@ class HelmVersion:
                 ("KubeClientVersion", self.KubeClientVersion)]
 
     def go_json(self) -> StructFields:
+        from runner.encoding.gojson import StructFields
+
         tags = ("version", "git_commit", "git_tree_state", "go_version", "kube_client_version")
         return StructFields(zip(tags, (v for _, v in self.go_fields()), strict=True))
 
@@ -181,6 +186,8 @@ class Capabilities:
         return "&" + self.go_elem_str()
 
     def go_json(self) -> StructFields:
+        from runner.encoding.gojson import StructFields
+
         return StructFields(
             KubeVersion=self.KubeVersion.go_json(),
             APIVersions=list(self.APIVersions),
@@ -269,6 +276,8 @@ class Files(dict):
         return _to_yaml({posixpath.basename(k): _go_string(v) for k, v in self.items()})
 
     def AsSecrets(self) -> str:  # noqa: N802
+        import base64
+
         return _to_yaml({posixpath.basename(k): base64.b64encode(v).decode("ascii")
                          for k, v in self.items()})
 

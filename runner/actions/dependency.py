@@ -8,7 +8,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from runner.actions.pull import DEFAULT_KEYRING, add_source_flags, source_options, user_errors
+from runner.actions.flags import DEFAULT_KEYRING, add_source_flags
+from runner.actions.pull import source_options, user_errors
 
 
 def register(subparsers: Any) -> None:

@@ -6,16 +6,19 @@
 - pflag's StringSlice flags (`--values`) read each occurrence as one CSV record:
   `-f a.yaml,b.yaml` is two files, `"a.yaml"` is unquoted, an empty value adds
   nothing.
+- The chart-source flags (repository, version, credentials, TLS) of template,
+  install/upgrade, pull and dependency.
 """
 
 from __future__ import annotations
 
 import argparse
-import csv
-import re
+import os
 import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
+
+from runner.lazy_pattern import LazyPattern
 
 
 class StringSlice(argparse.Action):
@@ -37,6 +40,8 @@ def read_csv(value: str) -> list[str]:
     """pflag readAsCSV: encoding/csv's first record of `value` ([] when empty)."""
     if value == "":
         return []
+    import csv  # only when a -f/--values flag is given
+
     return next(csv.reader([value]), [])
 
 
@@ -53,7 +58,7 @@ def add_values_flag(parser: argparse.ArgumentParser) -> None:
     add_flag(parser, "-f", "--values", action=StringSlice, default=[], dest="values_files")
 
 
-_NEEDS_ARGUMENT = re.compile(r"argument (-\w|--[\w-]+)(?:/\S+)?: expected one argument")
+_NEEDS_ARGUMENT = LazyPattern(r"argument (-\w|--[\w-]+)(?:/\S+)?: expected one argument")
 
 
 def flag_error_text(message: str) -> str:
@@ -82,6 +87,30 @@ def unknown_flag(unknown: list[str]) -> int:
         text = f"unknown shorthand flag: {flag[1:2]!r} in {flag}"
     print(f"Error: {text}", file=sys.stderr)
     return 1
+
+
+# Helm's default: filepath.Join(homedir.HomeDir(), ".gnupg", "pubring.gpg").
+DEFAULT_KEYRING = os.path.join(os.path.expanduser("~"), ".gnupg", "pubring.gpg")
+
+
+def add_source_flags(parser: argparse.ArgumentParser, *, version: bool = True) -> None:
+    """ChartPathOptions' flags (helm's names); --version and --verify/--keyring where Helm has them."""
+    if version:
+        parser.add_argument("--version", default="", dest="chart_version")
+        parser.add_argument("--devel", action="store_true")
+        parser.add_argument("--verify", action="store_true")
+        parser.add_argument("--keyring", default=DEFAULT_KEYRING)
+    parser.add_argument("--repo", default="", dest="repo_url")
+    add_credential_flags(parser)
+    parser.add_argument("--pass-credentials", action="store_true")
+    parser.add_argument("--plain-http", action="store_true")
+
+
+def add_credential_flags(parser: argparse.ArgumentParser) -> None:
+    """Basic auth and TLS flags of every command that reaches a repository or registry."""
+    for flag in ("--username", "--password", "--ca-file", "--cert-file", "--key-file"):
+        parser.add_argument(flag, default="")
+    parser.add_argument("--insecure-skip-tls-verify", action="store_true")
 
 
 def helm_flags(parser: argparse.ArgumentParser) -> None:

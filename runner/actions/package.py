@@ -7,7 +7,8 @@ import os
 import sys
 from typing import Any
 
-from runner.actions.pull import DEFAULT_KEYRING, add_credential_flags, user_errors
+from runner.actions.flags import DEFAULT_KEYRING, add_credential_flags
+from runner.actions.pull import user_errors
 from runner.errors import RunnerError
 
 

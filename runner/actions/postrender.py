@@ -17,14 +17,18 @@ from __future__ import annotations
 import argparse
 import os
 from collections.abc import Sequence
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 PLUGIN_TYPE = "postrenderer/v1"
 
 
 def plugin_dirs() -> list[Path]:
     """settings.PluginsDirectory, split as filepath.SplitList."""
+    from pathlib import Path  # only when --post-renderer is given
+
     value = os.environ.get("HELM_PLUGINS")
     if value is None or value == "":
         from runner.chart.sources.paths import _base

@@ -1,4 +1,4 @@
-"""`pull` (Helm's action.Pull) and the chart-source flags shared by pull, template, dependency."""
+"""`pull` (Helm's action.Pull) and the chart-source options from its flags (runner.actions.flags)."""
 
 from __future__ import annotations
 
@@ -9,33 +9,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from runner.actions.flags import DEFAULT_KEYRING, add_source_flags
 from runner.errors import RunnerError
 
 if TYPE_CHECKING:
     from runner.chart.sources.downloader import SourceOptions
-
-
-DEFAULT_KEYRING = str(Path.home() / ".gnupg" / "pubring.gpg")
-
-
-def add_source_flags(parser: argparse.ArgumentParser, *, version: bool = True) -> None:
-    """ChartPathOptions' flags (helm's names); --version and --verify/--keyring where Helm has them."""
-    if version:
-        parser.add_argument("--version", default="", dest="chart_version")
-        parser.add_argument("--devel", action="store_true")
-        parser.add_argument("--verify", action="store_true")
-        parser.add_argument("--keyring", default=DEFAULT_KEYRING)
-    parser.add_argument("--repo", default="", dest="repo_url")
-    add_credential_flags(parser)
-    parser.add_argument("--pass-credentials", action="store_true")
-    parser.add_argument("--plain-http", action="store_true")
-
-
-def add_credential_flags(parser: argparse.ArgumentParser) -> None:
-    """Basic auth and TLS flags of every command that reaches a repository or registry."""
-    for flag in ("--username", "--password", "--ca-file", "--cert-file", "--key-file"):
-        parser.add_argument(flag, default="")
-    parser.add_argument("--insecure-skip-tls-verify", action="store_true")
 
 
 def source_options(args: argparse.Namespace) -> SourceOptions:

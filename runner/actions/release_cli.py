@@ -168,7 +168,7 @@ def _uninstall_parser(subparsers: Any) -> None:
 
 def _chart_source_flags(parser: argparse.ArgumentParser) -> None:
     """--version, --repo, credentials (runner.chart.sources) and --dependency-update."""
-    from runner.actions.pull import add_source_flags
+    from runner.actions.flags import add_source_flags
 
     add_source_flags(parser)
     parser.add_argument("--dependency-update", action="store_true")

@@ -6,7 +6,8 @@ import argparse
 import sys
 from typing import Any
 
-from runner.actions.pull import add_credential_flags, user_errors
+from runner.actions.flags import add_credential_flags
+from runner.actions.pull import user_errors
 from runner.errors import RunnerError
 
 

@@ -6,8 +6,8 @@ import argparse
 import sys
 from typing import Any
 
-from runner.actions.flags import helm_flags
-from runner.actions.pull import add_source_flags, user_errors
+from runner.actions.flags import add_source_flags, helm_flags
+from runner.actions.pull import user_errors
 from runner.errors import RunnerError
 
 FORMATS = {

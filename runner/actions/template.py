@@ -10,18 +10,16 @@ with --include-crds, NOTES.txt never printed, hooks after the manifests
 
 from __future__ import annotations
 
-import fnmatch
 import os
 import posixpath
-import re
 import sys
-from dataclasses import dataclass, field
-from pathlib import Path
+from collections.abc import Sequence
 from typing import Any, TextIO
 
 from runner import engine
 from runner.engine_objects import default_capabilities
 from runner.errors import RunnerError
+from runner.lazy_pattern import LazyPattern
 from runner.manifest import (
     Hook,
     Manifest,
@@ -34,43 +32,67 @@ from runner.manifest import (
 
 NOTES_SUFFIX = "NOTES.txt"
 DEBUG_HINT = "\n\nUse --debug flag to render out invalid YAML"
-_SOURCE_NAME = re.compile(r"# Source: [^/]+/(.+)")
+_SOURCE_NAME = LazyPattern(r"# Source: [^/]+/(.+)")
 
 
-@dataclass
 class TemplateOptions:
-    release_name: str = "release-name"
-    render_subchart_notes: bool = False  # install/upgrade --render-subchart-notes
-    chart: str = ""
-    namespace: str = "default"
-    values_files: list[str] = field(default_factory=list)
-    set_values: list[str] = field(default_factory=list)
-    set_string: list[str] = field(default_factory=list)
-    set_file: list[str] = field(default_factory=list)
-    set_json: list[str] = field(default_factory=list)
-    set_literal: list[str] = field(default_factory=list)
-    show_only: list[str] = field(default_factory=list)
-    output_dir: str = ""
-    use_release_name: bool = False
-    include_crds: bool = False
-    skip_crds: bool = False
-    skip_tests: bool = False
-    is_upgrade: bool = False
-    no_hooks: bool = False
-    kube_version: str | None = None
-    api_versions: list[str] = field(default_factory=list)
-    # Chart-source flags (--version, --repo, TLS, credentials) as parsed; None for local charts.
-    source_args: Any = None
+    """What `helm template` (and install/upgrade's render) was asked for.
+
+    Plain classes here, not dataclasses: creating one costs ~1 ms at every start."""
+
+    __slots__ = ("release_name", "render_subchart_notes", "chart", "namespace", "values_files",
+                 "set_values", "set_string", "set_file", "set_json", "set_literal", "show_only",
+                 "output_dir", "use_release_name", "include_crds", "skip_crds", "skip_tests",
+                 "is_upgrade", "no_hooks", "kube_version", "api_versions", "source_args")
+
+    def __init__(
+        self, *, release_name: str = "release-name",
+        render_subchart_notes: bool = False,  # install/upgrade --render-subchart-notes
+        chart: str = "", namespace: str = "default",
+        values_files: Sequence[str] = (), set_values: Sequence[str] = (),
+        set_string: Sequence[str] = (), set_file: Sequence[str] = (),
+        set_json: Sequence[str] = (), set_literal: Sequence[str] = (),
+        show_only: Sequence[str] = (), output_dir: str = "", use_release_name: bool = False,
+        include_crds: bool = False, skip_crds: bool = False, skip_tests: bool = False,
+        is_upgrade: bool = False, no_hooks: bool = False, kube_version: str | None = None,
+        api_versions: Sequence[str] = (),
+        # Chart-source flags (--version, --repo, TLS, credentials) as parsed; None for local charts.
+        source_args: Any = None,
+    ) -> None:
+        self.release_name = release_name
+        self.render_subchart_notes = render_subchart_notes
+        self.chart = chart
+        self.namespace = namespace
+        self.values_files = values_files
+        self.set_values = set_values
+        self.set_string = set_string
+        self.set_file = set_file
+        self.set_json = set_json
+        self.set_literal = set_literal
+        self.show_only = show_only
+        self.output_dir = output_dir
+        self.use_release_name = use_release_name
+        self.include_crds = include_crds
+        self.skip_crds = skip_crds
+        self.skip_tests = skip_tests
+        self.is_upgrade = is_upgrade
+        self.no_hooks = no_hooks
+        self.kube_version = kube_version
+        self.api_versions = api_versions
+        self.source_args = source_args
 
 
-@dataclass
 class Rendered:
     """What renderResources hands back: the manifest text, hooks, notes."""
 
-    manifest: str
-    hooks: list[Hook]
-    manifests: list[Manifest]
-    notes: str
+    __slots__ = ("manifest", "hooks", "manifests", "notes")
+
+    def __init__(self, manifest: str, hooks: list[Hook], manifests: list[Manifest],
+                 notes: str) -> None:
+        self.manifest = manifest
+        self.hooks = hooks
+        self.manifests = manifests
+        self.notes = notes
 
 
 class RenderFailed(RunnerError):
@@ -166,6 +188,8 @@ def _emit(parts: list[str], written: set[str], opts: TemplateOptions, name: str,
 
 def write_to_file(directory: str, name: str, data: str, append: bool) -> None:
     """writeToFile: the same `---\\n# Source:` block in DIR/NAME, then `wrote PATH`."""
+    from pathlib import Path  # only with --output-dir
+
     target = directory + os.sep + name
     Path(target).parent.mkdir(parents=True, exist_ok=True)
     with open(target, "a" if append else "w", encoding="utf-8", errors="surrogateescape") as handle:
@@ -194,7 +218,7 @@ def assemble(rendered: Rendered, opts: TemplateOptions) -> str:
     return "".join(parts)
 
 
-def select_shown(text: str, show_only: list[str]) -> str:
+def select_shown(text: str, show_only: Sequence[str]) -> str:
     """--show-only: documents whose template path matches each pattern, in order."""
     docs = split_manifests(text)
     ordered = [docs[k] for k in sorted(docs, key=split_manifests_order_key)]
@@ -215,6 +239,8 @@ def select_shown(text: str, show_only: list[str]) -> str:
 
 def _filepath_match(pattern: str, name: str) -> bool:
     """filepath.Match: `*` and `?` stop at '/', classes as in Go."""
+    import fnmatch  # only with --show-only
+
     parts_p, parts_n = pattern.split("/"), name.split("/")
     if len(parts_p) != len(parts_n):
         return False

@@ -5,9 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from runner.actions.flags import add_flag, add_values_flag, helm_flags
+from runner.actions.flags import add_flag, add_source_flags, add_values_flag, helm_flags
 from runner.actions.postrender import add_post_renderer_flags, unsupported
-from runner.actions.pull import add_source_flags
 from runner.errors import RunnerError, run_reporting_bugs
 
 

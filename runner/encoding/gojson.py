@@ -23,12 +23,12 @@ from __future__ import annotations
 import base64
 import json
 import math
-import re
 from datetime import UTC, datetime
 from json.encoder import encode_basestring  # type: ignore[attr-defined]
 from typing import Any
 
 from runner.encoding.jsonscan import syntax_error
+from runner.lazy_pattern import LazyPattern
 from runner.template.gotypes import NilMap, NilSlice, format_float, go_type_name, json_float
 
 
@@ -59,7 +59,7 @@ class UnmarshalError(ValueError):
 
 # ------------------------------------------------------------ marshal
 
-_HTML = re.compile("[<>&\u2028\u2029]")
+_HTML = LazyPattern("[<>&\u2028\u2029]")
 _HTML_ESCAPES = {
     "<": "\\u003c",
     ">": "\\u003e",
@@ -67,8 +67,8 @@ _HTML_ESCAPES = {
     "\u2028": "\\u2028",
     "\u2029": "\\u2029",
 }
-_LINE_SEPS = re.compile("[\u2028\u2029]")
-_SURROGATE = re.compile("[\ud800-\udfff]")
+_LINE_SEPS = LazyPattern("[\u2028\u2029]")
+_SURROGATE = LazyPattern("[\ud800-\udfff]")
 
 
 def quote(s: str, escape_html: bool = True) -> str:
@@ -361,7 +361,7 @@ def unmarshal(text: str | bytes, *, ints: bool = False) -> Any:
     return result
 
 
-_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+_SURROGATE_ESCAPE = LazyPattern(r"\\u[dD][89a-fA-F]")
 
 
 def _replace_surrogates(value: Any) -> Any:

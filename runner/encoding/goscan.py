@@ -16,7 +16,6 @@ its own elsewhere, e.g. tabs in flow context).
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import yaml
@@ -28,6 +27,8 @@ from yaml.reader import Reader
 from yaml.resolver import BaseResolver
 from yaml.scanner import Scanner
 from yaml.tokens import ScalarToken
+
+from runner.lazy_pattern import LazyPattern
 
 _BLANKZ = "\0 \t\r\n\x85\u2028\u2029"
 
@@ -136,19 +137,19 @@ def compose(text: str, first_only: bool) -> list[Any]:
 
 _PROBLEMS = (
     (
-        re.compile(r"expected escape sequence of \d+ hexadecimal numbers, but found .*"),
+        LazyPattern(r"expected escape sequence of \d+ hexadecimal numbers, but found .*"),
         "did not find expected hexdecimal number",
     ),
-    (re.compile(r"expected ' ', but found .*"), "did not find expected whitespace or line break"),
-    (re.compile(r"expected ',' or '([\]}])', but got .*"), r"did not find expected ',' or '\1'"),
-    (re.compile(r"expected the node content, but found .*"), "did not find expected node content"),
-    (re.compile(r"found unknown escape character .*"), "found unknown escape character"),
+    (LazyPattern(r"expected ' ', but found .*"), "did not find expected whitespace or line break"),
+    (LazyPattern(r"expected ',' or '([\]}])', but got .*"), r"did not find expected ',' or '\1'"),
+    (LazyPattern(r"expected the node content, but found .*"), "did not find expected node content"),
+    (LazyPattern(r"found unknown escape character .*"), "found unknown escape character"),
     (
-        re.compile(r"found character .* that cannot start any token"),
+        LazyPattern(r"found character .* that cannot start any token"),
         "found character that cannot start any token",
     ),
     (
-        re.compile(r"mapping values are not allowed here"),
+        LazyPattern(r"mapping values are not allowed here"),
         "mapping values are not allowed in this context",
     ),
 )

@@ -14,6 +14,7 @@ import unicodedata
 from functools import cmp_to_key
 
 from runner.encoding import gojson
+from runner.lazy_pattern import LazyPattern
 from runner.template.gotypes import format_float
 
 BEST_WIDTH = 80
@@ -25,17 +26,13 @@ PLAIN, SINGLE, DOUBLE, LITERAL = range(4)
 
 class _NonPrintable:
     """go-yaml's !is_printable as a pattern: ASCII text is checked with a small class,
-    the full Unicode class is compiled (a few ms) on the first non-ASCII text."""
+    the full Unicode class (a few ms to compile) only non-ASCII text."""
 
-    _ascii = re.compile("[^\n\x20-\x7e]")
-    _full: re.Pattern[str] | None = None
+    _ascii = LazyPattern("[^\n\x20-\x7e]")
+    _full = LazyPattern("[^\n\x20-\x7e\xa0-\ud7ff\ue000-\ufefe\uff00-\ufffd]")
 
-    def _for(self, s: str) -> re.Pattern[str]:
-        if s.isascii():
-            return self._ascii
-        if _NonPrintable._full is None:
-            _NonPrintable._full = re.compile("[^\n\x20-\x7e\xa0-\ud7ff\ue000-\ufefe\uff00-\ufffd]")
-        return _NonPrintable._full
+    def _for(self, s: str) -> LazyPattern:
+        return self._ascii if s.isascii() else self._full
 
     def search(self, s: str) -> re.Match[str] | None:
         return self._for(s).search(s)
@@ -45,14 +42,14 @@ class _NonPrintable:
 
 
 NON_PRINTABLE = _NonPrintable()
-_LINE_BREAK = re.compile("[\r\n\x85\u2028\u2029]")
-_BREAK_SPACE = re.compile("[\r\n\x85\u2028\u2029] ")
-_SPACE_BREAK = re.compile(" [\r\n\x85\u2028\u2029]")
-_FLOW_INNER = re.compile(r"[,?\[\]{}]")
-_COLON_BLANK = re.compile(r":(?:[ \t]|\Z)")
-_BLANKZ_HASH = re.compile("[ \t\r\n\x85\u2028\u2029\x00]#")
-_SAFE_PLAIN = re.compile(r"[A-Za-z0-9_./=+][A-Za-z0-9_./=+@%$^()~<>;-]*")
-_BASE60 = re.compile(r"[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?")
+_LINE_BREAK = LazyPattern("[\r\n\x85\u2028\u2029]")
+_BREAK_SPACE = LazyPattern("[\r\n\x85\u2028\u2029] ")
+_SPACE_BREAK = LazyPattern(" [\r\n\x85\u2028\u2029]")
+_FLOW_INNER = LazyPattern(r"[,?\[\]{}]")
+_COLON_BLANK = LazyPattern(r":(?:[ \t]|\Z)")
+_BLANKZ_HASH = LazyPattern("[ \t\r\n\x85\u2028\u2029\x00]#")
+_SAFE_PLAIN = LazyPattern(r"[A-Za-z0-9_./=+][A-Za-z0-9_./=+@%$^()~<>;-]*")
+_BASE60 = LazyPattern(r"[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?")
 _STYLE_CACHE: dict[str, tuple[int, bool, bool, bool, bool]] = {}
 
 
@@ -152,9 +149,9 @@ def select_style(s: str, simple_key: bool, v3: bool = False) -> int:
 
 # ------------------------------------------------------------ JSON text quirks
 
-JSON_RAW_TROUBLE = re.compile("[\x7f-\x9f\ufffe\uffff\ud800-\udfff]")
-_NOT_READABLE = re.compile("[\x7f-\x84\x86-\x9f\ufffe\uffff]")
-_NEL_RUN = re.compile(" *((?:\x85 *)+)")
+JSON_RAW_TROUBLE = LazyPattern("[\x7f-\x9f\ufffe\uffff\ud800-\udfff]")
+_NOT_READABLE = LazyPattern("[\x7f-\x84\x86-\x9f\ufffe\uffff]")
+_NEL_RUN = LazyPattern(" *((?:\x85 *)+)")
 
 
 def through_json(s: str, key: bool) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import io
 import subprocess
@@ -62,3 +63,27 @@ def test_the_program_prints_all_output_and_exits_with_its_code(tmp_path: Path) -
                              capture_output=True, text=True, cwd=REPO, timeout=120, check=False)
     assert missing.returncode == 1
     assert missing.stderr.startswith("Error: path ")
+
+
+def test_the_template_parser_needs_no_shutil_pathlib_or_csv() -> None:
+    code = ("import sys, runner.cli; runner.cli.build_parser('template')"
+            ".parse_known_args(['template', 'rel', 'c', '-n', 'ns']);"
+            "print(sorted({'shutil', 'pathlib', 'csv', 'dataclasses'} & set(sys.modules)))")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          cwd=REPO, timeout=120, check=True)
+    assert proc.stdout.strip() == "[]"
+
+
+@pytest.mark.parametrize("columns", ["1", "30", "80", "200"])
+def test_help_is_laid_out_as_argparse_lays_it_out(columns: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", columns)
+
+    def text(formatter_class: type[argparse.HelpFormatter]) -> str:
+        parser = argparse.ArgumentParser(prog="deploy-runner template", formatter_class=formatter_class)
+        parser.add_argument("args", nargs="*", metavar="[NAME] CHART")
+        parser.add_argument("--post-renderer-args", action="append", default=[],
+                            help="an argument to the post-renderer (can specify multiple)")
+        parser.add_argument("--insecure-skip-tls-verify", action="store_true")
+        return parser.format_help() + parser.format_usage()
+
+    assert text(cli._HelpFormatter) == text(argparse.HelpFormatter)  # noqa: SLF001
