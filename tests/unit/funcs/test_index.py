@@ -12,7 +12,7 @@ import pytest
 
 from runner.engine import RenderError, render_chart
 from runner.funcs.index import FUNCTIONS_BY_MODULE
-from runner.funcs.registry import gofunc, registered
+from runner.funcs.registry import gofunc
 
 REPO = Path(__file__).resolve().parents[3]
 
@@ -37,7 +37,7 @@ def test_importing_a_module_alone_registers_every_name_the_index_gives_it(module
 
 def test_index_names_each_function_once() -> None:
     names = [name for names in FUNCTIONS_BY_MODULE.values() for name in names]
-    assert len(names) == len(set(names)) == len(registered())
+    assert sorted(names) == sorted(set(names))
 
 
 def test_a_name_missing_from_the_index_cannot_be_registered() -> None:
