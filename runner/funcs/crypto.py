@@ -189,6 +189,3 @@ def _b64_error(data: str) -> bytes:
     # Bad length or padding: Go reports the offset of the incomplete quantum.
     raise FuncError(f"illegal base64 data at input byte {len(data) - len(data) % 4}")
 
-
-# Keys and certificates live in certs.py; importing it registers them with this family.
-from runner.funcs import certs as _certs  # noqa: E402,F401

@@ -4,17 +4,12 @@ Sprig converts every operand with spf13/cast (ToInt64 / ToFloat64), so a
 string "3" or a float64 3.7 are accepted (3.7 truncates to 3), and integer
 results are int64 with Go's wrap-around, truncated division and remainder.
 The float family (addf, subf, mulf, divf, add1f) goes through shopspring
-decimal: operands become their shortest decimal form, the operation is exact
-(division rounds half away from zero at 16 decimal places) and the result is
-converted back to the nearest float64.
+decimal (runner.funcs.decimalmath).
 """
 
 from __future__ import annotations
 
 import math
-import random
-from collections.abc import Callable
-from decimal import ROUND_DOWN, Decimal, localcontext
 from typing import Any
 
 from runner.funcs.registry import ANY, FuncError, alias, gofunc
@@ -78,6 +73,8 @@ def rand_int(low: int, high: int) -> int:
     # rand.Intn(max-min) + min; Intn panics on a non-positive bound.
     if high - low <= 0:
         raise FuncError("invalid argument to Intn")
+    import random  # on use: most renders never draw a random number
+
     return random.randrange(high - low) + low
 
 
@@ -215,65 +212,32 @@ def seq(*params: int) -> str:
 
 # --- float math through shopspring/decimal -----------------------------------
 
-_DIVISION_PRECISION = Decimal(1).scaleb(-16)
+def _decimal_op(first: Any, rest: tuple[Any, ...], operation: str) -> float:
+    from runner.funcs import decimalmath  # the decimal module only for the float functions
 
-
-def _decimal(value: Any) -> Decimal:
-    number = to_float64(value)
-    if math.isnan(number) or math.isinf(number):
-        raise FuncError(f"Cannot create a Decimal from {_go_float_word(number)}")
-    if number == 0:
-        return Decimal(0)  # big.Int has no negative zero
-    return Decimal(repr(number))  # repr is the shortest round-trip form, as NewFromFloat
-
-
-def _go_float_word(number: float) -> str:
-    if math.isnan(number):
-        return "NaN"
-    return "+Inf" if number > 0 else "-Inf"
-
-
-def _decimal_div(a: Decimal, b: Decimal) -> Decimal:
-    """decimal.Div: DivRound to 16 places, half away from zero."""
-    if b == 0:
-        raise FuncError("decimal division by 0")
-    quotient = (a / b).quantize(_DIVISION_PRECISION, rounding=ROUND_DOWN)
-    remainder = a - quotient * b
-    if 2 * abs(remainder) * Decimal(10) ** 16 < abs(b):
-        return quotient
-    step = _DIVISION_PRECISION if (a < 0) == (b < 0) else -_DIVISION_PRECISION
-    return quotient + step
-
-
-def _decimal_op(first: Any, rest: tuple[Any, ...], op: Callable[[Decimal, Decimal], Decimal]) -> float:
-    with localcontext() as ctx:
-        ctx.prec = 1000  # decimal arithmetic is exact in Go; keep Python's exact too
-        result = _decimal(first)
-        for value in rest:
-            result = op(result, _decimal(value))
-        return float(result) if result != 0 else 0.0
+    return decimalmath.fold(first, rest, operation)
 
 
 @gofunc("add1f", (ANY,), returns="float64")
 def add1f(i: Any) -> float:
-    return _decimal_op(i, (1,), lambda x, y: x + y)
+    return _decimal_op(i, (1,), "add")
 
 
 @gofunc("addf", (), variadic=ANY, returns="float64")
 def addf(*values: Any) -> float:
-    return _decimal_op(0.0, values, lambda x, y: x + y)
+    return _decimal_op(0.0, values, "add")
 
 
 @gofunc("subf", (ANY,), variadic=ANY, returns="float64")
 def subf(a: Any, *values: Any) -> float:
-    return _decimal_op(a, values, lambda x, y: x - y)
+    return _decimal_op(a, values, "sub")
 
 
 @gofunc("mulf", (ANY,), variadic=ANY, returns="float64")
 def mulf(a: Any, *values: Any) -> float:
-    return _decimal_op(a, values, lambda x, y: x * y)
+    return _decimal_op(a, values, "mul")
 
 
 @gofunc("divf", (ANY,), variadic=ANY, returns="float64")
 def divf(a: Any, *values: Any) -> float:
-    return _decimal_op(a, values, _decimal_div)
+    return _decimal_op(a, values, "div")

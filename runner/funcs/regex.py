@@ -211,9 +211,6 @@ def find(rx: GoRegexp, s: str) -> str:
     return m.group(0) if m else ""
 
 
-_META = re.compile(r"[\\.+*?()|\[\]{}^$]")
-
-
 # ---------------------------------------------------------------- functions
 
 
@@ -283,4 +280,4 @@ def must_regex_split(regex: str, s: str, n: int) -> StringSlice:
 @gofunc("regexQuoteMeta", ("string",), returns="string")
 def regex_quote_meta(s: str) -> str:
     """regexp.QuoteMeta: a backslash before each of \\.+*?()|[]{}^$."""
-    return _META.sub(lambda m: "\\" + m.group(0), s)
+    return re.sub(r"[\\.+*?()|\[\]{}^$]", lambda m: "\\" + m.group(0), s)  # compiled on first use

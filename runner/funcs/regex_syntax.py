@@ -27,7 +27,6 @@ keeps the last non-empty one (whole matches agree; `$1` may not).
 from __future__ import annotations
 
 import unicodedata
-from dataclasses import dataclass, field
 from functools import lru_cache
 
 MAX_RUNE = 0x10FFFF
@@ -259,34 +258,52 @@ def _script(name: str) -> Ranges:
 # ----------------------------------------------------------------- parser
 
 
-@dataclass
+# Plain slotted classes, not dataclasses: creating four dataclasses would cost
+# ~2 ms on the first regex function call of every render that uses one.
+
+
 class _Rep:
     """A {min,max} repeat and the repeats nested inside it (for repeatIsValid)."""
 
-    min: int
-    max: int
-    inner: list[_Rep]
+    __slots__ = ("min", "max", "inner")
+
+    def __init__(self, min_count: int, max_count: int, inner: list[_Rep]) -> None:
+        self.min = min_count
+        self.max = max_count
+        self.inner = inner
 
 
-@dataclass
 class _Item:
-    text: str
-    simple: bool  # one atom: a quantifier may follow directly
-    reps: list[_Rep] = field(default_factory=list)  # the {n,m} repeats inside
+    """A translated piece of the pattern."""
+
+    __slots__ = ("text", "simple", "reps")
+
+    def __init__(self, text: str, simple: bool, reps: list[_Rep] | None = None) -> None:
+        self.text = text
+        self.simple = simple  # one atom: a quantifier may follow directly
+        self.reps = [] if reps is None else reps  # the {n,m} repeats inside
 
 
-@dataclass
 class _Frame:
-    opener: str  # "(", "(?:" or "" for the whole pattern
-    flags: int  # flags to restore at ")"
-    alternatives: list[list[_Item]] = field(default_factory=list)
-    items: list[_Item] = field(default_factory=list)
+    """An open group (or the whole pattern) while parsing."""
+
+    __slots__ = ("opener", "flags", "alternatives", "items")
+
+    def __init__(self, opener: str, flags: int) -> None:
+        self.opener = opener  # "(", "(?:" or "" for the whole pattern
+        self.flags = flags  # flags to restore at ")"
+        self.alternatives: list[list[_Item]] = []
+        self.items: list[_Item] = []
 
 
-@dataclass
 class Translation:
-    pattern: str
-    names: list[str]  # Go's SubexpNames: "" for the whole match and unnamed groups
+    """The Python pattern for a Go regexp."""
+
+    __slots__ = ("pattern", "names")
+
+    def __init__(self, pattern: str, names: list[str]) -> None:
+        self.pattern = pattern
+        self.names = names  # Go's SubexpNames: "" for the whole match and unnamed groups
 
 
 def _is_alnum(c: str) -> bool:

@@ -11,13 +11,20 @@ written as Go spells them ("interface {}", "string", "int", "int64",
 An implementation signals Go's non-nil `error` result (or a Go panic, which
 text/template also turns into an error) by raising FuncError; the executor
 reports it as `error calling <name>: <message>`.
+
+Every name is known before any family module is imported: the registry
+starts from runner.funcs.index with one RegisteredFunc per name, and reading
+a field other than the name imports the module that registers it. The parser
+only asks whether a name is a function, so a render imports only the
+families it calls.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
+
+from runner.funcs.index import FUNCTIONS_BY_MODULE
 
 ANY = "interface {}"
 
@@ -26,17 +33,86 @@ class FuncError(Exception):
     """A template function failed; the message is Go's error text."""
 
 
-@dataclass(frozen=True, slots=True)
+_FIELDS = ("name", "impl", "params", "variadic", "returns", "fallible")
+
+
 class GoFunc:
+    """A template function and its Go signature, read-only once made.
+
+    A plain slotted class: @dataclass would cost about a millisecond at every start.
+    """
+
+    __slots__ = _FIELDS
+
     name: str
     impl: Callable[..., Any]
     params: tuple[str, ...]
-    variadic: str | None = None  # element type of a trailing ...T parameter
-    returns: str = ANY
-    fallible: bool = False  # Go signature returns (T, error)
+    variadic: str | None  # element type of a trailing ...T parameter
+    returns: str
+    fallible: bool  # Go signature returns (T, error)
+
+    def __init__(self, name: str, impl: Callable[..., Any], params: tuple[str, ...],
+                 variadic: str | None = None, returns: str = ANY, fallible: bool = False) -> None:
+        _set_fields(self, (name, impl, params, variadic, returns, fallible))
+
+    def __setattr__(self, field: str, value: Any) -> None:
+        raise AttributeError(f"GoFunc is read-only: cannot set {field}")
+
+    def __repr__(self) -> str:
+        return (f"GoFunc({self.name!r}, params={self.params!r}, variadic={self.variadic!r}, "
+                f"returns={self.returns!r}, fallible={self.fallible!r})")
 
 
-_REGISTRY: dict[str, GoFunc] = {}
+def _set_fields(func: GoFunc, values: tuple[Any, ...]) -> None:
+    for field, value in zip(_FIELDS, values, strict=True):
+        object.__setattr__(func, field, value)
+
+
+class RegisteredFunc(GoFunc):
+    """A registry entry, made from runner.funcs.index before its module is imported.
+
+    Only `name` is set at first, all the parser needs; reading another field
+    imports the module, whose `@gofunc` fills the entry in.
+    """
+
+    __slots__ = ("module", "loaded")
+
+    def __init__(self, name: str, module: str) -> None:
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "module", module)
+        object.__setattr__(self, "loaded", False)
+
+    def __getattr__(self, field: str) -> Any:
+        # Python calls this only for a field not filled in yet: import its module.
+        if field not in _FIELDS:  # "name" is always set
+            raise AttributeError(field)
+        from importlib import import_module
+
+        import_module(f"runner.funcs.{self.module}")
+        if not self.loaded:
+            raise LookupError(f"runner.funcs.{self.module} does not register {self.name!r}")
+        return getattr(self, field)
+
+    def fill(self, impl: Callable[..., Any], params: tuple[str, ...], variadic: str | None,
+             returns: str, fallible: bool) -> None:
+        if self.loaded:
+            raise ValueError(f"template function {self.name!r} registered twice")
+        _set_fields(self, (self.name, impl, params, variadic, returns, fallible))
+        object.__setattr__(self, "loaded", True)
+
+
+_REGISTRY: dict[str, RegisteredFunc] = {
+    name: RegisteredFunc(name, module)
+    for module, names in FUNCTIONS_BY_MODULE.items()
+    for name in names
+}
+
+
+def _entry(name: str) -> RegisteredFunc:
+    entry = _REGISTRY.get(name)
+    if entry is None:
+        raise ValueError(f"template function {name!r} is missing from runner/funcs/index.py")
+    return entry
 
 
 def gofunc(
@@ -48,11 +124,10 @@ def gofunc(
     fallible: bool = False,
 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Register `impl` as template function `name` with its Go signature."""
+    entry = _entry(name)
 
     def register(impl: Callable[..., Any]) -> Callable[..., Any]:
-        if name in _REGISTRY:
-            raise ValueError(f"template function {name!r} registered twice")
-        _REGISTRY[name] = GoFunc(name, impl, tuple(params), variadic, returns, fallible)
+        entry.fill(impl, tuple(params), variadic, returns, fallible)
         return impl
 
     return register
@@ -61,11 +136,10 @@ def gofunc(
 def alias(name: str, target: str) -> None:
     """Register `name` as another name of the already registered `target`."""
     original = _REGISTRY[target]
-    _REGISTRY[name] = GoFunc(
-        name, original.impl, original.params, original.variadic, original.returns, original.fallible
-    )
+    _entry(name).fill(original.impl, original.params, original.variadic, original.returns,
+                      original.fallible)
 
 
 def registered() -> dict[str, GoFunc]:
-    """Functions registered so far (family modules register on import)."""
+    """Every registered function by name; a family module is imported on first use of its entry."""
     return dict(_REGISTRY)

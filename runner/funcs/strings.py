@@ -11,12 +11,10 @@ Case mappings are Go's simple ones: `upper "ß"` stays "ß".
 from __future__ import annotations
 
 import base64
-import secrets
-import string
 import unicodedata
 from typing import Any
 
-from runner.funcs import basexx, goutils, textcase
+from runner.funcs import goutils, textcase
 from runner.funcs.gotext import (
     GO_SPACES,
     byte_len,
@@ -336,6 +334,8 @@ def b64enc(s: str) -> str:
 @gofunc("b64dec", ("string",), returns="string")
 def b64dec(s: str) -> str:
     """Sprig returns the decoder's error text in place of a result."""
+    from runner.funcs import basexx  # Go's decoding loops, for the rare chart that decodes
+
     return basexx.b64_decode(s)
 
 
@@ -346,12 +346,15 @@ def b32enc(s: str) -> str:
 
 @gofunc("b32dec", ("string",), returns="string")
 def b32dec(s: str) -> str:
+    from runner.funcs import basexx
+
     return basexx.b32_decode(s)
 
 
 # ------------------------------------------------------------------ random
 
-_ALNUM = string.ascii_letters + string.digits
+_LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"  # string.ascii_letters
+_DIGITS = "0123456789"
 _ASCII_PRINTABLE = "".join(chr(c) for c in range(32, 127))
 
 
@@ -359,22 +362,24 @@ def _random_string(count: int, alphabet: str) -> str:
     """goutils.CryptoRandom*: crypto-random runes; a negative count gives ""."""
     if count <= 0:
         return ""
+    import secrets  # on use: it imports random and hmac, ~1 ms a render would pay for nothing
+
     return "".join(secrets.choice(alphabet) for _ in range(count))
 
 
 @gofunc("randAlphaNum", ("int",), returns="string")
 def rand_alpha_num(count: int) -> str:
-    return _random_string(count, _ALNUM)
+    return _random_string(count, _LETTERS + _DIGITS)
 
 
 @gofunc("randAlpha", ("int",), returns="string")
 def rand_alpha(count: int) -> str:
-    return _random_string(count, string.ascii_letters)
+    return _random_string(count, _LETTERS)
 
 
 @gofunc("randNumeric", ("int",), returns="string")
 def rand_numeric(count: int) -> str:
-    return _random_string(count, string.digits)
+    return _random_string(count, _DIGITS)
 
 
 @gofunc("randAscii", ("int",), returns="string")
@@ -385,6 +390,8 @@ def rand_ascii(count: int) -> str:
 @gofunc("shuffle", ("string",), returns="string")
 def shuffle(s: str) -> str:
     """xstrings.Shuffle: the runes in random order."""
+    import secrets
+
     runes = list(s)
     secrets.SystemRandom().shuffle(runes)
     return "".join(runes)
