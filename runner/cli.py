@@ -50,12 +50,14 @@ class _Parser(argparse.ArgumentParser):
 
 # The modules under runner.actions whose register() adds subcommands, in help order,
 # and the command names each adds: a run imports only the one it needs.
-REGISTRARS = ("template_cli", "lint", "release_cli", "pull", "show", "package", "dependency", "repo", "registry", "search")
+REGISTRARS = ("template_cli", "lint", "release_cli", "release_list", "pull", "show", "package", "dependency", "repo", "registry", "search")
 _COMMANDS = {
     "template": "template_cli",
     "lint": "lint",
     **dict.fromkeys(("status", "history", "get", "install", "upgrade", "rollback",
                      "uninstall", "delete", "del", "un"), "release_cli"),
+    "list": "release_list",
+    "ls": "release_list",
     "pull": "pull",
     "show": "show",
     "inspect": "show",

@@ -65,9 +65,16 @@ class KubeDriver:
         return heads
 
     def query(self, labels: dict[str, str]) -> list[Release]:
+        """Every record whose labels match, each keeping all its stored labels (as Helm's
+        List does, so that `list --selector` sees name, status and version too)."""
         selector = ",".join(f"{k}={v}" for k, v in sorted(labels.items()))
         listing = self._request("GET", "", query=[("labelSelector", selector)])
-        return [self._release_of(obj) for obj in (listing or {}).get("items") or []]
+        found = []
+        for obj in (listing or {}).get("items") or []:
+            release = self._release_of(obj)
+            release.labels = dict(obj["metadata"].get("labels") or {})
+            found.append(release)
+        return found
 
     # -- writes ----------------------------------------------------------------
 
@@ -126,6 +133,8 @@ class KubeDriver:
     # -- HTTP ------------------------------------------------------------------
 
     def _path(self, suffix: str) -> str:
+        if not self.namespace:  # every namespace (list -A); reads only
+            return f"/api/v1/{self.plural}{suffix}"
         return f"/api/v1/namespaces/{self.namespace}/{self.plural}{suffix}"
 
     def _request(

@@ -35,12 +35,14 @@ class MemoryDriver:
         ]
 
     def query(self, labels: dict[str, str]) -> list[Release]:
-        keys = [
-            key
-            for key, (_, stored) in self._records.items()
-            if all(stored.get(k) == v for k, v in labels.items())
-        ]
-        return [self.get(key) for key in keys]
+        """Matching records, each with all its stored labels (see KubeDriver.query)."""
+        found = []
+        for key, (_, stored) in self._records.items():
+            if all(stored.get(k) == v for k, v in labels.items()):
+                release = self.get(key)
+                release.labels = dict(stored)
+                found.append(release)
+        return found
 
     def create(self, key: str, release: Release) -> None:
         if key in self._records:

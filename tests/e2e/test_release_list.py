@@ -1,0 +1,59 @@
+"""`list` beside `helm list` on the same releases: every flag's output byte for byte."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.e2e.release_helpers import ours, write_chart
+
+pytestmark = pytest.mark.e2e
+
+CASES = [
+    [], ["-q"], ["-o", "json"], ["-o", "yaml"], ["-q", "-o", "json"], ["--no-headers"],
+    ["--superseded"], ["--uninstalled"], ["--deployed", "--uninstalled"], ["--pending"],
+    ["-d"], ["-d", "-r"], ["-r"], ["-m", "1"], ["--offset", "1"], ["--offset", "9"],
+    ["-f", "^b"], ["-f", "a$"], ["--time-format", "2006-01-02 15:04"],
+    ["-l", "team=blue"], ["-l", "team!=blue"], ["-l", "name=beta"], ["-l", "status=deployed"],
+    ["-l", "team"], ["-l", "!team"],
+]
+
+
+@pytest.fixture
+def releases(cluster, namespace, helm, tmp_path):
+    """alpha (Helm), beta (ours, upgraded: one superseded revision), gamma (Helm, uninstalled
+    with --keep-history), delta (ours, labelled team=blue)."""
+    chart = write_chart(tmp_path)
+    assert helm("install", "alpha", str(chart), "-n", namespace).returncode == 0
+    assert ours(cluster, namespace, "install", "beta", str(chart)).code == 0
+    assert ours(cluster, namespace, "upgrade", "beta", str(chart), "--set", "message=two").code == 0
+    assert helm("install", "gamma", str(chart), "-n", namespace).returncode == 0
+    assert helm("uninstall", "gamma", "-n", namespace, "--keep-history").returncode == 0
+    assert ours(cluster, namespace, "install", "delta", str(chart), "--labels", "team=blue").code == 0
+    return namespace
+
+
+@pytest.mark.parametrize("flags", CASES, ids=" ".join)
+def test_list_matches_helm(cluster, releases, helm, flags):
+    theirs = helm("list", "-n", releases, *flags)
+    assert theirs.returncode == 0, theirs.stderr
+    mine = ours(cluster, releases, "list", *flags)
+    assert mine.err == theirs.stderr
+    assert mine.out == theirs.stdout
+    assert mine.code == 0
+
+
+def test_list_across_namespaces_and_errors_match_helm(cluster, releases, helm):
+    """-A: the same rows (Helm orders releases of one name in different namespaces
+    as its map iteration gives them, so rows are compared as a set)."""
+    for command in (["list", "-A"], ["ls", "-A", "-q"]):
+        theirs = helm(*command)
+        mine = ours(cluster, releases, *command)
+        assert mine.code == theirs.returncode == 0, command
+        assert sorted(mine.out.splitlines()) == sorted(theirs.stdout.splitlines()), command
+        lines = mine.out.splitlines()
+        rows = lines if "-q" in command else lines[1:]
+        names = [row.split("\t")[0].strip() for row in rows]
+        assert names == sorted(names)
+    theirs = helm("list", "-n", releases, "-f", "(")
+    mine = ours(cluster, releases, "list", "-f", "(")
+    assert theirs.returncode != 0 and (mine.code != 0, mine.err) == (True, theirs.stderr)
