@@ -58,10 +58,11 @@ def validate_single(values: Any, schema_bytes: bytes) -> str:
     Violations end with a newline (Helm's JSONSchemaValidationError adds it);
     a schema that does not compile gives the bare compiler message.
     """
+    text = schema_bytes.decode("utf-8", "replace")  # Go's decoder replaces bad UTF-8 too
     try:
-        schema = json.loads(schema_bytes)
-    except (ValueError, UnicodeDecodeError) as exc:
-        return _json_error(exc, schema_bytes)  # compile errors: no trailing newline in Helm
+        schema = json.loads(text, parse_constant=_reject_constant)
+    except ValueError as exc:
+        return _json_error(exc, text)  # compile errors: no trailing newline in Helm
     draft = detect_draft(schema)
     quick = draft is not None and draft != "draft3" and looks_valid(schema, draft)
     if quick and quickcheck.is_valid(schema, values, draft) is True:
@@ -114,12 +115,32 @@ def _reference_error(exc: Exception) -> str:
     raise exc
 
 
-def _json_error(exc: Exception, text: bytes) -> str:
-    """encoding/json Decoder's words for a schema that is not JSON (via the scanner port)."""
+def _reject_constant(name: str) -> Any:
+    """NaN and Infinity are Python's JSON extensions; Go's decoder rejects them."""
+    raise ValueError(f"not JSON: {name}")
+
+
+# encoding/json's white space (isSpace): what may precede the end of input.
+_JSON_SPACE = " \t\r\n"
+
+
+def _json_error(exc: Exception, text: str) -> str:
+    """santhosh's UnmarshalJSON error (a json.Decoder) for a schema that is not JSON.
+
+    The Decoder reports the scanner's complaint about a byte of the text, but
+    a value cut short by the end of input is io.ErrUnexpectedEOF, and input
+    of white space only is io.EOF.
+    """
     from runner.encoding.jsonscan import syntax_error
 
-    message = syntax_error(text.decode("utf-8", "replace")) or str(exc)
-    if message == "unexpected end of JSON input":
+    if not text.strip(_JSON_SPACE):
+        return "EOF"
+    message = syntax_error(text)
+    if message is None:
+        return str(exc)
+    # A complaint about a byte of the text stays the same whatever follows it;
+    # one that needed the end of input moves to a NUL put after the text.
+    if syntax_error(text + "\x00") != message:
         return "unexpected EOF"
     if message.endswith(" after top-level value"):
         return "invalid character after top-level value"  # santhosh's own trailing-data check
