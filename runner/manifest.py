@@ -128,9 +128,6 @@ _SEP = re.compile(r"(?:^|[\t\n\f\r ]*\n)---[\t\n\f\r ]*")
 # Go's strings.TrimSpace trims unicode.IsSpace runes.
 _GO_SPACE = "\t\n\v\f\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
 
-YamlLoader = Callable[[str], Any]
-
-
 class ManifestError(RunnerError):
     """A rendered document is not valid YAML (Helm: `YAML parse error on ...`)."""
 
@@ -272,7 +269,6 @@ class SortedManifests:
 def sort_manifests(
     files: Mapping[str, str],
     ordering: Sequence[str] = INSTALL_ORDER,
-    load_yaml: YamlLoader | None = None,
     on_warning: Callable[[str], None] | None = None,
     positions: Mapping[str, Any] | None = None,
 ) -> SortedManifests:
@@ -282,7 +278,6 @@ def sort_manifests(
     document answer source_for(line). Warnings (Helm's slog lines) are collected and, as Helm logs them while it
     sorts, also passed to `on_warning` at once (so they precede an error).
     """
-    load = load_yaml or _default_yaml_loader()
     hooks: list[Hook] = []
     generic: list[Manifest] = []
     warnings: list[str] = []
@@ -292,7 +287,7 @@ def sort_manifests(
             continue
         smap = positions.get(path) if positions else None
         for chunk in split_with_lines(content):
-            head = parse_head(chunk.content, path, load)
+            head = parse_head(chunk.content, path)
             hook_types = _hook_annotation(head)
             if hook_types is None:
                 generic.append(Manifest(path, chunk.content, head, chunk.line, chunk.offset, smap))
@@ -373,11 +368,20 @@ class _HeadTypeError(Exception):
     """encoding/json's UnmarshalTypeError text for a SimpleHead field."""
 
 
-def parse_head(content: str, path: str, load: YamlLoader) -> Head:
-    """The SimpleHead of one document; a YAML error is Helm's `YAML parse error on`."""
+_HEAD_KEYS = ("apiVersion", "kind", "metadata")
+
+
+def parse_head(content: str, path: str) -> Head:
+    """The SimpleHead of one document; a YAML error is Helm's `YAML parse error on`.
+
+    Helm converts the whole document to JSON to read its head, so all of it
+    must parse; only the head's keys are built.
+    """
+    from runner.encoding import goyaml
+
     try:
-        doc = load(content)
-    except Exception as err:  # the loader's own error text is the reason
+        doc = goyaml.load_fields(content, _HEAD_KEYS, ints=True)
+    except Exception as err:  # the reader's own error text is the reason
         reason = getattr(err, "unmarshal_message", None) or str(err)
         raise ManifestError(f"YAML parse error on {path}: {reason}") from err
     try:
@@ -462,26 +466,3 @@ def hooks_for_event(hooks: Iterable[Hook], event: str) -> list[Hook]:
 
 def is_test_hook(hook: Hook) -> bool:
     return "test" in hook.events
-
-
-def _default_yaml_loader() -> YamlLoader:
-    """Helm reads heads with sigs.k8s.io/yaml; use our go-yaml port when present."""
-    try:
-        from runner.encoding import goyaml  # owned elsewhere; see docs/engine.md
-
-        return lambda text: goyaml.load(text, ints=True)
-    except ImportError:
-        pass
-    import yaml
-
-    return _pyyaml_loader(yaml)
-
-
-def _pyyaml_loader(yaml: Any) -> YamlLoader:
-    def load(text: str) -> Any:
-        try:
-            return yaml.safe_load(text)
-        except yaml.YAMLError as err:
-            raise ValueError(f"error converting YAML to JSON: {err}") from err
-
-    return load

@@ -216,3 +216,37 @@ def test_invalid_utf8_is_reported_by_the_reader(data: bytes, message: str) -> No
 def test_non_specific_tag_makes_a_string() -> None:
     # go-yaml resolves a "!"-tagged scalar as a string; "Hello! world" is plain text.
     assert goyaml.load("a: ! 2\nb: Hello! world\n") == {"a": "2", "b": "Hello! world"}
+
+
+_FAILING_DEEP_INSIDE = [
+    "kind: A\na: {b: [1, .nan]}\n",
+    "kind: A\n? [a]\n: 1\n",
+    "kind: A\n<<: 5\n",
+    "kind: A\nb:\n  ~: 1\n",
+    "kind: A\nx: [!!int abc]\n",
+    "kind: A\nb: {18446744073709551615: 1}\n",
+    "kind: A\nb: !!float .inf\n",
+]
+
+
+@pytest.mark.parametrize("text", _FAILING_DEEP_INSIDE)
+def test_load_fields_fails_wherever_load_fails(text: str) -> None:
+    # Helm converts the whole document to JSON before reading any field of it.
+    with pytest.raises(GoYAMLError) as whole:
+        goyaml.load(text, ints=True)
+    with pytest.raises(GoYAMLError) as fields:
+        goyaml.load_fields(text, ("kind",), ints=True)
+    assert fields.value.unmarshal_message == whole.value.unmarshal_message
+
+
+def test_load_fields_builds_only_the_keys_asked_for_merges_applied() -> None:
+    text = "base: &b {name: n, labels: {a: '1'}}\nkind: A\nkind: B\nmetadata:\n  <<: *b\n  name: m\nspec: {x: 1}\n"
+    assert goyaml.load_fields(text, ("kind", "metadata", "missing"), ints=True) == {
+        "kind": "B",
+        "metadata": {"name": "m", "labels": {"a": "1"}},
+    }
+
+
+@pytest.mark.parametrize("text", ["", "# only a comment\n", "- 1\n- x\n", "just text\n", "3\n"])
+def test_load_fields_gives_other_documents_whole(text: str) -> None:
+    assert goyaml.load_fields(text, ("kind",), ints=True) == goyaml.load(text, ints=True)
