@@ -201,8 +201,9 @@ class _Pattern:
     structural: bool = False
     regex: re.Pattern[str] | None = None
 
-    def match(self, path: str) -> bool:
-        name = path if self.anchored or self.structural else path.rsplit("/", 1)[-1]
+    def match(self, path: str, base: str) -> bool:
+        """Whether the glob matches `path` (or its last element `base`, for a bare name)."""
+        name = path if self.anchored or self.structural else base
         if self.regex is not None:
             return self.regex.fullmatch(name) is not None
         try:
@@ -255,15 +256,16 @@ class Rules:
         """True when `path` (slash-separated, relative to the chart root) is ignored."""
         if path in ("", ".", "./"):
             return False
+        base = path.rsplit("/", 1)[-1]
         for pattern in self.patterns:
             if pattern.negate:
                 if pattern.must_dir and not is_dir:
                     return True
-                if not pattern.match(path):
+                if not pattern.match(path, base):
                     return True
                 continue
             if pattern.must_dir and not is_dir:
                 continue
-            if pattern.match(path):
+            if pattern.match(path, base):
                 return True
         return False
