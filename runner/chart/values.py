@@ -28,11 +28,11 @@ Printf = Callable[[str], None]
 
 
 def deep_copy(value: Any) -> Any:
-    """copystructure.Copy for the plain value trees Helm coalesces."""
+    """copystructure.Copy for the plain value trees Helm coalesces (dicts and lists copied)."""
     if isinstance(value, dict):
-        return {k: deep_copy(v) for k, v in value.items()}
+        return {k: deep_copy(v) if isinstance(v, (dict, list)) else v for k, v in value.items()}
     if isinstance(value, list):
-        return [deep_copy(v) for v in value]
+        return [deep_copy(v) if isinstance(v, (dict, list)) else v for v in value]
     return value
 
 
