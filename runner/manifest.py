@@ -18,7 +18,7 @@ import posixpath
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from runner.errors import RunnerError
 
@@ -137,8 +137,7 @@ def go_trim_space(text: str) -> str:
     return text.strip(_GO_SPACE)
 
 
-@dataclass(frozen=True, slots=True)
-class Chunk:
+class Chunk(NamedTuple):  # a NamedTuple: ~10x cheaper to define than a dataclass
     """One document of a file after SplitManifests, with its first line (1-based)
     and the offset of its first character in the file."""
 
@@ -200,8 +199,7 @@ def split_manifests_order_key(key: str) -> int:
     return int(key.rsplit("-", 1)[-1])
 
 
-@dataclass(frozen=True, slots=True)
-class Head:
+class Head(NamedTuple):
     """SimpleHead: what Helm reads of every document."""
 
     version: str = ""
