@@ -17,10 +17,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-from runner.chart import quickcheck
 from runner.chart.errors import SchemaError
-from runner.chart.metaschema import detect_draft, looks_valid
-from runner.chart.schema_errors import error_report
 
 if TYPE_CHECKING:
     from runner.chart.model import Chart
@@ -63,6 +60,11 @@ def validate_single(values: Any, schema_bytes: bytes) -> str:
         schema = json.loads(text, parse_constant=_reject_constant)
     except ValueError as exc:
         return _json_error(exc, text)  # compile errors: no trailing newline in Helm
+    # Imported here: most charts have no schema, and these cost ~1.5 ms to import.
+    from runner.chart import quickcheck
+    from runner.chart.metaschema import detect_draft, looks_valid
+    from runner.chart.schema_errors import error_report
+
     draft = detect_draft(schema)
     quick = draft is not None and draft != "draft3" and looks_valid(schema, draft)
     if quick and quickcheck.is_valid(schema, values, draft) is True:
@@ -89,6 +91,8 @@ def _metaschema_problems(validator_cls: Any, schema: Any) -> str:
     errors = list(meta_validator.iter_errors(schema))
     if not errors:
         return ""
+    from runner.chart.schema_errors import error_report
+
     meta_url = str(meta.get("$id") or meta.get("id") or "").rstrip("#") + "#"
     return (
         f'"{SCHEMA_URL}#" is not valid against metaschema: '
