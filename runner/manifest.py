@@ -282,11 +282,12 @@ class Hook(_Sourced):
         return self.manifest
 
 
-@dataclass(slots=True)
-class SortedManifests:
+class SortedManifests(NamedTuple):
+    """What SortManifests gives back."""
+
     hooks: list[Hook]
     manifests: list[Manifest]
-    warnings: list[str] = field(default_factory=list)  # Helm's slog lines on stderr
+    warnings: list[str]  # Helm's slog lines on stderr
 
 
 def sort_manifests(
