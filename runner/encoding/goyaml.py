@@ -216,12 +216,12 @@ class _Builder:
         if short == "binary":
             import base64
 
+            # Go's base64.StdEncoding: padding required, only \r and \n skipped.
+            data = text.replace("\r", "").replace("\n", "").encode("utf-8", "surrogateescape")
             try:
-                return base64.b64decode(text.encode(), validate=False).decode("utf-8", "replace")
-            except ValueError as exc:
-                raise GoYAMLError(
-                    f"yaml: !!binary value contains invalid base64 data: {exc}"
-                ) from exc
+                return base64.b64decode(data, validate=True).decode("utf-8", "replace")
+            except ValueError:
+                raise GoYAMLError("yaml: !!binary value contains invalid base64 data") from None
         if short not in ("bool", "int", "float", "null", "timestamp"):
             return text
         value = resolve_plain(text)

@@ -250,3 +250,15 @@ def test_load_fields_builds_only_the_keys_asked_for_merges_applied() -> None:
 @pytest.mark.parametrize("text", ["", "# only a comment\n", "- 1\n- x\n", "just text\n", "3\n"])
 def test_load_fields_gives_other_documents_whole(text: str) -> None:
     assert goyaml.load_fields(text, ("kind",), ints=True) == goyaml.load(text, ints=True)
+
+
+@pytest.mark.parametrize("text", ["a: !!binary '%%%'\n", "a: !!binary aGVsbG8\n", "a: !!binary 'aGVs bG8='\n"])
+def test_binary_is_decoded_strictly_as_go_does(text: str) -> None:
+    # base64.StdEncoding: padding required, nothing outside the alphabet (helm template agrees)
+    with pytest.raises(GoYAMLError) as caught:
+        goyaml.load(text)
+    assert str(caught.value) == "yaml: !!binary value contains invalid base64 data"
+
+
+def test_binary_skips_line_breaks() -> None:
+    assert goyaml.load("a: !!binary |\n  aGVs\n  bG8=\n") == {"a": "hello"}
