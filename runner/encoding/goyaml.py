@@ -183,6 +183,25 @@ class _Builder:
 
     def __init__(self, ints: bool) -> None:
         self.ints = ints
+        # sigs.k8s.io/yaml turns go-yaml's value into JSON once go-yaml has decoded
+        # the whole document: a key JSON cannot hold, then NaN or Inf (json.Marshal's
+        # complaint), fail only when go-yaml itself found nothing wrong.
+        self.key_error: GoYAMLError | None = None
+        self.non_finite = False
+
+    def document(self, node: Any) -> Any:
+        """One document's value, or the error Helm reports first for it."""
+        self.key_error, self.non_finite = None, False
+        value = self.value(node)
+        self.raise_json_errors(value)
+        return value
+
+    def raise_json_errors(self, value: Any) -> None:
+        if self.key_error is not None:
+            raise self.key_error
+        if self.non_finite:
+            bad = _first_non_finite(value)
+            raise GoYAMLError(f"json: unsupported value: {format_float(bad)}")
 
     def value(self, node: Any) -> Any:
         if isinstance(node, ScalarNode):
@@ -192,12 +211,12 @@ class _Builder:
         return self.mapping(node)
 
     def json_value(self, value: Any) -> Any:
-        """The JSON round trip: numbers become float64, NaN/Inf are errors."""
+        """The JSON round trip: numbers become float64, NaN/Inf are errors (see __init__)."""
         if value is None or value is True or value is False or type(value) is str:
             return value
         if isinstance(value, float):
             if math.isnan(value) or math.isinf(value):
-                raise GoYAMLError(f"json: unsupported value: {format_float(value)}")
+                self.non_finite = True
             return value
         if isinstance(value, int):
             return value if self.ints else float(value)
@@ -278,12 +297,16 @@ class _Builder:
             # sigs.k8s.io/yaml formats float keys with float32 precision.
             text = format_float(key, "g", -1, 32)
             return {"+Inf": ".inf", "-Inf": "-.inf", "NaN": ".nan"}.get(text, text)
-        value = _go_syntax(self.raw(value_node))
-        if isinstance(key, int):
-            if key <= _INT64_MAX:
-                return str(key)
-            raise GoYAMLError(f"unsupported map key of type: uint64, key: {key:#x}, value: {value}")
-        raise GoYAMLError(f"unsupported map key of type: %!s(<nil>), key: <nil>, value: {value}")
+        if isinstance(key, int) and key <= _INT64_MAX:
+            return str(key)
+        if self.key_error is None:  # raised once the document is decoded (see __init__)
+            value = _go_syntax(self.raw(value_node))
+            self.key_error = GoYAMLError(
+                f"unsupported map key of type: uint64, key: {key:#x}, value: {value}"
+                if isinstance(key, int)
+                else f"unsupported map key of type: %!s(<nil>), key: <nil>, value: {value}"
+            )
+        return str(key)
 
     def raw(self, node: Any) -> Any:
         """The go-yaml value before the JSON conversion (for error texts only)."""
@@ -314,6 +337,19 @@ class _NodePicker(_Builder):
 
     def value(self, node: Any) -> Any:
         return node
+
+
+def _first_non_finite(value: Any) -> Any:
+    """The NaN or Inf json.Marshal meets first (it writes map keys sorted), else None."""
+    if isinstance(value, float) and (math.isnan(value) or math.isinf(value)):
+        return value
+    children = [value[k] for k in sorted(value)] if isinstance(value, dict) else value
+    if isinstance(children, list):
+        for child in children:
+            found = _first_non_finite(child)
+            if found is not None:
+                return found
+    return None
 
 
 def _go_syntax(value: Any, nested: bool = False) -> str:
@@ -474,7 +510,7 @@ def load(data: str | bytes, *, ints: bool = False) -> Any:
         return _copy(cached)
     _reader_guard(text)
     nodes = _nodes(text, first_only=True)
-    value = _Builder(ints).value(nodes[0]) if nodes else None
+    value = _Builder(ints).document(nodes[0]) if nodes else None
     if len(text) <= 65536:
         if len(_LOAD_CACHE) >= 256:
             _LOAD_CACHE.clear()
@@ -512,8 +548,11 @@ def load_fields(data: str | bytes, keys: tuple[str, ...], *, ints: bool = False)
     top = nodes[0]
     builder = _Builder(ints)
     if not isinstance(top, MappingNode):
-        return builder.value(top)
-    _Checker(ints).value(top)
+        return builder.document(top)
+    checker = _Checker(ints)
+    checker.value(top)
+    if checker.key_error is not None or checker.non_finite:
+        builder.document(top)  # raises: the whole value tells which NaN json.Marshal meets first
     picked: dict[str, Any] = {}
     _NodePicker(ints).fill(top, picked)
     return {key: builder.value(picked[key]) for key in keys if key in picked}
@@ -524,7 +563,7 @@ def load_all(data: str | bytes, *, ints: bool = False) -> list[Any]:
     text = _text(data)
     _reader_guard(text)
     builder = _Builder(ints)
-    return [builder.value(node) for node in _nodes(text, first_only=False)]
+    return [builder.document(node) for node in _nodes(text, first_only=False)]
 
 
 _JSON_KIND = {

@@ -262,3 +262,22 @@ def test_binary_is_decoded_strictly_as_go_does(text: str) -> None:
 
 def test_binary_skips_line_breaks() -> None:
     assert goyaml.load("a: !!binary |\n  aGVs\n  bG8=\n") == {"a": "hello"}
+
+
+# sigs.k8s.io/yaml converts to JSON after go-yaml decoded the whole document:
+# go-yaml's errors come first, then unsupported keys, then json.Marshal's NaN/Inf
+# in its sorted-key order. Texts from `helm template` on these documents.
+@pytest.mark.parametrize(("text", "message"), [
+    ("kind: A\nz: .nan\n? [a]\n: 1\n", 'yaml: invalid map key: []interface {}{"a"}'),
+    ("kind: A\n~: 1\n? [a]\n: 1\n", 'yaml: invalid map key: []interface {}{"a"}'),
+    ("kind: A\n18446744073709551615: 1\nc:\n  <<: 5\n",
+     "yaml: map merge requires map or sequence of maps as the value"),
+    ("kind: A\na: .nan\nb: {~: 1}\n", "unsupported map key of type: %!s(<nil>), key: <nil>, value: 1"),
+    ("kind: A\nb: .nan\na: [1, -.inf]\n", "json: unsupported value: -Inf"),
+    ("kind: A\nb: {z: .nan, c: .inf}\n", "json: unsupported value: +Inf"),
+])
+def test_the_error_helm_reports_first(text: str, message: str) -> None:
+    for read in (lambda: goyaml.load(text), lambda: goyaml.load_fields(text, ("kind",))):
+        with pytest.raises(GoYAMLError) as caught:
+            read()
+        assert str(caught.value) == message
