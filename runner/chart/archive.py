@@ -10,16 +10,17 @@ written to disk; `extract` writes a vetted file list under a destination.
 
 from __future__ import annotations
 
-import gzip
 import io
 import posixpath
 import re
-import tarfile
 import zlib
 from pathlib import Path
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
 
 from runner.chart.errors import ArchiveError
+
+if TYPE_CHECKING:
+    import tarfile  # imported where archives are read: with shutil, bz2 and lzma it costs ~5 ms
 
 MAX_CHART_SIZE = 100 * 1024 * 1024  # Helm's MaxDecompressedChartSize
 MAX_FILE_SIZE = 5 * 1024 * 1024  # Helm's MaxDecompressedFileSize
@@ -31,6 +32,8 @@ class _LimitedReader(io.RawIOBase):
     """Decompressed stream that fails once more than `limit` bytes were produced."""
 
     def __init__(self, raw: BinaryIO, limit: int) -> None:
+        import gzip
+
         self._gz = gzip.GzipFile(fileobj=raw, mode="rb")
         self._left = limit
 
@@ -57,6 +60,8 @@ def is_gzip(data: bytes) -> bool:
 
 def read_archive(data: bytes, source: str = "chart archive") -> list[tuple[str, bytes]]:
     """(name relative to the chart root, bytes) for every file of a chart archive."""
+    import tarfile
+
     if not is_gzip(data):
         raise ArchiveError(f"{source}: gzip: invalid header")
     stream = io.BufferedReader(_LimitedReader(io.BytesIO(data), MAX_CHART_SIZE + 1024 * 1024))

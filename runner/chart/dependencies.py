@@ -194,6 +194,9 @@ def _process_import_values(chart: Chart, warnings: Warnings) -> None:
                     continue
                 imported = merge_tables(imported, found, warnings)
         req.import_values = rewritten
+    if not imported:  # nothing can alias into merged, which is this function's own tree
+        chart.values = merged
+        return
     chart.values = merge_tables(deep_copy(merged), imported, warnings)
 
 

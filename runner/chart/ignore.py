@@ -10,7 +10,7 @@ is: a `!pattern` rule ignores every path it does NOT match.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from runner.chart.errors import ChartError
 
@@ -191,18 +191,18 @@ def _class_char(pattern: str, i: int) -> tuple[str, int]:
     return pattern[i], i + 1
 
 
-@dataclass
-class _Pattern:
+class _Pattern(NamedTuple):
     raw: str
     glob: str
-    negate: bool = False
-    must_dir: bool = False
-    anchored: bool = False
-    structural: bool = False
-    regex: re.Pattern[str] | None = None
+    negate: bool
+    must_dir: bool
+    anchored: bool
+    structural: bool
+    regex: re.Pattern[str] | None
 
-    def match(self, path: str) -> bool:
-        name = path if self.anchored or self.structural else path.rsplit("/", 1)[-1]
+    def match(self, path: str, base: str) -> bool:
+        """Whether the glob matches `path` (or its last element `base`, for a bare name)."""
+        name = path if self.anchored or self.structural else base
         if self.regex is not None:
             return self.regex.fullmatch(name) is not None
         try:
@@ -211,11 +211,11 @@ class _Pattern:
             return False
 
 
-@dataclass
 class Rules:
     """An ordered list of ignore patterns (Helm's ignore.Rules)."""
 
-    patterns: list[_Pattern] = field(default_factory=list)
+    def __init__(self) -> None:
+        self.patterns: list[_Pattern] = []
 
     @classmethod
     def parse(cls, text: str) -> Rules:
@@ -239,31 +239,30 @@ class Rules:
             go_match(rule, "abc")
         except BadPattern:
             raise ChartError("syntax error in pattern") from None
-        pattern = _Pattern(raw=rule, glob=rule)
-        if pattern.glob.startswith("!"):
-            pattern.negate, pattern.glob = True, pattern.glob[1:]
-        if pattern.glob.endswith("/"):
-            pattern.must_dir, pattern.glob = True, pattern.glob[:-1]
-        if pattern.glob.startswith("/"):
-            pattern.anchored, pattern.glob = True, pattern.glob[1:]
-        elif "/" in pattern.glob:
-            pattern.structural = True
-        pattern.regex = glob_regex(pattern.glob)
-        self.patterns.append(pattern)
+        glob, negate, must_dir = rule.removeprefix("!"), rule.startswith("!"), False
+        if glob.endswith("/"):
+            must_dir, glob = True, glob[:-1]
+        anchored = glob.startswith("/")
+        glob = glob.removeprefix("/")
+        structural = not anchored and "/" in glob
+        self.patterns.append(
+            _Pattern(rule, glob, negate, must_dir, anchored, structural, glob_regex(glob))
+        )
 
     def ignore(self, path: str, is_dir: bool) -> bool:
         """True when `path` (slash-separated, relative to the chart root) is ignored."""
         if path in ("", ".", "./"):
             return False
+        base = path.rsplit("/", 1)[-1]
         for pattern in self.patterns:
             if pattern.negate:
                 if pattern.must_dir and not is_dir:
                     return True
-                if not pattern.match(path):
+                if not pattern.match(path, base):
                     return True
                 continue
             if pattern.must_dir and not is_dir:
                 continue
-            if pattern.match(path):
+            if pattern.match(path, base):
                 return True
         return False

@@ -10,6 +10,7 @@ Chart the way LoadFiles does and loads charts/ recursively.
 from __future__ import annotations
 
 import os
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -70,28 +71,38 @@ def walk_chart_directory(top: Path) -> _Walk:
         rules = Rules.parse(ignore_file.read_text(errors="replace"))
     rules.add_defaults()
     walk = _Walk(rules)
-    walk.directory(top, "", {str(top)})
+    walk.directory(str(top), "", {str(top)})
     return walk
 
 
 class _Walk:
-    """Helm's sympath.Walk over a chart directory: lexical order, symlinks followed and logged."""
+    """Helm's sympath.Walk over a chart directory: lexical order, symlinks followed and logged.
+
+    Paths are strings and entry types come from scandir: a chart has hundreds of
+    files, and pathlib plus a stat per question cost more than reading them.
+    Every directory walked is a real path (the top is resolved, links are), so
+    a subdirectory's real path is its path: realpath is needed for links only.
+    """
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
         self.files: list[tuple[str, bytes]] = []
         self.warnings = Warnings()
 
-    def directory(self, directory: Path, prefix: str, seen: set[str]) -> None:
-        for entry in sorted(os.listdir(directory)):
-            full = directory / entry
-            if full.is_symlink():
-                full = self._resolve_link(full)
-            self._entry(full, directory / entry, prefix + entry, seen)
+    def directory(self, directory: str, prefix: str, seen: set[str]) -> None:
+        with os.scandir(directory) as scan:
+            entries = sorted(scan, key=lambda entry: entry.name)
+        for entry in entries:
+            name = prefix + entry.name
+            if entry.is_symlink():
+                real = self._resolve_link(entry.path)
+                self._entry(real, entry.path, name, os.path.isdir(real), seen)
+            else:
+                self._entry(entry.path, entry.path, name, entry.is_dir(), seen)
 
-    def _resolve_link(self, link: Path) -> Path:
+    def _resolve_link(self, link: str) -> str:
         try:
-            resolved = Path(os.path.realpath(link, strict=True))
+            resolved = os.path.realpath(link, strict=True)
         except OSError as exc:
             missing = exc.filename or os.readlink(link)
             raise ChartError(
@@ -99,28 +110,30 @@ class _Walk:
             ) from None
         self.warnings.info(
             "found symbolic link in path. Contents of linked file included and used",
-            path=str(link),
-            resolved=str(resolved),
+            path=link,
+            resolved=resolved,
         )
         return resolved
 
-    def _entry(self, full: Path, shown: Path, name: str, seen: set[str]) -> None:
-        if full.is_dir():
-            real = os.path.realpath(full)
-            if not self.rules.ignore(name, True) and real not in seen:
-                self.directory(full, name + "/", seen | {real})
+    def _entry(self, full: str, shown: str, name: str, is_dir: bool, seen: set[str]) -> None:
+        if is_dir:
+            if not self.rules.ignore(name, True) and full not in seen:
+                self.directory(full, name + "/", seen | {full})
             return
         if self.rules.ignore(name, False):
             return
-        if not full.is_file():
+        info = os.stat(full)
+        if not stat.S_ISREG(info.st_mode):
             raise ChartError(
                 f"cannot load irregular file {shown} as it has file mode type bits set"
             )
-        if full.stat().st_size > archive.MAX_FILE_SIZE:
+        if info.st_size > archive.MAX_FILE_SIZE:
             raise ChartError(
-                f'chart file "{shown.name}" is larger than the maximum file size {archive.MAX_FILE_SIZE}'
+                f'chart file "{os.path.basename(shown)}" is larger than the maximum file size '
+                f"{archive.MAX_FILE_SIZE}"
             )
-        self.files.append((name, full.read_bytes().removeprefix(archive.UTF8_BOM)))
+        with open(full, "rb") as handle:
+            self.files.append((name, handle.read().removeprefix(archive.UTF8_BOM)))
 
 
 def load_archive_file(path: Path) -> Chart:
@@ -278,21 +291,28 @@ def load_values(data: bytes, what: str = "values.yaml") -> dict[str, Any]:
 def _split_documents(data: bytes, what: str) -> list[bytes]:
     """k8s.io/apimachinery's YAMLReader: `---` lines split; only a comment may follow them."""
     documents: list[bytes] = []
-    current: list[bytes] = []
-    for line in data.split(b"\n"):
-        if line.startswith(b"---"):
-            rest = line[3:].strip()
-            if rest and not rest.startswith(b"#"):
-                raise ChartError(
-                    f"cannot load {what}: error reading yaml document: "
-                    f"invalid Yaml document separator: {rest.decode(errors='replace')}"
-                )
-            documents.append(b"\n".join(current))
-            current = []
-            continue
-        current.append(line)
-    documents.append(b"\n".join(current))
+    start = 0
+    separator = 0 if data.startswith(b"---") else _next_separator(data, 0)
+    while separator >= 0:
+        line_end = data.find(b"\n", separator)
+        line_end = len(data) if line_end < 0 else line_end
+        rest = data[separator + 3 : line_end].strip()
+        if rest and not rest.startswith(b"#"):
+            raise ChartError(
+                f"cannot load {what}: error reading yaml document: "
+                f"invalid Yaml document separator: {rest.decode(errors='replace')}"
+            )
+        documents.append(data[start : max(separator - 1, start)])  # without the newline before it
+        start = line_end + 1
+        separator = _next_separator(data, line_end)
+    documents.append(data[start:])
     return [d for d in documents if d.strip()]
+
+
+def _next_separator(data: bytes, pos: int) -> int:
+    """Where the next line starting with `---` after `pos` starts, or -1."""
+    found = data.find(b"\n---", pos)
+    return found + 1 if found >= 0 else -1
 
 
 def merge_maps(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:

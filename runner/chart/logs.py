@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from typing import NamedTuple
 
 
-@dataclass(frozen=True)
-class Warning:  # noqa: A001 - the name Helm's users know; never shadows a builtin we use
+class Warning(NamedTuple):  # noqa: A001 - the name Helm's users know; never shadows a builtin we use
     """One line Helm writes to stderr through slog (`level=... msg=... key=value`)."""
 
     message: str
@@ -30,11 +29,11 @@ def _slog_quote(text: str) -> str:
     return f'"{escaped}"'
 
 
-@dataclass
 class Warnings:
     """A collector passed down the coalescing functions (Helm's printf)."""
 
-    items: list[Warning] = field(default_factory=list)
+    def __init__(self, items: list[Warning] | None = None) -> None:
+        self.items = [] if items is None else items
 
     def info(self, message: str, **attrs: str) -> None:
         self.items.append(Warning(message, "INFO", tuple(attrs.items())))

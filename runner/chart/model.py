@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
-from typing import Any
+from typing import Any, NamedTuple
 
 from runner.chart.logs import Warning  # noqa: A004 - Helm's log line, not the builtin
 
@@ -20,8 +20,7 @@ API_VERSION_V2 = "v2"
 CHART_TYPES = ("", "application", "library")
 
 
-@dataclass
-class ChartFile:
+class ChartFile(NamedTuple):  # a NamedTuple: ~10x cheaper to define than a dataclass
     """One file of a chart: its slash-separated path from the chart root and its bytes."""
 
     name: str

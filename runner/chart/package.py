@@ -10,7 +10,6 @@ comment.
 
 from __future__ import annotations
 
-import json
 import math
 import os
 import struct
@@ -57,7 +56,10 @@ def package_chart(path: str, options: PackageOptions) -> Path:
     if options.app_version:
         chart.metadata.app_version = options.app_version
     check_dependencies(chart)
-    return save(chart, Path(options.destination), source=directory)
+    try:
+        return save(chart, Path(options.destination), source=directory)
+    except ChartError as exc:  # action.Package.Run wraps chartutil.Save's errors
+        raise ChartError(f"failed to save: {exc}") from exc
 
 
 def check_dependencies(chart: Chart) -> None:
@@ -144,10 +146,11 @@ def _write_chart(tar: list[bytes], chart: Chart, prefix: str, stamps: _Stamps) -
 
 
 def _check_schema_json(schema: bytes) -> None:
-    try:
-        json.loads(schema)
-    except ValueError as exc:
-        raise ChartError("invalid JSON in values.schema.json") from exc
+    """Go's json.Valid (NaN and Infinity, which Python's json reads, are not JSON)."""
+    from runner.encoding.jsonscan import syntax_error
+
+    if syntax_error(schema.decode("utf-8", "replace")) is not None:
+        raise ChartError("invalid JSON in values.schema.json")
 
 
 def _add(tar: list[bytes], name: str, data: bytes, mtime: int) -> None:

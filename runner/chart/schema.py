@@ -17,10 +17,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-from runner.chart import quickcheck
 from runner.chart.errors import SchemaError
-from runner.chart.metaschema import detect_draft, looks_valid
-from runner.chart.schema_errors import error_report
 
 if TYPE_CHECKING:
     from runner.chart.model import Chart
@@ -58,10 +55,16 @@ def validate_single(values: Any, schema_bytes: bytes) -> str:
     Violations end with a newline (Helm's JSONSchemaValidationError adds it);
     a schema that does not compile gives the bare compiler message.
     """
+    text = schema_bytes.decode("utf-8", "replace")  # Go's decoder replaces bad UTF-8 too
     try:
-        schema = json.loads(schema_bytes)
-    except (ValueError, UnicodeDecodeError) as exc:
-        return _json_error(exc, schema_bytes)  # compile errors: no trailing newline in Helm
+        schema = json.loads(text, parse_constant=_reject_constant)
+    except ValueError as exc:
+        return _json_error(exc, text)  # compile errors: no trailing newline in Helm
+    # Imported here: most charts have no schema, and these cost ~1.5 ms to import.
+    from runner.chart import quickcheck
+    from runner.chart.metaschema import detect_draft, looks_valid
+    from runner.chart.schema_errors import error_report
+
     draft = detect_draft(schema)
     quick = draft is not None and draft != "draft3" and looks_valid(schema, draft)
     if quick and quickcheck.is_valid(schema, values, draft) is True:
@@ -88,6 +91,8 @@ def _metaschema_problems(validator_cls: Any, schema: Any) -> str:
     errors = list(meta_validator.iter_errors(schema))
     if not errors:
         return ""
+    from runner.chart.schema_errors import error_report
+
     meta_url = str(meta.get("$id") or meta.get("id") or "").rstrip("#") + "#"
     return (
         f'"{SCHEMA_URL}#" is not valid against metaschema: '
@@ -114,12 +119,32 @@ def _reference_error(exc: Exception) -> str:
     raise exc
 
 
-def _json_error(exc: Exception, text: bytes) -> str:
-    """encoding/json Decoder's words for a schema that is not JSON (via the scanner port)."""
+def _reject_constant(name: str) -> Any:
+    """NaN and Infinity are Python's JSON extensions; Go's decoder rejects them."""
+    raise ValueError(f"not JSON: {name}")
+
+
+# encoding/json's white space (isSpace): what may precede the end of input.
+_JSON_SPACE = " \t\r\n"
+
+
+def _json_error(exc: Exception, text: str) -> str:
+    """santhosh's UnmarshalJSON error (a json.Decoder) for a schema that is not JSON.
+
+    The Decoder reports the scanner's complaint about a byte of the text, but
+    a value cut short by the end of input is io.ErrUnexpectedEOF, and input
+    of white space only is io.EOF.
+    """
     from runner.encoding.jsonscan import syntax_error
 
-    message = syntax_error(text.decode("utf-8", "replace")) or str(exc)
-    if message == "unexpected end of JSON input":
+    if not text.strip(_JSON_SPACE):
+        return "EOF"
+    message = syntax_error(text)
+    if message is None:
+        return str(exc)
+    # A complaint about a byte of the text stays the same whatever follows it;
+    # one that needed the end of input moves to a NUL put after the text.
+    if syntax_error(text + "\x00") != message:
         return "unexpected EOF"
     if message.endswith(" after top-level value"):
         return "invalid character after top-level value"  # santhosh's own trailing-data check

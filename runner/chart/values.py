@@ -27,12 +27,16 @@ GLOBAL_KEY = "global"
 Printf = Callable[[str], None]
 
 
+# Leaves of a values tree that need no copy, by exact type: one set lookup per leaf.
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+
+
 def deep_copy(value: Any) -> Any:
-    """copystructure.Copy for the plain value trees Helm coalesces."""
+    """copystructure.Copy for the plain value trees Helm coalesces (dicts and lists copied)."""
     if isinstance(value, dict):
-        return {k: deep_copy(v) for k, v in value.items()}
+        return {k: v if type(v) in _SCALARS else deep_copy(v) for k, v in value.items()}
     if isinstance(value, list):
-        return [deep_copy(v) for v in value]
+        return [v if type(v) in _SCALARS else deep_copy(v) for v in value]
     return value
 
 

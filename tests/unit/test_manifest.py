@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import random
+import re
+
 import pytest
 
 from runner.manifest import (
@@ -30,6 +33,24 @@ def test_split_only_on_separator_at_line_start() -> None:
 def test_split_keeps_first_line_of_each_document() -> None:
     chunks = split_with_lines("\n# c\nkind: A\n---\n\nkind: B\n")
     assert [(c.content, c.line) for c in chunks] == [("# c\nkind: A", 2), ("kind: B", 6)]
+
+
+# Helm's separator (pkg/release/v1/util/manifest.go), Go's ASCII `\s` spelled out.
+_HELM_SEP = re.compile(r"(?:^|[\t\n\f\r ]*\n)---[\t\n\f\r ]*")
+_GO_SPACE = "\t\n\v\f\r \x85\xa0"
+
+
+def test_split_finds_the_documents_helms_regexp_finds() -> None:
+    rng = random.Random(7)
+    for _ in range(3000):
+        text = "".join(rng.choice(["-", "---", "\n", " ", "\t", "\r", "\f", "\v", "\x85", "a"])
+                       for _ in range(rng.randint(0, 30)))
+        helm = [d.strip(_GO_SPACE) for d in _HELM_SEP.split(text.strip(_GO_SPACE)) if d]
+        chunks = split_with_lines(text)
+        assert [c.content for c in chunks] == helm, repr(text)
+        for chunk in chunks:
+            assert text[chunk.offset:].startswith(chunk.content), repr(text)
+            assert chunk.line == text.count("\n", 0, chunk.offset) + 1, repr(text)
 
 
 def _doc(kind: str, name: str, annotations: str = "") -> str:

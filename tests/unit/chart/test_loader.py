@@ -424,6 +424,11 @@ def test_kube_version_constraint_uses_helms_message(
         "a: 1\n----\nb: 2\n",
         "---\n---\n",
         "x: |\n  ---\n  y\n",
+        "---\na: 1",
+        "a: 1\n---",
+        "a: 1\n---\n---\nb: 2\n---\n",
+        "a: 1\r\n---\r\nb: 2\r\n",
+        "a: 1\n---x\n",
     ],
 )
 def test_values_document_separators_follow_helms_reader(tmp_path: Path, values: str) -> None:

@@ -233,8 +233,16 @@ def test_schema_rejected_by_its_metaschema_reports_like_helm(tmp_path: Path, sch
     assert _normalized(ours) == _normalized(helm)
 
 
-@pytest.mark.parametrize("text", ['{"type": "object",', '{"type": x}', '{"a": 1,}', "[1] x"])
-def test_schema_that_is_not_json_reports_like_helm(tmp_path: Path, text: str) -> None:
+@pytest.mark.parametrize("text", [
+    '{"type": "object",', '{"type": x}', '{"a": 1,}', "[1] x",
+    # cut short by the end of input (Go's io.ErrUnexpectedEOF), or nothing at all (io.EOF)
+    "", " \n\t", "tru", "nul", "-", '{"a": 1.', "1e", '"abc', "[1, ",
+    # Python's extensions that Go's decoder rejects
+    "NaN", '{"minimum": NaN}', "Infinity", "-Infinity",
+    # invalid UTF-8 in a string: Go reads it as U+FFFD, the schema compiles
+    b'{"description": "\xff", "type": "string"}',
+])
+def test_schema_that_is_not_json_reports_like_helm(tmp_path: Path, text: str | bytes) -> None:
     chart = write_chart(
         tmp_path / "notjson",
         {"values.schema.json": text, "values.yaml": "a: 1\n", "templates/a.yaml": "a: b"},

@@ -216,3 +216,68 @@ def test_invalid_utf8_is_reported_by_the_reader(data: bytes, message: str) -> No
 def test_non_specific_tag_makes_a_string() -> None:
     # go-yaml resolves a "!"-tagged scalar as a string; "Hello! world" is plain text.
     assert goyaml.load("a: ! 2\nb: Hello! world\n") == {"a": "2", "b": "Hello! world"}
+
+
+_FAILING_DEEP_INSIDE = [
+    "kind: A\na: {b: [1, .nan]}\n",
+    "kind: A\n? [a]\n: 1\n",
+    "kind: A\n<<: 5\n",
+    "kind: A\nb:\n  ~: 1\n",
+    "kind: A\nx: [!!int abc]\n",
+    "kind: A\nb: {18446744073709551615: 1}\n",
+    "kind: A\nb: !!float .inf\n",
+]
+
+
+@pytest.mark.parametrize("text", _FAILING_DEEP_INSIDE)
+def test_load_fields_fails_wherever_load_fails(text: str) -> None:
+    # Helm converts the whole document to JSON before reading any field of it.
+    with pytest.raises(GoYAMLError) as whole:
+        goyaml.load(text, ints=True)
+    with pytest.raises(GoYAMLError) as fields:
+        goyaml.load_fields(text, ("kind",), ints=True)
+    assert fields.value.unmarshal_message == whole.value.unmarshal_message
+
+
+def test_load_fields_builds_only_the_keys_asked_for_merges_applied() -> None:
+    text = "base: &b {name: n, labels: {a: '1'}}\nkind: A\nkind: B\nmetadata:\n  <<: *b\n  name: m\nspec: {x: 1}\n"
+    assert goyaml.load_fields(text, ("kind", "metadata", "missing"), ints=True) == {
+        "kind": "B",
+        "metadata": {"name": "m", "labels": {"a": "1"}},
+    }
+
+
+@pytest.mark.parametrize("text", ["", "# only a comment\n", "- 1\n- x\n", "just text\n", "3\n"])
+def test_load_fields_gives_other_documents_whole(text: str) -> None:
+    assert goyaml.load_fields(text, ("kind",), ints=True) == goyaml.load(text, ints=True)
+
+
+@pytest.mark.parametrize("text", ["a: !!binary '%%%'\n", "a: !!binary aGVsbG8\n", "a: !!binary 'aGVs bG8='\n"])
+def test_binary_is_decoded_strictly_as_go_does(text: str) -> None:
+    # base64.StdEncoding: padding required, nothing outside the alphabet (helm template agrees)
+    with pytest.raises(GoYAMLError) as caught:
+        goyaml.load(text)
+    assert str(caught.value) == "yaml: !!binary value contains invalid base64 data"
+
+
+def test_binary_skips_line_breaks() -> None:
+    assert goyaml.load("a: !!binary |\n  aGVs\n  bG8=\n") == {"a": "hello"}
+
+
+# sigs.k8s.io/yaml converts to JSON after go-yaml decoded the whole document:
+# go-yaml's errors come first, then unsupported keys, then json.Marshal's NaN/Inf
+# in its sorted-key order. Texts from `helm template` on these documents.
+@pytest.mark.parametrize(("text", "message"), [
+    ("kind: A\nz: .nan\n? [a]\n: 1\n", 'yaml: invalid map key: []interface {}{"a"}'),
+    ("kind: A\n~: 1\n? [a]\n: 1\n", 'yaml: invalid map key: []interface {}{"a"}'),
+    ("kind: A\n18446744073709551615: 1\nc:\n  <<: 5\n",
+     "yaml: map merge requires map or sequence of maps as the value"),
+    ("kind: A\na: .nan\nb: {~: 1}\n", "unsupported map key of type: %!s(<nil>), key: <nil>, value: 1"),
+    ("kind: A\nb: .nan\na: [1, -.inf]\n", "json: unsupported value: -Inf"),
+    ("kind: A\nb: {z: .nan, c: .inf}\n", "json: unsupported value: +Inf"),
+])
+def test_the_error_helm_reports_first(text: str, message: str) -> None:
+    for read in (lambda: goyaml.load(text), lambda: goyaml.load_fields(text, ("kind",))):
+        with pytest.raises(GoYAMLError) as caught:
+            read()
+        assert str(caught.value) == message
