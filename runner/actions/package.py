@@ -53,7 +53,9 @@ def handle_package(args: argparse.Namespace) -> int:
         saved = package_chart(path, options)
         if args.sign:
             _sign(saved, args)
-        shown = os.path.normpath(os.path.join(args.destination, saved.name))
+        # action.Package saves to os.Getwd() for the default ".", else to -d as given.
+        directory = os.getcwd() if args.destination == "." else args.destination
+        shown = os.path.normpath(os.path.join(directory, saved.name))
         print(f"Successfully packaged chart and saved it to: {shown}")
     return 0
 

@@ -406,6 +406,18 @@ def test_basic_auth_repository(homes: Homes, auth_repo_url: str, tmp_path: Path)
 # ------------------------------------------------------------------ package
 
 
+@pytest.mark.parametrize("flags", [[], ["-d", "out"], ["-d", "./"]])
+def test_package_reports_where_it_saved_as_helm(homes: Homes, chart_dir: Path, tmp_path: Path, flags: list[str]) -> None:
+    """The default destination is reported as an absolute path, -d as given."""
+    cwds = [tmp_path / "ours", tmp_path / "helm"]
+    for cwd in cwds:
+        (cwd / "out").mkdir(parents=True)
+    ours = run_ours(homes.ours, "package", str(chart_dir), *flags, cwd=cwds[0])
+    helm = run_helm(homes.helm, "package", str(chart_dir), *flags, cwd=cwds[1])
+    assert helm.returncode == 0 and ours.returncode == 0, ours.stderr
+    assert ours.stdout.replace(str(cwds[0]), "CWD") == helm.stdout.replace(str(cwds[1]), "CWD")
+
+
 @pytest.mark.parametrize("flags", [[], ["--version", "2.3.4+meta", "--app-version", "v9"]])
 def test_package_reads_back_as_helms_package(homes: Homes, chart_dir: Path, tmp_path: Path, flags: list[str]) -> None:
     ours = run_ours(homes.ours, "package", str(chart_dir), "-d", str(tmp_path / "ours"), *flags)
