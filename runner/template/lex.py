@@ -133,7 +133,7 @@ State = Callable[["Lexer"], "State | None"]
 # from _PLAIN_GROUP on need nothing but their item.
 _TERMINATED = r"(?=[ \t\r\n.,|:()]|\}\}|\Z)"
 _ACTION_PATTERN = (
-    r"([ \t\r\n]-\}\})"  # 1: right delimiter with trim marker
+    r"([ \t\r\n]-\}\}[ \t\r\n]*)"  # 1: right delimiter with trim marker, and the space it trims
     r"|(\}\})"  # 2: right delimiter
     r"|([ \t\r\n]+)(?!-\}\})"  # 3: space, leaving the one before a trim marker
     r"|([A-Za-z_][A-Za-z0-9_]*)" + _TERMINATED  # 4: word
@@ -156,7 +156,6 @@ _GROUP_TYPES = (
     T.RIGHT_PAREN, T.FIELD, T.VARIABLE, T.STRING, T.PIPE, T.DOT, T.NUMBER, T.DECLARE, T.ASSIGN, T.CHAR,
 )  # fmt: skip
 _action_token: Callable[[str, int], re.Match[str] | None] | None = None  # compiled on first use
-_SPACES_OPT = re.compile(r"[ \t\r\n]*")
 
 
 def _action_matcher() -> Callable[[str, int], re.Match[str] | None]:
@@ -323,25 +322,22 @@ class Lexer:
                 append((T.RIGHT_PAREN, pos, ")", line))
                 pos += 1
             elif group in (1, 2) and depth == 0:
-                return self._right_delim(pos, line, group == 1)
+                return self._right_delim(pos, m.end(), line, group == 1)  # type: ignore[union-attr]
             else:  # not a token the pattern reads, or an error
                 pos, depth, line = self._state_token(pos, depth, line)
                 if pos < 0:
                     return -1
 
-    def _right_delim(self, pos: int, line: int, trim: bool) -> int:
-        """lexRightDelim at `pos` (on line `line`): where the text after it starts."""
-        s = self.input
+    def _right_delim(self, pos: int, end: int, line: int, trim: bool) -> int:
+        """lexRightDelim: the delimiter read from `pos` (on line `line`) to `end`, trimmed
+        space included; returns `end`, where the text after it starts."""
         if trim:
-            if s[pos] == "\n":
+            if self.input[pos] == "\n":
                 line += 1
             pos += 2
         self.items.append((T.RIGHT_DELIM, pos, RIGHT_DELIM, line))
         self._line_at, self._line = pos, line
-        pos += len(RIGHT_DELIM)
-        if trim:
-            pos = _SPACES_OPT.match(s, pos).end()  # type: ignore[union-attr]
-        return pos
+        return end
 
     def _state_token(self, pos: int, depth: int, line: int) -> tuple[int, int, int]:
         """One token through the state functions: (pos, paren depth, line) after it,
@@ -393,9 +389,14 @@ def lex_comment(lx: Lexer) -> bool:
         lx.pos += 2
     lx.pos += len(RIGHT_DELIM)
     if trim:
-        lx.pos = _SPACES_OPT.match(lx.input, lx.pos).end()  # type: ignore[union-attr]
+        _skip_spaces(lx)
     lx.ignore()
     return True
+
+
+def _skip_spaces(lx: Lexer) -> None:
+    while lx.peek() in (" ", "\t", "\r", "\n"):
+        lx.pos += 1
 
 
 def lex_inside_action(lx: Lexer) -> State | None:
@@ -458,16 +459,7 @@ def _lex_other(lx: Lexer, r: str) -> State | None:
     return lx.errorf(f"unrecognized character in action: {go_unicode(r)}")
 
 
-_ASCII_WORD = re.compile(r"[A-Za-z0-9_]*")
-
-
-def _skip_ascii_word(lx: Lexer) -> None:
-    """Fast path over the ASCII part of a word; the rune loop finishes the rest."""
-    lx.pos = _ASCII_WORD.match(lx.input, lx.pos).end()  # type: ignore[union-attr]
-
-
 def lex_identifier(lx: Lexer) -> State | None:
-    _skip_ascii_word(lx)
     while True:
         r = lx.next()
         if is_alnum(r):
@@ -495,7 +487,6 @@ def _lex_field_or_variable(lx: Lexer, typ: int) -> State | None:
     if lx.at_terminator():  # nothing interesting follows: "." or "$"
         lx.emit(T.VARIABLE if typ == T.VARIABLE else T.DOT)
         return lex_inside_action
-    _skip_ascii_word(lx)
     while True:
         r = lx.next()
         if not is_alnum(r):

@@ -474,16 +474,21 @@ class _Parser:
             return None
         if self.peek()[0] != T.FIELD:
             return node
-        chain = ChainNode(self.peek()[1], node)
+        pos = self.peek()[1]
+        fields = []
         while self.peek()[0] == T.FIELD:
-            chain.add(self.next()[2])
-        # Fields after a field or variable extend it; literals can't have fields.
+            fields.append(self.next()[2])
+        # Fields after a field or variable extend it (Go prints the chain and
+        # reads it back); literals can't have fields.
         if isinstance(node, FieldNode):
-            return FieldNode(chain.pos, str(chain))
+            return FieldNode(pos, str(node) + "".join(fields))
         if isinstance(node, VariableNode):
-            return VariableNode(chain.pos, str(chain))
+            return VariableNode(pos, str(node) + "".join(fields))
         if isinstance(node, (BoolNode, StringNode, NumberNode, NilNode, DotNode)):
             self.errorf(f"unexpected . after term {_q(str(node))}")
+        chain = ChainNode(pos, node)
+        for field in fields:
+            chain.add(field)
         return chain
 
     def term(self, token: Item) -> Node | None:
