@@ -180,7 +180,9 @@ class Lexer:
         self.items: list[Item] = []
         self.words = WORDS
         if not (break_ok and continue_ok):  # a function of that name shadows the keyword
-            self.words = {**WORDS, **({} if break_ok else {"break": T.IDENTIFIER})}
+            self.words = dict(WORDS)
+            if not break_ok:
+                self.words["break"] = T.IDENTIFIER
             if not continue_ok:
                 self.words["continue"] = T.IDENTIFIER
         self._line_at = 0  # character index up to which _line is counted

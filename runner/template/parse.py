@@ -391,9 +391,10 @@ class _Parser:
     # -------------------------------------------------------- pipelines
 
     def pipeline(self, context: str, end: int) -> PipeNode:
-        _, pos, _, line = self.peek_non_space()
+        typ, pos, _, line = self.peek_non_space()
         pipe = PipeNode(pos, line)
-        self._declarations(pipe, context)
+        if typ == T.VARIABLE:
+            self._declarations(pipe, context)
         cmds = pipe.cmds
         while True:
             token = self.peek_non_space()
@@ -478,12 +479,12 @@ class _Parser:
         fields = []
         while self.peek()[0] == T.FIELD:
             fields.append(self.next()[2])
-        # Fields after a field or variable extend it (Go prints the chain and
-        # reads it back); literals can't have fields.
-        if isinstance(node, FieldNode):
-            return FieldNode(pos, str(node) + "".join(fields))
-        if isinstance(node, VariableNode):
-            return VariableNode(pos, str(node) + "".join(fields))
+        # Fields after a field or variable extend it (Go prints the chain and reads
+        # it back as one node, at the chain's position); literals can't have fields.
+        if isinstance(node, (FieldNode, VariableNode)):
+            node.pos = pos
+            node.ident.extend(field[1:] for field in fields)
+            return node
         if isinstance(node, (BoolNode, StringNode, NumberNode, NilNode, DotNode)):
             self.errorf(f"unexpected . after term {_q(str(node))}")
         chain = ChainNode(pos, node)
