@@ -97,8 +97,8 @@ class _Shared:
     def __init__(self, name: str, text: str, items: list[Item]) -> None:
         self.parse_name = name
         self.text = text
-        # Rules stop at EOF or ERROR after reading it a few times at most; the
-        # copies let them read past it as Go's parser reads the last item again.
+        # Every rule stops within a few reads of EOF or ERROR; the copies let
+        # those reads go past the end and see that last item again.
         self.items = items + [items[-1]] * _PAST_END
         self.tree_set: dict[str, Tree] = {}
         self.idents: list[tuple[str, int]] = []
