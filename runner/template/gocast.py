@@ -141,10 +141,9 @@ def atoi(s: str) -> int:
         raise NumError("Atoi", s, str(err).rsplit(": ", 1)[1], err.value) from None
 
 
-_DECIMAL_FLOAT = re.compile(r"[+-]?(?:[0-9_]+\.?[0-9_]*|\.[0-9_]+)(?:[eE][+-]?[0-9_]+)?")
-_HEX_FLOAT = re.compile(
-    r"[+-]?0[xX](?:[0-9a-fA-F_]+\.?[0-9a-fA-F_]*|\.[0-9a-fA-F_]+)[pP][+-]?[0-9_]+"
-)
+# Compiled through re's cache when first used: most renders parse no float.
+_DECIMAL_FLOAT = r"[+-]?(?:[0-9_]+\.?[0-9_]*|\.[0-9_]+)(?:[eE][+-]?[0-9_]+)?"
+_HEX_FLOAT = r"[+-]?0[xX](?:[0-9a-fA-F_]+\.?[0-9a-fA-F_]*|\.[0-9a-fA-F_]+)[pP][+-]?[0-9_]+"
 
 
 def _special_float(s: str) -> float | None:
@@ -163,9 +162,9 @@ def parse_float(s: str) -> float:
     special = _special_float(s)
     if special is not None:
         return special
-    if _DECIMAL_FLOAT.fullmatch(s) and ("_" not in s or underscore_ok(s)):
+    if re.fullmatch(_DECIMAL_FLOAT, s) and ("_" not in s or underscore_ok(s)):
         value = float(s.replace("_", ""))
-    elif _HEX_FLOAT.fullmatch(s) and underscore_ok(s):
+    elif re.fullmatch(_HEX_FLOAT, s) and underscore_ok(s):
         value = float.fromhex(s.replace("_", ""))
     else:
         raise NumError("ParseFloat", s, _SYNTAX)

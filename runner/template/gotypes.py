@@ -556,13 +556,13 @@ def duration_string(d: int) -> str:
     return "-" + text if neg else text
 
 
-_PY_FIXED_ZONE = re.compile(r"^UTC[+-]\d\d:\d\d(:\d\d)?$")
+_PY_FIXED_ZONE = r"^UTC[+-]\d\d:\d\d(:\d\d)?$"  # compiled (and cached by re) on first use
 
 
 def zone_name(t: datetime) -> str:
     """The zone abbreviation Go prints for MST; numeric (+0200) for unnamed zones."""
     name = t.tzname() or ""
-    if name and not _PY_FIXED_ZONE.match(name):
+    if name and not re.match(_PY_FIXED_ZONE, name):
         return name
     return zone_offset(t, "")
 

@@ -1,17 +1,21 @@
-"""The lexer of text/template/parse (lex.go), as state functions.
+"""The lexer of text/template/parse (lex.go).
 
-Each state scans some input and returns the next state; items carry their
-byte position (of the UTF-8 text, as Go's `Pos`) and line. Trim markers
-(`{{- ` and ` -}}`) are applied here, comments are dropped, and a lexing
-error becomes an error item that ends the stream, as in Go.
+`lex(text)` returns every item of the text at once, ending with an EOF or an
+ERROR item. An item is a plain tuple `(type, pos, val, line)`: `pos` is the
+byte offset in the UTF-8 text (Go's `Pos`), `line` the line the item starts
+on. Trim markers (`{{- ` and ` -}}`) are applied here, comments are dropped,
+and a lexing error becomes an error item that ends the stream, as in Go.
+
+`Lexer.run` scans text for `{{` and the usual tokens of an action with one
+regular expression; every other token (numbers beyond plain decimals,
+character constants, non-ASCII names, comments) and every error goes through
+Go's state functions, which hand back to the loop after each token.
 """
 
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Callable
-from typing import NamedTuple
 
 
 class T:
@@ -58,8 +62,11 @@ class T:
     WITH = 34
 
 
-KEYWORDS = {
-    ".": T.DOT,
+# (type, byte offset, text, line)
+Item = tuple[int, int, str, int]
+
+# Words with an item type of their own: keywords, and the two bools.
+WORDS = {
     "block": T.BLOCK,
     "break": T.BREAK,
     "continue": T.CONTINUE,
@@ -71,25 +78,23 @@ KEYWORDS = {
     "nil": T.NIL,
     "template": T.TEMPLATE,
     "with": T.WITH,
+    "true": T.BOOL,
+    "false": T.BOOL,
 }
 
 
-class Item(NamedTuple):
-    typ: int
-    pos: int  # byte offset in the UTF-8 input, as Go's Pos
-    val: str
-    line: int
-
-    def __str__(self) -> str:  # item.String()
-        if self.typ == T.EOF:
-            return "EOF"
-        if self.typ == T.ERROR:
-            return self.val
-        if self.typ > T.KEYWORD:
-            return f"<{self.val}>"
-        if len(self.val.encode()) > 10:
-            return go_quote_prefix(self.val, 10) + "..."
-        return go_quote(self.val)
+def item_text(item: Item) -> str:
+    """Go's item.String(): how a parse error quotes a token."""
+    typ, _, val, _ = item
+    if typ == T.EOF:
+        return "EOF"
+    if typ == T.ERROR:
+        return val
+    if typ > T.KEYWORD:
+        return f"<{val}>"
+    if len(val.encode()) > 10:
+        return go_quote_prefix(val, 10) + "..."
+    return go_quote(val)
 
 
 LEFT_DELIM = "{{"
@@ -97,10 +102,6 @@ RIGHT_DELIM = "}}"
 LEFT_COMMENT = "/*"
 RIGHT_COMMENT = "*/"
 SPACE_CHARS = " \t\r\n"
-
-
-def is_space(r: str) -> bool:
-    return r in (" ", "\t", "\r", "\n") and r != ""
 
 
 def is_alnum(r: str) -> bool:
@@ -111,6 +112,8 @@ def is_alnum(r: str) -> bool:
         return True
     if r.isascii():
         return False
+    import unicodedata  # only names with non-ASCII letters get here
+
     cat = unicodedata.category(r)
     return cat[0] == "L" or cat == "Nd"
 
@@ -125,36 +128,67 @@ def _has_right_trim(s: str, i: int) -> bool:
 
 State = Callable[["Lexer"], "State | None"]
 
+# The tokens Lexer.run reads itself, one group each (ASCII only; anything the
+# pattern leaves out, errors included, goes to lex_inside_action). The groups
+# from _PLAIN_GROUP on need nothing but their item.
+_TERMINATED = r"(?=[ \t\r\n.,|:()]|\}\}|\Z)"
+_ACTION_PATTERN = (
+    r"([ \t\r\n]-\}\}[ \t\r\n]*)"  # 1: right delimiter with trim marker, and the space it trims
+    r"|(\}\})"  # 2: right delimiter
+    r"|([ \t\r\n]+)(?!-\}\})"  # 3: space, leaving the one before a trim marker
+    r"|([A-Za-z_][A-Za-z0-9_]*)" + _TERMINATED  # 4: word
+    + r"|(`[^`]*`)"  # 5: raw string
+    r"|(\()"  # 6
+    r"|(\))"  # 7
+    r"|(\.[A-Za-z_][A-Za-z0-9_]*)" + _TERMINATED  # 8: field
+    + r"|(\$[A-Za-z0-9_]*)" + _TERMINATED  # 9: variable
+    + r'|("[^"\\\n]*(?:\\[^\n][^"\\\n]*)*")'  # 10: quoted string
+    r"|(\|)"  # 11
+    r"|(\.)" + _TERMINATED  # 12: dot
+    + r"|([+-]?[0-9]+(?:\.[0-9]+)?)(?=[ \t\r\n,|:()]|\}\}|\Z)"  # 13: plain decimal number
+    r"|(:=)"  # 14
+    r"|(=)"  # 15
+    r"|(,)"  # 16
+)
+_PLAIN_GROUP = 8
+_GROUP_TYPES = (
+    T.ERROR, T.RIGHT_DELIM, T.RIGHT_DELIM, T.SPACE, T.IDENTIFIER, T.RAW_STRING, T.LEFT_PAREN,
+    T.RIGHT_PAREN, T.FIELD, T.VARIABLE, T.STRING, T.PIPE, T.DOT, T.NUMBER, T.DECLARE, T.ASSIGN, T.CHAR,
+)  # fmt: skip
+_action_token: Callable[[str, int], re.Match[str] | None] | None = None  # compiled on first use
+
+
+def _action_matcher() -> Callable[[str, int], re.Match[str] | None]:
+    global _action_token
+    if _action_token is None:
+        _action_token = re.compile(_ACTION_PATTERN).match
+    return _action_token
+
 
 class Lexer:
-    """Scans the whole input into a list of items (the parser pulls them in order)."""
+    """Scans the whole input into a list of items (the parser reads them in order).
+
+    Positions are character indexes while scanning; lex() turns them into
+    UTF-8 byte offsets for a non-ASCII text.
+    """
 
     def __init__(self, text: str, *, break_ok: bool = True, continue_ok: bool = True) -> None:
         self.input = text
-        self.pos = 0  # character index into input
+        self.pos = 0
         self.start = 0
         self.paren_depth = 0
-        self.break_ok = break_ok
-        self.continue_ok = continue_ok
         self.items: list[Item] = []
-        self._ascii = text.isascii()
+        self.words = WORDS
+        if not (break_ok and continue_ok):  # a function of that name shadows the keyword
+            self.words = dict(WORDS)
+            if not break_ok:
+                self.words["break"] = T.IDENTIFIER
+            if not continue_ok:
+                self.words["continue"] = T.IDENTIFIER
         self._line_at = 0  # character index up to which _line is counted
-        self._byte_at = (0, 0)  # (character index, its byte offset)
         self._line = 1
 
     # ------------------------------------------------------------ helpers
-
-    def byte_pos(self, i: int) -> int:
-        """Go's Pos (a UTF-8 byte offset) of character index i, counted incrementally."""
-        if self._ascii:
-            return i
-        at, nbytes = self._byte_at
-        if i >= at:
-            nbytes += len(self.input[at:i].encode("utf-8", "surrogatepass"))
-        else:
-            nbytes -= len(self.input[i:at].encode("utf-8", "surrogatepass"))
-        self._byte_at = (i, nbytes)
-        return nbytes
 
     def line_of(self, i: int) -> int:
         if i >= self._line_at:
@@ -183,9 +217,7 @@ class Lexer:
 
     def emit(self, typ: int) -> None:
         start = self.start
-        self.items.append(
-            Item(typ, self.byte_pos(start), self.input[start : self.pos], self.line_of(start))
-        )
+        self.items.append((typ, start, self.input[start : self.pos], self.line_of(start)))
         self.start = self.pos
 
     def ignore(self) -> None:
@@ -206,7 +238,7 @@ class Lexer:
         self.backup()
 
     def errorf(self, msg: str) -> None:
-        self.items.append(Item(T.ERROR, self.byte_pos(self.start), msg, self.line_of(self.start)))
+        self.items.append((T.ERROR, self.start, msg, self.line_of(self.start)))
         return None
 
     def at_right_delim(self) -> tuple[bool, bool]:
@@ -226,144 +258,157 @@ class Lexer:
     # -------------------------------------------------------------- driver
 
     def run(self) -> list[Item]:
-        state: State | None = lex_text
-        while state is not None:
-            state = state(self)
+        pos = 0
+        while pos >= 0:
+            pos = self._text(pos)
+            if pos >= 0:
+                pos = self._action(pos)
         return self.items
+
+    def _text(self, pos: int) -> int:
+        """lexText and lexLeftDelim: the text up to the next action, skipping comments;
+        where the action's tokens start, or -1 when the input ended."""
+        s = self.input
+        while True:
+            x = s.find(LEFT_DELIM, pos)
+            if x < 0:
+                if len(s) > pos:
+                    self.items.append((T.TEXT, pos, s[pos:], self.line_of(pos)))
+                self.items.append((T.EOF, len(s), "", self.line_of(len(s))))
+                return -1
+            trim = _has_left_trim(s, x + len(LEFT_DELIM))
+            if x > pos:
+                text = s[pos:x].rstrip(SPACE_CHARS) if trim else s[pos:x]
+                if text:
+                    self.items.append((T.TEXT, pos, text, self.line_of(pos)))
+            after = x + len(LEFT_DELIM) + (2 if trim else 0)
+            if not s.startswith(LEFT_COMMENT, after):
+                self.items.append((T.LEFT_DELIM, x, LEFT_DELIM, self.line_of(x)))
+                return after
+            self.pos = self.start = after
+            if not lex_comment(self):
+                return -1
+            pos = self.pos
+
+    def _action(self, pos: int) -> int:
+        """lexInsideAction: the tokens of one action; where the text after it starts,
+        or -1 when the input ended (an error item, or an unclosed action)."""
+        s = self.input
+        append = self.items.append
+        match = _action_matcher()
+        words = self.words
+        line = self.line_of(pos)
+        depth = 0
+        while True:
+            m = match(s, pos)
+            group = 0 if m is None else m.lastindex
+            if group >= _PLAIN_GROUP:
+                append((_GROUP_TYPES[group], pos, m.group(), line))  # type: ignore[union-attr]
+                pos = m.end()  # type: ignore[union-attr]
+            elif group == 3 or group == 5:  # space or raw string: may hold newlines
+                val = m.group()  # type: ignore[union-attr]
+                append((_GROUP_TYPES[group], pos, val, line))
+                pos = m.end()  # type: ignore[union-attr]
+                if "\n" in val:
+                    line += val.count("\n")
+            elif group == 4:
+                val = m.group()  # type: ignore[union-attr]
+                append((words.get(val, T.IDENTIFIER), pos, val, line))
+                pos = m.end()  # type: ignore[union-attr]
+            elif group == 6:
+                depth += 1
+                append((T.LEFT_PAREN, pos, "(", line))
+                pos += 1
+            elif group == 7 and depth > 0:
+                depth -= 1
+                append((T.RIGHT_PAREN, pos, ")", line))
+                pos += 1
+            elif group in (1, 2) and depth == 0:
+                return self._right_delim(pos, m.end(), line, group == 1)  # type: ignore[union-attr]
+            else:  # not a token the pattern reads, or an error
+                pos, depth, line = self._state_token(pos, depth, line)
+                if pos < 0:
+                    return -1
+
+    def _right_delim(self, pos: int, end: int, line: int, trim: bool) -> int:
+        """lexRightDelim: the delimiter read from `pos` (on line `line`) to `end`, trimmed
+        space included; returns `end`, where the text after it starts."""
+        if trim:
+            if self.input[pos] == "\n":
+                line += 1
+            pos += 2
+        self.items.append((T.RIGHT_DELIM, pos, RIGHT_DELIM, line))
+        self._line_at, self._line = pos, line
+        return end
+
+    def _state_token(self, pos: int, depth: int, line: int) -> tuple[int, int, int]:
+        """One token through the state functions: (pos, paren depth, line) after it,
+        pos -1 when lexing stopped."""
+        self.pos = self.start = pos
+        self.paren_depth = depth
+        self._line_at, self._line = pos, line
+        state = lex_inside_action(self)
+        while state is not None and state is not lex_inside_action:
+            state = state(self)
+        if state is None:
+            return -1, depth, line
+        return self.pos, self.paren_depth, self.line_of(self.pos)
 
 
 def lex(text: str, *, break_ok: bool = True, continue_ok: bool = True) -> list[Item]:
     """All items of `text`, ending with an EOF or an ERROR item."""
-    return Lexer(text, break_ok=break_ok, continue_ok=continue_ok).run()
+    items = Lexer(text, break_ok=break_ok, continue_ok=continue_ok).run()
+    return items if text.isascii() else _byte_positions(text, items)
+
+
+def _byte_positions(text: str, items: list[Item]) -> list[Item]:
+    """The items with Go's positions: UTF-8 byte offsets (items come in position order)."""
+    out: list[Item] = []
+    at = nbytes = 0
+    for typ, pos, val, line in items:
+        nbytes += len(text[at:pos].encode("utf-8", "surrogatepass"))
+        at = pos
+        out.append((typ, nbytes, val, line))
+    return out
 
 
 # ------------------------------------------------------------------ states
 
 
-def lex_text(lx: Lexer) -> State | None:
-    s = lx.input
-    x = s.find(LEFT_DELIM, lx.pos)
-    if x < 0:
-        lx.pos = len(s)
-        if lx.pos > lx.start:
-            lx.emit(T.TEXT)
-        lx.emit(T.EOF)
-        return None
-    if x > lx.pos or x > lx.start:
-        lx.pos = x
-        trim = 0
-        if _has_left_trim(s, x + len(LEFT_DELIM)):
-            text = s[lx.start : x]
-            trim = len(text) - len(text.rstrip(SPACE_CHARS))
-        lx.pos -= trim
-        if lx.pos > lx.start:
-            lx.emit(T.TEXT)
-        lx.pos += trim
-        lx.ignore()
-    return lex_left_delim
-
-
-def lex_left_delim(lx: Lexer) -> State | None:
-    lx.pos += len(LEFT_DELIM)
-    trim = _has_left_trim(lx.input, lx.pos)
-    after = 2 if trim else 0
-    if lx.input.startswith(LEFT_COMMENT, lx.pos + after):
-        lx.pos += after
-        lx.ignore()
-        return lex_comment
-    lx.emit(T.LEFT_DELIM)
-    lx.pos += after
-    lx.ignore()
-    lx.paren_depth = 0
-    return lex_inside_action
-
-
-def lex_comment(lx: Lexer) -> State | None:
+def lex_comment(lx: Lexer) -> bool:
+    """Skip a comment (lexComment); False after an error item."""
     lx.pos += len(LEFT_COMMENT)
     x = lx.input.find(RIGHT_COMMENT, lx.pos)
     if x < 0:
-        return lx.errorf("unclosed comment")
+        lx.errorf("unclosed comment")
+        return False
     lx.pos = x + len(RIGHT_COMMENT)
     delim, trim = lx.at_right_delim()
     if not delim:
-        return lx.errorf("comment ends before closing delimiter")
+        lx.errorf("comment ends before closing delimiter")
+        return False
     if trim:
         lx.pos += 2
     lx.pos += len(RIGHT_DELIM)
     if trim:
-        _skip_leading_space(lx)
+        _skip_spaces(lx)
     lx.ignore()
-    return lex_text
+    return True
 
 
-def _skip_leading_space(lx: Lexer) -> None:
-    lx.pos = _SPACES_OPT.match(lx.input, lx.pos).end()  # type: ignore[union-attr]
-
-
-_SPACES_OPT = re.compile(r"[ \t\r\n]*")
-
-
-def lex_right_delim(lx: Lexer) -> State | None:
-    _, trim = lx.at_right_delim()
-    if trim:
-        lx.pos += 2
-        lx.ignore()
-    lx.pos += len(RIGHT_DELIM)
-    lx.emit(T.RIGHT_DELIM)
-    if trim:
-        _skip_leading_space(lx)
-        lx.ignore()
-    return lex_text
-
-
-_SINGLE = {"=": T.ASSIGN, "|": T.PIPE}
-
-
-# The common tokens of an action, ASCII only; anything else takes the state
-# functions below (which also produce every error).
-_TERM = r"(?=[ \t\r\n.,|:()]|\}\}|$)"
-_FAST = re.compile(
-    r"(?P<sp>[ \t\r\n])"
-    r"|(?P<field>\.[A-Za-z_][A-Za-z0-9_]*)" + _TERM
-    + r"|(?P<var>\$[A-Za-z0-9_]*)" + _TERM
-    + r"|(?P<word>[A-Za-z_][A-Za-z0-9_]*)" + _TERM
-    + r'|(?P<str>"(?:[^"\\\n]|\\[^\n])*")'
-)
-
-
-def _fast_token(lx: Lexer) -> State | None:
-    m = _FAST.match(lx.input, lx.pos)
-    if m is None:
-        return None
-    kind = m.lastgroup
-    if kind == "sp":
-        return lex_space
-    lx.pos = m.end()
-    if kind == "word":
-        return _emit_word(lx, m.group())
-    lx.emit(T.FIELD if kind == "field" else T.VARIABLE if kind == "var" else T.STRING)
-    return lex_inside_action
+def _skip_spaces(lx: Lexer) -> None:
+    while lx.peek() in (" ", "\t", "\r", "\n"):
+        lx.pos += 1
 
 
 def lex_inside_action(lx: Lexer) -> State | None:
+    """One token of an action that Lexer.run's pattern does not read."""
     delim, _ = lx.at_right_delim()
-    if delim:
-        if lx.paren_depth == 0:
-            return lex_right_delim
+    if delim:  # Lexer.run reads the ones outside parentheses
         return lx.errorf("unclosed left paren")
-    state = _fast_token(lx)
-    if state is not None:
-        return state
     r = lx.next()
     if r == "":
         return lx.errorf("unclosed action")
-    if r in SPACE_CHARS:
-        lx.backup()  # put the space back in case we have " -}}"
-        return lex_space
-    single = _SINGLE.get(r)
-    if single is not None:
-        lx.emit(single)
-        return lex_inside_action
     state = _literal_start(lx, r)
     if state is not None:
         return state
@@ -408,48 +453,15 @@ def _lex_other(lx: Lexer, r: str) -> State | None:
     if is_alnum(r):
         lx.backup()
         return lex_identifier
-    if r == "(":
-        lx.paren_depth += 1
-        lx.emit(T.LEFT_PAREN)
-        return lex_inside_action
     if r == ")":
-        lx.paren_depth -= 1
-        if lx.paren_depth < 0:
-            return lx.errorf("unexpected right paren")
-        lx.emit(T.RIGHT_PAREN)
-        return lex_inside_action
+        return lx.errorf("unexpected right paren")  # the pattern reads the others
     if r.isascii() and r.isprintable():
         lx.emit(T.CHAR)
         return lex_inside_action
     return lx.errorf(f"unrecognized character in action: {go_unicode(r)}")
 
 
-_SPACES = re.compile(r"[ \t\r\n]+")
-
-
-def lex_space(lx: Lexer) -> State | None:
-    end = _SPACES.match(lx.input, lx.pos).end()  # type: ignore[union-attr]
-    n = end - lx.pos
-    lx.pos = end
-    s, p = lx.input, lx.pos - 1
-    if _has_right_trim(s, p) and s.startswith(RIGHT_DELIM, p + 2):
-        lx.backup()  # before the space
-        if n == 1:
-            return lex_right_delim
-    lx.emit(T.SPACE)
-    return lex_inside_action
-
-
-_ASCII_WORD = re.compile(r"[A-Za-z0-9_]*")
-
-
-def _skip_ascii_word(lx: Lexer) -> None:
-    """Fast path over the ASCII part of a word; the rune loop finishes the rest."""
-    lx.pos = _ASCII_WORD.match(lx.input, lx.pos).end()  # type: ignore[union-attr]
-
-
 def lex_identifier(lx: Lexer) -> State | None:
-    _skip_ascii_word(lx)
     while True:
         r = lx.next()
         if is_alnum(r):
@@ -458,23 +470,8 @@ def lex_identifier(lx: Lexer) -> State | None:
         word = lx.input[lx.start : lx.pos]
         if not lx.at_terminator():
             return lx.errorf(f"bad character {go_unicode(r)}")
-        return _emit_word(lx, word)
-
-
-def _emit_word(lx: Lexer, word: str) -> State | None:
-    kw = KEYWORDS.get(word)
-    if kw is not None and kw > T.KEYWORD:
-        if (kw == T.BREAK and not lx.break_ok) or (kw == T.CONTINUE and not lx.continue_ok):
-            lx.emit(T.IDENTIFIER)
-        else:
-            lx.emit(kw)
-    elif word[0] == ".":
-        lx.emit(T.FIELD)
-    elif word in ("true", "false"):
-        lx.emit(T.BOOL)
-    else:
-        lx.emit(T.IDENTIFIER)
-    return lex_inside_action
+        lx.emit(lx.words.get(word, T.IDENTIFIER))
+        return lex_inside_action
 
 
 def lex_field(lx: Lexer) -> State | None:
@@ -492,7 +489,6 @@ def _lex_field_or_variable(lx: Lexer, typ: int) -> State | None:
     if lx.at_terminator():  # nothing interesting follows: "." or "$"
         lx.emit(T.VARIABLE if typ == T.VARIABLE else T.DOT)
         return lex_inside_action
-    _skip_ascii_word(lx)
     while True:
         r = lx.next()
         if not is_alnum(r):

@@ -13,6 +13,8 @@ from runner.template.lex import go_quote
 
 
 class Node:
+    """Subclasses set `pos` themselves (no super().__init__ call: one node per token)."""
+
     __slots__ = ("pos",)
     kind = "node"
 
@@ -28,7 +30,7 @@ class ListNode(Node):
     kind = "list"
 
     def __init__(self, pos: int) -> None:
-        super().__init__(pos)
+        self.pos = pos
         self.nodes: list[Node] = []
 
     def __str__(self) -> str:
@@ -40,7 +42,7 @@ class TextNode(Node):
     kind = "text"
 
     def __init__(self, pos: int, text: str) -> None:
-        super().__init__(pos)
+        self.pos = pos
         self.text = text
 
     def __str__(self) -> str:
@@ -52,7 +54,7 @@ class CommentNode(Node):
     kind = "comment"
 
     def __init__(self, pos: int, text: str) -> None:
-        super().__init__(pos)
+        self.pos = pos
         self.text = text
 
     def __str__(self) -> str:
@@ -64,7 +66,7 @@ class IdentifierNode(Node):
     kind = "identifier"
 
     def __init__(self, pos: int, ident: str) -> None:
-        super().__init__(pos)
+        self.pos = pos
         self.ident = ident
 
     def __str__(self) -> str:
@@ -78,7 +80,7 @@ class VariableNode(Node):
     kind = "variable"
 
     def __init__(self, pos: int, ident: str) -> None:
-        super().__init__(pos)
+        self.pos = pos
         self.ident = ident.split(".")
 
     def __str__(self) -> str:
@@ -108,7 +110,7 @@ class FieldNode(Node):
     kind = "field"
 
     def __init__(self, pos: int, ident: str) -> None:
-        super().__init__(pos)
+        self.pos = pos
         self.ident = ident[1:].split(".")  # drop the leading "."
 
     def __str__(self) -> str:
@@ -122,7 +124,7 @@ class ChainNode(Node):
     kind = "chain"
 
     def __init__(self, pos: int, node: Node) -> None:
-        super().__init__(pos)
+        self.pos = pos
         self.node = node
         self.field: list[str] = []
 
@@ -146,7 +148,7 @@ class BoolNode(Node):
     kind = "bool"
 
     def __init__(self, pos: int, value: bool) -> None:
-        super().__init__(pos)
+        self.pos = pos
         self.value = value
 
     def __str__(self) -> str:
@@ -170,7 +172,7 @@ class NumberNode(Node):
     kind = "number"
 
     def __init__(self, pos: int, text: str) -> None:
-        super().__init__(pos)
+        self.pos = pos
         self.text = text
         self.is_int = self.is_uint = self.is_float = self.is_complex = False
         self.int64 = 0
@@ -187,7 +189,7 @@ class StringNode(Node):
     kind = "string"
 
     def __init__(self, pos: int, quoted: str, text: str) -> None:
-        super().__init__(pos)
+        self.pos = pos
         self.quoted = quoted  # the original text, with quotes
         self.text = text
 
@@ -208,7 +210,7 @@ class ElseNode(Node):
     kind = "else"
 
     def __init__(self, pos: int, line: int) -> None:
-        super().__init__(pos)
+        self.pos = pos
         self.line = line
 
     def __str__(self) -> str:
@@ -220,7 +222,7 @@ class BreakNode(Node):
     kind = "break"
 
     def __init__(self, pos: int, line: int) -> None:
-        super().__init__(pos)
+        self.pos = pos
         self.line = line
 
     def __str__(self) -> str:
@@ -232,7 +234,7 @@ class ContinueNode(Node):
     kind = "continue"
 
     def __init__(self, pos: int, line: int) -> None:
-        super().__init__(pos)
+        self.pos = pos
         self.line = line
 
     def __str__(self) -> str:
@@ -244,7 +246,7 @@ class CommandNode(Node):
     kind = "command"
 
     def __init__(self, pos: int) -> None:
-        super().__init__(pos)
+        self.pos = pos
         self.args: list[Node] = []
 
     def __str__(self) -> str:
@@ -262,7 +264,7 @@ class PipeNode(Node):
     kind = "pipe"
 
     def __init__(self, pos: int, line: int) -> None:
-        super().__init__(pos)
+        self.pos = pos
         self.line = line
         self.is_assign = False
         self.decl: list[VariableNode] = []
@@ -280,7 +282,7 @@ class ActionNode(Node):
     kind = "action"
 
     def __init__(self, pos: int, line: int, pipe: PipeNode) -> None:
-        super().__init__(pos)
+        self.pos = pos
         self.line = line
         self.pipe = pipe
 
@@ -297,7 +299,7 @@ class BranchNode(Node):
     def __init__(
         self, pos: int, line: int, pipe: PipeNode, lst: ListNode, else_list: ListNode | None
     ) -> None:
-        super().__init__(pos)
+        self.pos = pos
         self.line = line
         self.pipe = pipe
         self.list = lst
@@ -333,7 +335,7 @@ class TemplateNode(Node):
     kind = "template"
 
     def __init__(self, pos: int, line: int, name: str, pipe: PipeNode | None) -> None:
-        super().__init__(pos)
+        self.pos = pos
         self.line = line
         self.name = name
         self.pipe = pipe

@@ -8,15 +8,11 @@ from runner.template.gocast import underscore_ok
 from runner.template.lex import T
 from runner.template.nodes import NumberNode
 
-_INT_BODY = {
-    16: re.compile(r"[0-9a-fA-F_]+"),
-    8: re.compile(r"[0-7_]+"),
-    2: re.compile(r"[01_]+"),
-    10: re.compile(r"[0-9_]+"),
-}
+# Patterns go through re's own cache: compiled when a template first needs them.
+_INT_DIGITS = {16: "0123456789abcdefABCDEF_", 8: "01234567_", 2: "01_", 10: "0123456789_"}
 _PREFIX = {"x": 16, "o": 8, "b": 2}
-_DEC_FLOAT = re.compile(r"[+-]?(\d[\d_]*)?(\.[\d_]*)?([eE][+-]?[\d_]+)?")
-_HEX_FLOAT = re.compile(r"[+-]?0[xX]([0-9a-fA-F_]*)(\.[0-9a-fA-F_]*)?([pP][+-]?[\d_]+)?")
+_DEC_FLOAT = r"[+-]?(\d[\d_]*)?(\.[\d_]*)?([eE][+-]?[\d_]+)?"
+_HEX_FLOAT = r"[+-]?0[xX]([0-9a-fA-F_]*)(\.[0-9a-fA-F_]*)?([pP][+-]?[\d_]+)?"
 
 
 def _parse_uint(text: str) -> int | None:
@@ -30,7 +26,7 @@ def _parse_uint(text: str) -> int | None:
             base, body = _PREFIX[prefix], text[2:]
         else:
             base, body = 8, text[1:]
-    if not body or not _INT_BODY[base].fullmatch(body):
+    if not body or body.strip(_INT_DIGITS[base]):  # a character outside the base's digits
         return None
     if "_" in text and not underscore_ok(text):
         return None
@@ -61,11 +57,11 @@ def parse_float(text: str) -> float | None:
         return None
     clean = text.replace("_", "")
     try:
-        if _HEX_FLOAT.fullmatch(text):
+        if re.fullmatch(_HEX_FLOAT, text):
             if not re.search(r"[pP]", clean):
                 return None  # hex floats need a p exponent
             value = float.fromhex(clean)
-        elif _DEC_FLOAT.fullmatch(text) and re.search(r"\d", clean):
+        elif re.fullmatch(_DEC_FLOAT, text) and re.search(r"\d", clean):
             value = float(clean)
         else:
             return None

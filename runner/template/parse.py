@@ -12,7 +12,7 @@ from collections.abc import Callable, Container
 from typing import NoReturn
 
 from runner.template.errors import ParseError
-from runner.template.lex import Item, T, lex
+from runner.template.lex import Item, T, item_text, lex
 from runner.template.nodes import (
     ActionNode,
     BoolNode,
@@ -97,27 +97,32 @@ class _Shared:
     def __init__(self, name: str, text: str, items: list[Item]) -> None:
         self.parse_name = name
         self.text = text
-        self.items = items
-        self.index = 0
-        self.last = len(items) - 1  # the final item (EOF or an error) repeats forever
+        # Every rule stops within a few reads of EOF or ERROR; the copies let
+        # those reads go past the end and see that last item again.
+        self.items = items + [items[-1]] * _PAST_END
         self.tree_set: dict[str, Tree] = {}
         self.idents: list[tuple[str, int]] = []
 
-    def next_item(self) -> Item:
-        item = self.items[self.index]
-        if self.index < self.last:
-            self.index += 1
-        return item
+
+_PAST_END = 8
 
 
 class _Parser:
-    """parse.Tree's parsing state for one tree."""
+    """parse.Tree's parsing state for one tree.
 
-    def __init__(self, shared: _Shared, tree: Tree) -> None:
+    Go keeps up to three tokens of lookahead and reports an error at the line
+    of token[0], the last item this tree took from the lexer. Here all items
+    are read already: `i` is the next one, backing up moves it back, and
+    `seen` (kept up to date when `i` moves back or a peek looks ahead) is how
+    far this parser has read, so token[0] is items[max(seen, i) - 1].
+    """
+
+    def __init__(self, shared: _Shared, tree: Tree, start: int) -> None:
         self.sh = shared
+        self.items = shared.items
         self.tree = tree
-        self.token: list[Item] = [Item(T.EOF, 0, "", 1)] * 3
-        self.peek_count = 0
+        self.i = start
+        self.seen = start
         self.vars = ["$"]
         self.action_line = 0
         self.range_depth = 0
@@ -126,73 +131,80 @@ class _Parser:
     # ---------------------------------------------------------- tokens
 
     def next(self) -> Item:
-        if self.peek_count > 0:
-            self.peek_count -= 1
-            return self.token[self.peek_count]
-        sh = self.sh
-        item = self.token[0] = sh.items[sh.index]
-        if sh.index < sh.last:
-            sh.index += 1
+        item = self.items[self.i]
+        self.i += 1
         return item
 
     def backup(self) -> None:
-        self.peek_count += 1
+        if self.i > self.seen:
+            self.seen = self.i
+        self.i -= 1
 
-    def backup2(self, t1: Item) -> None:
-        self.token[1] = t1
-        self.peek_count = 2
-
-    def backup3(self, t2: Item, t1: Item) -> None:
-        self.token[1] = t1
-        self.token[2] = t2
-        self.peek_count = 3
+    def rewind(self, i: int) -> None:
+        """Read again from item i (also Go's backup2 and backup3)."""
+        if self.i > self.seen:
+            self.seen = self.i
+        self.i = i
 
     def peek(self) -> Item:
-        if self.peek_count > 0:
-            return self.token[self.peek_count - 1]
-        self.peek_count = 1
-        self.token[0] = self.sh.next_item()
-        return self.token[0]
+        i = self.i
+        if i >= self.seen:
+            self.seen = i + 1
+        return self.items[i]
 
     def next_non_space(self) -> Item:
-        token = self.next()
-        while token.typ == _SPACE:
-            token = self.next()
-        return token
+        items = self.items
+        item = items[self.i]
+        self.i += 1
+        while item[0] == _SPACE:
+            item = items[self.i]
+            self.i += 1
+        return item
 
     def peek_non_space(self) -> Item:
-        token = self.next()
-        while token.typ == _SPACE:
-            token = self.next()
-        self.peek_count += 1
-        return token
+        """The next item that is not a space; the spaces before it are read."""
+        items = self.items
+        i = self.i
+        item = items[i]
+        while item[0] == _SPACE:
+            i += 1
+            item = items[i]
+        self.i = i
+        if i >= self.seen:
+            self.seen = i + 1
+        return item
+
+    def token_line(self) -> int:
+        """The line of Go's token[0]: the furthest item this parser has read."""
+        return self.items[max(self.seen, self.i) - 1][3]
 
     # ---------------------------------------------------------- errors
 
     def errorf(self, msg: str) -> NoReturn:
-        raise ParseError(self.sh.parse_name, self.token[0].line, msg)
+        raise ParseError(self.sh.parse_name, self.token_line(), msg)
 
     def expect(self, expected: int, context: str) -> Item:
         token = self.next_non_space()
-        if token.typ != expected:
+        if token[0] != expected:
             self.unexpected(token, context)
         return token
 
     def expect_one_of(self, e1: int, e2: int, context: str) -> Item:
         token = self.next_non_space()
-        if token.typ not in (e1, e2):
+        if token[0] not in (e1, e2):
             self.unexpected(token, context)
         return token
 
     def unexpected(self, token: Item, context: str) -> NoReturn:
-        if token.typ == T.ERROR:
+        typ, _, val, line = token
+        if typ == T.ERROR:
             extra = ""
-            if self.action_line != 0 and self.action_line != token.line:
+            if self.action_line != 0 and self.action_line != line:
                 extra = f" in action started at {self.sh.parse_name}:{self.action_line}"
-                if token.val.endswith(" action"):
+                if val.endswith(" action"):
                     extra = extra[len(" in action") :]
-            self.errorf(f"{token}{extra}")
-        self.errorf(f"unexpected {token} in {context}")
+            self.errorf(f"{val}{extra}")
+        self.errorf(f"unexpected {item_text(token)} in {context}")
 
     # ------------------------------------------------------- top level
 
@@ -206,16 +218,18 @@ class _Parser:
 
     def parse(self) -> None:
         """The top level: like item_list, but also takes {{define}} and runs to EOF."""
-        root = self.tree.root = ListNode(self.peek().pos)
-        while self.peek().typ != T.EOF:
-            if self.peek().typ == T.LEFT_DELIM:
-                delim = self.next()
-                if self.next_non_space().typ == T.DEFINE:
-                    sub = _Parser(self.sh, Tree("definition", self.sh.parse_name, self.sh.text))
+        root = self.tree.root = ListNode(self.peek()[1])
+        while (typ := self.peek()[0]) != T.EOF:
+            if typ == T.LEFT_DELIM:
+                delim = self.i
+                self.i += 1
+                if self.next_non_space()[0] == T.DEFINE:
+                    sub = _Parser(self.sh, Tree("definition", self.sh.parse_name, self.sh.text), self.i)
                     sub.parse_definition()
+                    self.i = sub.i
                     continue
-                self.backup2(delim)
-            node = self.text_or_action()
+                self.rewind(delim)
+            node = self.text_or_action(self.peek_non_space())
             if isinstance(node, (EndNode, ElseNode)):
                 self.errorf(f"unexpected {node}")
             root.nodes.append(node)
@@ -223,7 +237,7 @@ class _Parser:
     def parse_definition(self) -> None:
         context = "define clause"
         name = self.expect_one_of(T.STRING, T.RAW_STRING, context)
-        self.tree.name = self._unquote(name.val)
+        self.tree.name = self._unquote(name[2])
         self.expect(T.RIGHT_DELIM, context)
         self.tree.root, end = self.item_list()
         if not isinstance(end, EndNode):
@@ -231,20 +245,23 @@ class _Parser:
         self.add()
 
     def item_list(self) -> tuple[ListNode, Node]:
-        lst = ListNode(self.peek_non_space().pos)
-        while self.peek_non_space().typ != T.EOF:
-            node = self.text_or_action()
+        lst = ListNode(self.peek_non_space()[1])
+        nodes = lst.nodes
+        while (token := self.peek_non_space())[0] != T.EOF:
+            node = self.text_or_action(token)
             if isinstance(node, (EndNode, ElseNode)):
                 return lst, node
-            lst.nodes.append(node)
+            nodes.append(node)
         self.errorf("unexpected EOF")
 
-    def text_or_action(self) -> Node:
-        token = self.next_non_space()
-        if token.typ == T.TEXT:
-            return TextNode(token.pos, token.val)
-        if token.typ == T.LEFT_DELIM:
-            self.action_line = token.line
+    def text_or_action(self, token: Item) -> Node:
+        """The text or action starting at `token`, the next item (peeked)."""
+        self.i += 1
+        typ, pos, val, line = token
+        if typ == T.TEXT:
+            return TextNode(pos, val)
+        if typ == T.LEFT_DELIM:
+            self.action_line = line
             try:
                 return self.action()
             finally:
@@ -252,32 +269,31 @@ class _Parser:
         self.unexpected(token, "input")
 
     def action(self) -> Node:
-        token = self.next_non_space()
-        control = self._controls.get(token.typ)
+        token = self.peek_non_space()
+        control = self._controls.get(token[0])
         if control is not None:
+            self.i += 1
             return control(self, token)
-        self.backup()
-        token = self.peek()
         # Variables are not popped here; they persist until "end".
-        return ActionNode(token.pos, token.line, self.pipeline("command", T.RIGHT_DELIM))
+        return ActionNode(token[1], token[3], self.pipeline("command", T.RIGHT_DELIM))
 
     # --------------------------------------------------------- controls
 
     def break_control(self, token: Item) -> Node:
         nxt = self.next_non_space()
-        if nxt.typ != T.RIGHT_DELIM:
+        if nxt[0] != T.RIGHT_DELIM:
             self.unexpected(nxt, "{{break}}")
         if self.range_depth == 0:
             self.errorf("{{break}} outside {{range}}")
-        return BreakNode(token.pos, token.line)
+        return BreakNode(token[1], token[3])
 
     def continue_control(self, token: Item) -> Node:
         nxt = self.next_non_space()
-        if nxt.typ != T.RIGHT_DELIM:
+        if nxt[0] != T.RIGHT_DELIM:
             self.unexpected(nxt, "{{continue}}")
         if self.range_depth == 0:
             self.errorf("{{continue}} outside {{range}}")
-        return ContinueNode(token.pos, token.line)
+        return ContinueNode(token[1], token[3])
 
     def parse_control(self, context: str) -> tuple[int, int, PipeNode, ListNode, ListNode | None]:
         mark = len(self.vars)
@@ -298,13 +314,13 @@ class _Parser:
     def _else_part(self, context: str, else_node: ElseNode) -> ListNode:
         # "{{else if ...}}" and "{{else with ...}}" nest a new control in the
         # else list; its {{end}} closes both.
-        if context == "if" and self.peek().typ == T.IF:
-            self.next()
+        if context == "if" and self.peek()[0] == T.IF:
+            self.i += 1
             lst = ListNode(else_node.pos)
             lst.nodes.append(self.if_control(None))
             return lst
-        if context == "with" and self.peek().typ == T.WITH:
-            self.next()
+        if context == "with" and self.peek()[0] == T.WITH:
+            self.i += 1
             lst = ListNode(else_node.pos)
             lst.nodes.append(self.with_control(None))
             return lst
@@ -323,40 +339,41 @@ class _Parser:
         return WithNode(*self.parse_control("with"))
 
     def end_control(self, token: Item) -> Node:
-        return EndNode(self.expect(T.RIGHT_DELIM, "end").pos)
+        return EndNode(self.expect(T.RIGHT_DELIM, "end")[1])
 
     def else_control(self, token: Item) -> Node:
         peek = self.peek_non_space()
-        if peek.typ in (T.IF, T.WITH):
-            return ElseNode(peek.pos, peek.line)
+        if peek[0] in (T.IF, T.WITH):
+            return ElseNode(peek[1], peek[3])
         token = self.expect(T.RIGHT_DELIM, "else")
-        return ElseNode(token.pos, token.line)
+        return ElseNode(token[1], token[3])
 
     def block_control(self, token: Item) -> Node:
         context = "block clause"
         token = self.next_non_space()
         name = self.parse_template_name(token, context)
         pipe = self.pipeline(context, T.RIGHT_DELIM)
-        block = _Parser(self.sh, Tree(name, self.sh.parse_name, self.sh.text))
+        block = _Parser(self.sh, Tree(name, self.sh.parse_name, self.sh.text), self.i)
         block.tree.root, end = block.item_list()
         if not isinstance(end, EndNode):
-            self.errorf(f"unexpected {end} in {context}")
+            self.errorf(f"unexpected {end} in {context}")  # at this parser's last item, as in Go
         block.add()
-        return TemplateNode(token.pos, token.line, name, pipe)
+        self.i = block.i
+        return TemplateNode(token[1], token[3], name, pipe)
 
     def template_control(self, token: Item) -> Node:
         context = "template clause"
         token = self.next_non_space()
         name = self.parse_template_name(token, context)
         pipe = None
-        if self.next_non_space().typ != T.RIGHT_DELIM:
+        if self.next_non_space()[0] != T.RIGHT_DELIM:
             self.backup()
             pipe = self.pipeline(context, T.RIGHT_DELIM)
-        return TemplateNode(token.pos, token.line, name, pipe)
+        return TemplateNode(token[1], token[3], name, pipe)
 
     def parse_template_name(self, token: Item, context: str) -> str:
-        if token.typ in (T.STRING, T.RAW_STRING):
-            return self._unquote(token.val)
+        if token[0] in (T.STRING, T.RAW_STRING):
+            return self._unquote(token[2])
         self.unexpected(token, context)
 
     _controls: dict[int, Callable[[_Parser, Item], Node]] = {
@@ -374,51 +391,51 @@ class _Parser:
     # -------------------------------------------------------- pipelines
 
     def pipeline(self, context: str, end: int) -> PipeNode:
-        token = self.peek_non_space()
-        pipe = PipeNode(token.pos, token.line)
-        self._declarations(pipe, context)
+        typ, pos, _, line = self.peek_non_space()
+        pipe = PipeNode(pos, line)
+        if typ == T.VARIABLE:
+            self._declarations(pipe, context)
+        cmds = pipe.cmds
         while True:
-            token = self.next_non_space()
-            if token.typ == end:
-                self.check_pipeline(pipe, context)
-                return pipe
-            if token.typ in _OPERAND_START:
-                self.backup()
-                pipe.cmds.append(self.command())
-                if len(pipe.cmds) > MAX_PIPELINE_CMDS:
+            token = self.peek_non_space()
+            typ = token[0]
+            if typ in _OPERAND_START:
+                cmds.append(self.command(token))
+                if len(cmds) > MAX_PIPELINE_CMDS:
                     self.errorf("pipeline too long")
-            else:
+                continue
+            self.i += 1
+            if typ != end:
                 self.unexpected(token, context)
+            self.check_pipeline(pipe, context)
+            return pipe
 
     def _declarations(self, pipe: PipeNode, context: str) -> None:
         while True:
             v = self.peek_non_space()
-            if v.typ != T.VARIABLE:
+            if v[0] != T.VARIABLE:
                 return
-            self.next()
+            at_variable = self.i
+            self.i += 1
             # Space is a token, so "$x foo" needs three-token lookahead to
             # tell an argument variable from a declaration.
-            after = self.peek()
             nxt = self.peek_non_space()
-            if nxt.typ in (T.ASSIGN, T.DECLARE):
-                pipe.is_assign = nxt.typ == T.ASSIGN
+            if nxt[0] in (T.ASSIGN, T.DECLARE):
+                pipe.is_assign = nxt[0] == T.ASSIGN
                 self.next_non_space()
-                pipe.decl.append(VariableNode(v.pos, v.val))
-                self.vars.append(v.val)
+                pipe.decl.append(VariableNode(v[1], v[2]))
+                self.vars.append(v[2])
                 return
-            if nxt.typ == T.CHAR and nxt.val == ",":
+            if nxt[0] == T.CHAR and nxt[2] == ",":
                 self.next_non_space()
-                pipe.decl.append(VariableNode(v.pos, v.val))
-                self.vars.append(v.val)
+                pipe.decl.append(VariableNode(v[1], v[2]))
+                self.vars.append(v[2])
                 if context == "range" and len(pipe.decl) < 2:
-                    if self.peek_non_space().typ in (T.VARIABLE, T.RIGHT_DELIM, T.RIGHT_PAREN):
+                    if self.peek_non_space()[0] in (T.VARIABLE, T.RIGHT_DELIM, T.RIGHT_PAREN):
                         continue  # the second variable of a range
                     self.errorf("range can only initialize variables")
                 self.errorf(f"too many declarations in {context}")
-            if after.typ == T.SPACE:
-                self.backup3(v, after)
-            else:
-                self.backup2(v)
+            self.rewind(at_variable)  # Go's backup3 (or backup2 with no space after $x)
             return
 
     def check_pipeline(self, pipe: PipeNode, context: str) -> None:
@@ -429,70 +446,80 @@ class _Parser:
             if isinstance(cmd.args[0], (BoolNode, DotNode, NilNode, NumberNode, StringNode)):
                 self.errorf(f"non executable command in pipeline stage {i + 2}")
 
-    def command(self) -> CommandNode:
-        cmd = CommandNode(self.peek_non_space().pos)
+    def command(self, token: Item) -> CommandNode:
+        """The command starting at `token`, the next item (peeked)."""
+        cmd = CommandNode(token[1])
+        args = cmd.args
+        items = self.items
         while True:
-            self.peek_non_space()  # skip leading spaces
-            operand = self.operand()
+            operand = self.operand(token)
             if operand is not None:
-                cmd.args.append(operand)
-            token = self.next()
-            if token.typ == T.SPACE:
+                args.append(operand)
+            typ = items[self.i][0]
+            self.i += 1
+            if typ == _SPACE:
+                token = self.peek_non_space()
                 continue
-            if token.typ in (T.RIGHT_DELIM, T.RIGHT_PAREN):
+            if typ == T.RIGHT_DELIM or typ == T.RIGHT_PAREN:
                 self.backup()
-            elif token.typ != T.PIPE:
-                self.unexpected(token, "operand")
+            elif typ != T.PIPE:
+                self.unexpected(items[self.i - 1], "operand")
             break
-        if not cmd.args:
+        if not args:
             self.errorf("empty command")
         return cmd
 
-    def operand(self) -> Node | None:
-        node = self.term()
+    def operand(self, token: Item) -> Node | None:
+        node = self.term(token)
         if node is None:
             return None
-        if self.peek().typ == T.FIELD:
-            chain = ChainNode(self.peek().pos, node)
-            while self.peek().typ == T.FIELD:
-                chain.add(self.next().val)
-            # Fields after a field or variable extend it; literals can't have fields.
-            if isinstance(node, FieldNode):
-                return FieldNode(chain.pos, str(chain))
-            if isinstance(node, VariableNode):
-                return VariableNode(chain.pos, str(chain))
-            if isinstance(node, (BoolNode, StringNode, NumberNode, NilNode, DotNode)):
-                self.errorf(f"unexpected . after term {_q(str(node))}")
-            return chain
-        return node
+        if self.peek()[0] != T.FIELD:
+            return node
+        pos = self.peek()[1]
+        fields = []
+        while self.peek()[0] == T.FIELD:
+            fields.append(self.next()[2])
+        # Fields after a field or variable extend it (Go prints the chain and reads
+        # it back as one node, at the chain's position); literals can't have fields.
+        if isinstance(node, (FieldNode, VariableNode)):
+            node.pos = pos
+            node.ident.extend(field[1:] for field in fields)
+            return node
+        if isinstance(node, (BoolNode, StringNode, NumberNode, NilNode, DotNode)):
+            self.errorf(f"unexpected . after term {_q(str(node))}")
+        chain = ChainNode(pos, node)
+        for field in fields:
+            chain.add(field)
+        return chain
 
-    def term(self) -> Node | None:
-        token = self.next_non_space()
-        typ = token.typ
-        if typ == T.IDENTIFIER:
-            self.sh.idents.append((token.val, self.token[0].line))
-            return IdentifierNode(token.pos, token.val)
-        if typ == T.DOT:
-            return DotNode(token.pos)
-        if typ == T.NIL:
-            return NilNode(token.pos)
-        if typ == T.VARIABLE:
-            return self.use_var(token.pos, token.val)
+    def term(self, token: Item) -> Node | None:
+        """The term starting at `token`, the next item (peeked); None, with the item
+        left unread, when it starts none."""
+        typ, pos, val, _ = token
+        if typ not in _OPERAND_START:
+            return None
+        self.i += 1
         if typ == T.FIELD:
-            return FieldNode(token.pos, token.val)
-        if typ == T.BOOL:
-            return BoolNode(token.pos, token.val == "true")
-        if typ in (T.CHAR_CONSTANT, T.COMPLEX, T.NUMBER):
-            number, err = parse_number(token.pos, token.val, typ)
-            if err is not None:
-                self.errorf(err)
-            return number
+            return FieldNode(pos, val)
+        if typ == T.IDENTIFIER:
+            self.sh.idents.append((val, self.token_line()))
+            return IdentifierNode(pos, val)
+        if typ == T.VARIABLE:
+            return self.use_var(pos, val)
+        if typ == T.STRING or typ == T.RAW_STRING:
+            return StringNode(pos, val, self._unquote(val))
+        if typ == T.DOT:
+            return DotNode(pos)
         if typ == T.LEFT_PAREN:
             return self._paren_pipeline()
-        if typ in (T.STRING, T.RAW_STRING):
-            return StringNode(token.pos, token.val, self._unquote(token.val))
-        self.backup()
-        return None
+        if typ == T.NIL:
+            return NilNode(pos)
+        if typ == T.BOOL:
+            return BoolNode(pos, val == "true")
+        number, err = parse_number(pos, val, typ)  # CHAR_CONSTANT, COMPLEX or NUMBER
+        if err is not None:
+            self.errorf(err)
+        return number
 
     def _paren_pipeline(self) -> PipeNode:
         if self.stack_depth >= MAX_STACK_DEPTH:
@@ -550,7 +577,7 @@ def parse_text(
     """
     items = lex(text, break_ok=not break_is_func, continue_ok=not continue_is_func)
     shared = _Shared(name, text, items)
-    top = _Parser(shared, Tree(name, name, text))
+    top = _Parser(shared, Tree(name, name, text), 0)
     try:
         top.parse()
         top.add()

@@ -24,7 +24,6 @@ from __future__ import annotations
 import re
 import threading
 from bisect import bisect_left, bisect_right
-from dataclasses import dataclass
 from itertools import accumulate
 
 NO_VALUE = "<no value>"
@@ -66,16 +65,44 @@ class _Tracking(threading.local):
 TRACKING = _Tracking()
 
 
-@dataclass(frozen=True, slots=True)
 class SourcePos:
     """A place in the templates: `path`:`line` in the file being rendered; `define`
-    (`define_path`:`define_line`) the innermost define that wrote the text, if any."""
+    (`define_path`:`define_line`) the innermost define that wrote the text, if any.
 
-    path: str
-    line: int
-    define: str | None = None
-    define_path: str | None = None
-    define_line: int | None = None
+    A value: equal when every field is. A plain class, not a dataclass: building
+    a dataclass costs more at import than all of this module's other code.
+    """
+
+    __slots__ = ("path", "line", "define", "define_path", "define_line")
+
+    def __init__(
+        self,
+        path: str,
+        line: int,
+        define: str | None = None,
+        define_path: str | None = None,
+        define_line: int | None = None,
+    ) -> None:
+        self.path = path
+        self.line = line
+        self.define = define
+        self.define_path = define_path
+        self.define_line = define_line
+
+    def _fields(self) -> tuple[str, int, str | None, str | None, int | None]:
+        return self.path, self.line, self.define, self.define_path, self.define_line
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is SourcePos and self._fields() == other._fields()
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    def __repr__(self) -> str:
+        return (
+            f"SourcePos(path={self.path!r}, line={self.line!r}, define={self.define!r}, "
+            f"define_path={self.define_path!r}, define_line={self.define_line!r})"
+        )
 
 
 _LINE_TABLES: dict[str, list[int]] = {}

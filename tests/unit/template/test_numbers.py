@@ -41,6 +41,9 @@ def test_number_errors() -> None:
     assert parse_number(0, "99999999999999999999", T.NUMBER)[1] == 'integer overflow: "99999999999999999999"'
     assert parse_number(0, "1__0", T.NUMBER)[1] == 'illegal number syntax: "1__0"'
     assert parse_number(0, "'ab'", T.CHAR_CONSTANT)[1] == "malformed character constant: 'ab'"
+    assert parse_number(0, "0b12", T.NUMBER)[1] == 'illegal number syntax: "0b12"'  # 2 is no binary digit
+    # Not octal, but ParseFloat reads it, so newNumber takes it for an integer too large.
+    assert parse_number(0, "089", T.NUMBER)[1] == 'integer overflow: "089"'
 
 
 def test_char_constants() -> None:

@@ -76,3 +76,19 @@ def test_trees_pickle_without_compiled_code() -> None:
     clone = pickle.loads(pickle.dumps(result.trees["t"]))
     assert str(clone.root) == str(result.trees["t"].root)
     assert clone.compiled is None
+
+
+def test_fields_after_a_field_or_variable_extend_it_at_the_chain_position() -> None:
+    # parse.go operand: newField/newVariable(chain.Position(), chain.String()); the
+    # chain starts at the first field after the term.
+    nodes = parse_text("t", "{{ .a.b }}{{ $x := 1 }}{{ $x.c.d }}").trees["t"].root.nodes
+    field = nodes[0].pipe.cmds[0].args[0]
+    variable = nodes[2].pipe.cmds[0].args[0]
+    assert (type(field).__name__, field.ident, field.pos) == ("FieldNode", ["a", "b"], 5)
+    assert (type(variable).__name__, variable.ident, variable.pos) == ("VariableNode", ["$x", "c", "d"], 28)
+
+
+def test_block_clause_error_is_reported_at_the_block_actions_line() -> None:
+    # blockControl calls t.errorf on the outer tree, whose last token is the
+    # block action's closing delimiter, not the {{else}} the inner tree read.
+    assert parse_error('{{block "b" .}}\nx{{else}}y{{end}}') == "template: t:1: unexpected {{else}} in block clause"

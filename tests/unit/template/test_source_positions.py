@@ -177,3 +177,10 @@ def test_tpl_output_points_at_the_call_without_a_define() -> None:
     pos = smap.position_of_line(output_line(out, "@lab-tier"))
     assert (pos.line, pos.define, pos.define_line) == (line_of(src, "@tpl"), "c.labels", line_of(HELPERS, "@lab-tier"))
     assert smap.position_of_line(output_line(out, "@d")).line == line_of(src, "@d")
+
+
+def test_source_positions_compare_and_hash_by_every_field() -> None:
+    assert SourcePos("a.yaml", 3) == SourcePos("a.yaml", 3, None, None, None)
+    assert SourcePos("a.yaml", 3) != SourcePos("a.yaml", 3, "d", "b.yaml", 7)
+    assert SourcePos("a.yaml", 3) != ("a.yaml", 3, None, None, None)
+    assert len({SourcePos("a.yaml", 3), SourcePos("a.yaml", 3)}) == 1
