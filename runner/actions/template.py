@@ -61,6 +61,7 @@ class TemplateOptions:
     api_versions: list[str] = field(default_factory=list)
     # Chart-source flags (--version, --repo, TLS, credentials) as parsed; None for local charts.
     source_args: Any = None
+    post_renderer: Any = None  # runner.postrender.PostRenderer (--post-renderer)
 
 
 @dataclass
@@ -130,6 +131,10 @@ def render_resources(chart: Any, top: dict[str, Any], opts: TemplateOptions) -> 
     """renderResources: render, pull out NOTES, sort, write CRDs and manifests."""
     files = engine.render(chart, top).texts()
     notes = _take_notes(files, chart.name(), opts.render_subchart_notes)
+    if opts.post_renderer is not None:
+        from runner.postrender import post_render
+
+        files = post_render(files, opts.post_renderer)
     sorted_docs = sort_manifests(files, on_warning=lambda w: print(w, file=sys.stderr))
     parts: list[str] = []
     written: set[str] = set()
