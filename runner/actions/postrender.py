@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from runner.errors import RunnerError
-from runner.postrender import PostRenderer, find_post_renderer
+
+if TYPE_CHECKING:  # imported when a flag is given: `template` without one stays lean
+    from runner.postrender import PostRenderer
 
 
 class PostRendererFlag(argparse.Action):
@@ -32,6 +34,8 @@ class PostRendererFlag(argparse.Action):
             return
         if getattr(namespace, self.dest, None) is not None:
             _invalid(parser, name, "cannot specify --post-renderer flag more than once")
+        from runner.postrender import find_post_renderer
+
         try:
             setattr(namespace, self.dest, find_post_renderer(name))
         except RunnerError as err:
@@ -51,6 +55,8 @@ class PostRendererArgsFlag(argparse.Action):
         setattr(namespace, self.dest, [*getattr(namespace, self.dest, []), str(values)])
         plugin = getattr(namespace, "post_renderer", None)
         if plugin is not None:
+            from runner.postrender import find_post_renderer
+
             try:
                 find_post_renderer(plugin.name)
             except RunnerError as err:
@@ -72,4 +78,6 @@ def post_renderer(args: argparse.Namespace) -> PostRenderer | None:
     """The post-renderer the flags chose, with every --post-renderer-args in order."""
     if args.post_renderer is None:
         return None
+    from runner.postrender import PostRenderer
+
     return PostRenderer(args.post_renderer, tuple(args.post_renderer_args))
