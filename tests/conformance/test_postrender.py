@@ -368,12 +368,7 @@ def test_plugin_found_in_a_later_directory_as_helm(workdir: Path, tmp_path: Path
     _same(workdir, ["template", "r", "web", "--post-renderer", "rename"], monkeypatch, plugins)
 
 
-POST_RENDERED_CHARTS = ("prometheus", "external-secrets", "loki-distributed", "kibana", "helmtest-subchart",
-                        "bitnami-nginx", "vault", "ingress-nginx", "argo-rollouts", "elasticsearch",
-                        "bitnami-postgresql")
-
-
-@pytest.mark.parametrize("chart", POST_RENDERED_CHARTS)
+@pytest.mark.parametrize("chart", harness.chart_names())
 def test_corpus_chart_post_rendered_as_helm(chart: str, workdir: Path,
                                             monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("HELM_PLUGINS", str(workdir / "plugins"))
