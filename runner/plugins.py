@@ -238,9 +238,24 @@ def _load_v1(root: Any, directory: Path) -> Plugin:
     if kind == "getter/v1":
         _check_protocols(config.get("protocols"))
     commands = (fields.get("runtimeConfig") or {}).get("platformCommand") or []
-    if not isinstance(commands, list) or not all(isinstance(c, dict | None) for c in commands):
+    if not _valid_commands(commands):
         raise PluginLoadError(f"{converting}failed to unmarshal runtimeConfig for {runtime} runtime")
     return Plugin(name, kind, runtime, directory, [c or {} for c in commands])
+
+
+def _valid_commands(commands: Any) -> bool:
+    """[]PlatformCommand: mappings whose os, arch and command are text and args a list."""
+    if not isinstance(commands, list):
+        return False
+    for command in commands:
+        if command is None:
+            continue
+        args = command.get("args") or [] if isinstance(command, dict) else None
+        if not isinstance(args, list) or not all(isinstance(a, str | None) for a in args):
+            return False
+        if any(not isinstance(command.get(k) or "", str) for k in ("os", "arch", "command")):
+            return False
+    return True
 
 
 def _check_protocols(protocols: Any) -> None:

@@ -86,7 +86,7 @@ def _prepare_command(commands: list[dict[str, Any]], extra_args: list[str],
     if not parts or parts[0] == "":
         raise RunnerError("failed to prepare plugin command: no plugin command is applicable")
     expand = _expander(env)
-    return expand(parts[0]), [expand(p) for p in parts[1:]] + [expand(str(a)) for a in args] + extra_args
+    return expand(parts[0]), [expand(p) for p in parts[1:]] + [expand(a or "") for a in args] + extra_args
 
 
 def _platform_command(commands: list[dict[str, Any]]) -> tuple[list[str], list[Any]]:

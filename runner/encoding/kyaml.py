@@ -288,8 +288,9 @@ class _Comments:
         if after is not None and not (self.indent(after) < start or (blank_after and self.indent(after) == start)):
             raise Unsupported("YAML comments in this position")
         entries = owner.content[::2] if owner.kind == MAPPING else owner.content
-        entry = [e for e in entries if e.line <= before][-1]
-        if entry.foot:
+        earlier = [e for e in entries if e.line <= before]
+        entry = earlier[-1] if earlier else None
+        if entry is None or entry.foot:
             raise Unsupported("YAML comments in this position")
         entry.foot = texts
 
