@@ -64,7 +64,8 @@ class Node:
     line: int = 0  # where it starts in the source (0-based)
     head: list[str] = field(default_factory=list)  # comment lines before it ("" a blank line)
     comment: str = ""  # the comment after it on its line
-    foot: list[str] = field(default_factory=list)  # comment lines after an entry (key or item)
+    foot: list[str] = field(default_factory=list)  # comment lines after an entry (key or item);
+    # on a document's root, the comment lines after a blank line at its end
 
     def field(self, name: str) -> Node | None:
         for i in range(0, len(self.content) - 1, 2):
@@ -147,7 +148,7 @@ class _Builder:
             return None
         root = self.node(parser, parser.get_event())
         parser.get_event()  # DocumentEnd
-        self.comments.place(self.spans, self.flow_spans)
+        self.comments.place(root, self.spans, self.flow_spans)
         return root
 
     def offset(self, mark: Any) -> int:
@@ -211,12 +212,14 @@ class _Comments:
         self.entries: dict[int, tuple[int, Node]] = {}  # line -> (depth, outermost entry starting there)
         self.trailing: dict[int, tuple[int, Node]] = {}  # line -> (end column, node ending there)
         self.stacks: dict[int, tuple[tuple[int, Node], ...]] = {}  # line -> open block collections
+        self.root = Node(MAPPING)  # the document's root, once built
 
     def entry(self, node: Node, depth: int) -> None:
         if node.line not in self.entries or depth < self.entries[node.line][0]:
             self.entries[node.line] = (depth, node)
 
-    def place(self, spans: list[tuple[int, int]], flow_spans: list[tuple[int, int]]) -> None:
+    def place(self, root: Node, spans: list[tuple[int, int]], flow_spans: list[tuple[int, int]]) -> None:
+        self.root = root
         full: list[int] = []
         for match in _COMMENT.finditer(self.text):
             at = match.start()
@@ -237,55 +240,80 @@ class _Comments:
         end_column, node = self.trailing.get(line, (-1, None))
         if node is None or end_column > column:
             raise Unsupported("YAML comments in this position")
-        node.comment = self.lines[line][column:].rstrip()
+        node.comment = self.lines[line][column:]
 
     def blocks(self, comment_lines: list[int]) -> list[list[int]]:
-        """Runs of comment lines in one column, blank lines allowed between them."""
+        """Runs of comment lines: adjacent ones, or ones in one column parted by blank lines."""
         blocks: list[list[int]] = []
         for line in comment_lines:
             between = self.lines[blocks[-1][-1] + 1:line] if blocks else None
-            if (between is not None and all(not text.strip() for text in between)
-                    and self.indent(line) == self.indent(blocks[-1][-1])):
+            if between is not None and all(not text.strip() for text in between) and (
+                    not between or self.indent(line) == self.indent(blocks[-1][-1])):
                 blocks[-1].append(line)
             else:
                 blocks.append([line])
         return blocks
 
     def block(self, block: list[int]) -> None:
-        column = len(self.lines[block[0]]) - len(self.lines[block[0]].lstrip())
+        """Head comment of the next entry, or foot comment of an entry before."""
+        groups: list[list[int]] = [[block[0]]]
+        for previous, line in zip(block, block[1:], strict=False):
+            if line - previous > 2:
+                raise Unsupported("YAML comments in this position")
+            if line - previous == 2:
+                groups.append([])
+            groups[-1].append(line)
         texts: list[str] = []
-        for previous, line in zip([None, *block], block, strict=False):
-            text = self.lines[line]
-            if previous is not None and line - previous > 1:
-                if line - previous > 2:
-                    raise Unsupported("YAML comments in this position")
-                texts.append("")
-            texts.append(text.strip())
-        after = self.next_content(block[-1])
-        before = self.previous_content(block[0])
-        blank_after = after is not None and after - block[-1] > 1
-        if after is not None and self.indent(after) == column and (before is None or not blank_after):
-            self.head(block, texts, after)
-        elif before is not None and "" not in texts:
-            self.foot(texts, before, after, column, blank_after)
+        for group in groups:
+            texts += ([""] if texts else []) + [self.lines[line].lstrip() for line in group]
+        column = self.indent(block[0])
+        after, before = self.next_content(block[-1]), self.previous_content(block[0])
+        blank_after = after is not None and self.blank(block[-1] + 1)
+        if blank_after and self.blank(block[-1] + 2):
+            raise Unsupported("YAML comments in this position")
+        if before is None:
+            if after is None:
+                raise Unsupported("YAML comments in this position")
+            self.head(texts + ([""] if blank_after else []), after)
+        elif len(groups) > 1:
+            if blank_after or after is None or any(self.indent(line) != self.indent(after) for line in block):
+                raise Unsupported("YAML comments in this position")
+            self.head(texts, after)
+        elif after is None and self.blank(block[0] - 1):
+            if column or self.root.foot:
+                raise Unsupported("YAML comments in this position")
+            self.root.foot = texts  # the document's own foot comment: written after everything
+        elif after is None or blank_after:
+            self.foot([""] * self.blank(block[0] - 1) + texts, before, column, after)
         else:
-            raise Unsupported("YAML comments in this position")
+            # Lines indented into a collection that closes here are its foot; the rest head the next entry.
+            split = 0
+            while split < len(block) and any(self.indent(after) < start <= self.indent(block[split])
+                                             for start, _ in self.stacks.get(before, ())):
+                split += 1
+            if split:
+                owner_columns = {self.owner(before, self.indent(line)) for line in block[:split]}
+                if len(owner_columns) > 1:
+                    raise Unsupported("YAML comments in this position")
+                self.foot(texts[:split], before, self.indent(block[0]), after)
+            if split < len(block):
+                self.head(texts[split:], after)
 
-    def head(self, block: list[int], texts: list[str], after: int) -> None:
-        """Comment lines right above an entry (a blank line after them only at the document start)."""
+    def head(self, texts: list[str], after: int) -> None:
+        """Comment lines right above an entry, at its indentation."""
         entry = self.entries.get(after)
-        if entry is None or after - block[-1] > 2:
+        if entry is None:
             raise Unsupported("YAML comments in this position")
-        entry[1].head = texts + ([""] if after - block[-1] == 2 else [])
+        entry[1].head = texts
 
-    def foot(self, texts: list[str], before: int, after: int | None, column: int, blank_after: bool) -> None:
-        """Comment lines after an entry of the innermost collection not indented past them:
-        where that collection ends, or before a blank line and its next entry."""
+    def foot(self, texts: list[str], before: int, column: int, after: int | None) -> None:
+        """Comment lines after the last entry (so far) of the innermost collection not
+        indented past them, where it ends or before a blank line and its next entry."""
         owners = [(start, node) for start, node in self.stacks.get(before, ()) if start <= column]
         if not owners:
             raise Unsupported("YAML comments in this position")
         start, owner = owners[-1]
-        if after is not None and not (self.indent(after) < start or (blank_after and self.indent(after) == start)):
+        if after is not None and self.indent(after) > start:
             raise Unsupported("YAML comments in this position")
         entries = owner.content[::2] if owner.kind == MAPPING else owner.content
         earlier = [e for e in entries if e.line <= before]
@@ -305,6 +333,13 @@ class _Comments:
             if self.lines[i].strip() and not self.lines[i].lstrip().startswith("#"):
                 return i
         return None
+
+    def owner(self, line: int, column: int) -> int:
+        """The column of the innermost collection open at `line` not indented past `column`."""
+        return max((start for start, _ in self.stacks.get(line, ()) if start <= column), default=-1)
+
+    def blank(self, line: int) -> bool:
+        return 0 <= line < len(self.lines) and not self.lines[line].strip()
 
     def indent(self, line: int) -> int:
         return len(self.lines[line]) - len(self.lines[line].lstrip())
@@ -396,6 +431,10 @@ def string_all(nodes: list[Node]) -> str:
     return "".join(emitter.out)
 
 
+def _ends_with_sequence_foot(value: Node) -> bool:
+    return value.kind == SEQUENCE and not value.flow and bool(value.content) and bool(value.content[-1].foot)
+
+
 class _NodeEmitter(_Emitter):
     """go-yaml v3's emitter on nodes, with kyaml's compact sequence indentation."""
 
@@ -409,6 +448,7 @@ class _NodeEmitter(_Emitter):
             self.write_indent()
             self.write_indicator("---", True, False, False)
         self.emit(root, mapping_value=False)
+        self.comment_lines(["", *root.foot] if root.foot else [])
         self.indent = -1
         self.write_indent()
 
@@ -467,7 +507,10 @@ class _NodeEmitter(_Emitter):
                 self.write_indent()
                 self.write_indicator(":", True, False, True)
             self.emit(value, mapping_value=True)
-            self.foot_lines(key.foot, last=i + 2 >= len(node.content))
+            last = i + 2 >= len(node.content)
+            self.foot_lines(key.foot, last)
+            if not last and _ends_with_sequence_foot(value):
+                self.put_break()  # go-yaml v3 parts a list's closing comment from the next key
         self.indent = saved
 
     def comment_lines(self, lines: list[str]) -> None:
@@ -476,6 +519,8 @@ class _NodeEmitter(_Emitter):
             if line:
                 self.write_indent()
                 self.put(line)
+            elif self.column:
+                self.put_break()  # end the line the blank one follows
             self.put_break()
             self.indention = self.whitespace = True
 

@@ -121,6 +121,66 @@ data:
   key with spaces: value
   "quoted key": 1
 """,
+    # More comment placements go-yaml v3 keeps (each its own document).
+    "templates/shapes.yaml": """\
+spec:
+# less indented than its key
+  k: v
+---
+a:
+  b: 1
+# head at the root
+d: 2
+---
+a:
+  - x
+  # foot of an indented list
+d: 2
+---
+a:
+  b:
+    c: 1
+    # foot, then a blank line
+
+d: 2
+---
+l:
+- a: 1
+  b: 2
+  # foot of an item
+- c: 3
+  # head of a later key
+  d: 4
+---
+a: 1
+
+# at the end, after a blank line
+---
+a:
+  b: 1
+
+  # head after a blank line, nested
+  c: 2
+---
+x:
+  a: 1
+  # foot, a blank line, a sibling
+
+  b: 2
+l:
+- 1
+# foot of an item, a blank line, an item
+
+- 2
+---
+a: 1 # trailing spaces   \n\
+  # \n\
+# a run of mixed columns   \n\
+b: 2\t# after a tab
+c: 3 #no space
+#
+d: 4
+""",
     "templates/list.yaml": """\
 apiVersion: v1
 kind: List

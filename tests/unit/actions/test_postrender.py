@@ -118,8 +118,9 @@ def test_round_trip_rewrites_layout_as_go_yaml_v3() -> None:
 
 @pytest.mark.parametrize("text", [
     "a: [1, # why\n  2]\n",  # inside a flow collection
-    "a:\n# less indented than what follows\n  b: 1\n",
+    "a:\n  b: 1\n\n  # indented, after a blank line at the end\n",
     "a: |  # on a block scalar's header\n  x\n",
+    "a:\n  b: 1\n  # one group\n\n  # another\nc: 2\n",  # go-yaml v3 moves the second group out
     "a: &x 1\nb: *x\n",
     "a: !!str 1\n",
 ])
