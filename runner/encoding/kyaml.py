@@ -4,12 +4,15 @@ Helm 4 merges rendered files with sigs.k8s.io/kustomize/kyaml (`kio.ParseAll`,
 `kio.StringAll`): each document is decoded into go-yaml v3 nodes, annotated,
 and encoded again with go-yaml v3's encoder (indent 2, sequences inside
 mappings not indented, no line folding). Scalar and collection styles
-survive; layout, blank lines and indentation do not. This module does the
-same on libyaml's events.
+survive; layout, indentation and most blank lines do not. This module does
+the same on libyaml's events.
 
-Documents holding YAML comments, anchors, aliases or explicit tags are
-refused (`Unsupported`): go-yaml v3 re-places comments by rules this module
-does not reproduce, and a different byte is worse than a clear refusal.
+Comments are kept where go-yaml v3 keeps them, for the placements compared
+with Helm (see _Comments): above an entry, after a value on its line, after
+the last entries of a collection, at the document's end. Documents with
+anchors, aliases, explicit tags, comments inside flow collections or on a
+block scalar's header, or other comment placements are refused
+(`Unsupported`): a different byte is worse than a clear refusal.
 """
 
 from __future__ import annotations
