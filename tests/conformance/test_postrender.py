@@ -412,6 +412,23 @@ def test_broken_plugin_logged_at_every_lookup_as_helm(workdir: Path, tmp_path: P
     _same(workdir, argv, monkeypatch, tmp_path)
 
 
+@pytest.mark.parametrize("template", [
+    "just text\n",
+    "a: [b\n",
+    "- a\n- b\n",
+    "a: 1\n--- x\nb: 2\n",
+    "a: b: c\n",
+    "a:\n  - b\n c: d\n",
+    "a: 'x\n",
+])
+def test_templates_helm_cannot_merge_fail_as_helm(template: str, workdir: Path, tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "ch" / "templates").mkdir(parents=True)
+    (tmp_path / "ch" / "Chart.yaml").write_text("apiVersion: v2\nname: ch\nversion: 0.1.0\n")
+    (tmp_path / "ch" / "templates" / "a.yaml").write_text(template)
+    _same(workdir, ["template", "r", str(tmp_path / "ch"), "--post-renderer", "identity"], monkeypatch)
+
+
 def test_two_plugins_with_one_name_as_helm(workdir: Path, tmp_path: Path,
                                            monkeypatch: pytest.MonkeyPatch) -> None:
     _write_plugin(tmp_path, "a", "postrenderer/v1", "cat")
