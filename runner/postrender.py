@@ -201,6 +201,9 @@ def split_files(stream: str) -> dict[str, str]:
         raise RunnerError(f"error while parsing post rendered output: error parsing YAML: {err}") from None
     by_file: dict[str, list[kyaml.Node]] = {}
     for i, document in enumerate(documents):
+        if kyaml.missing_metadata(document):
+            raise RunnerError("error while parsing post rendered output: getting metadata: "
+                              "missing Resource metadata")
         name = kyaml.pop_annotation(document, FILENAME_ANNOTATION) or f"generated-by-postrender-{i}.yaml"
         by_file.setdefault(name, []).append(document)
     return {name: kyaml.string_all(docs) for name, docs in by_file.items()}

@@ -9,10 +9,11 @@ the same on libyaml's events.
 
 Comments are kept where go-yaml v3 keeps them, for the placements compared
 with Helm (see _Comments): above an entry, after a value on its line, after
-the last entries of a collection, at the document's end. Documents with
-anchors, aliases, explicit tags, comments inside flow collections or on a
-block scalar's header, or other comment placements are refused
-(`Unsupported`): a different byte is worse than a clear refusal.
+the last entries of a collection, at the document's end. Anchors and aliases
+are written back as they were (and a `<<` key as go-yaml v3 spells it,
+`!!merge <<`). Documents with explicit tags, aliases as keys, comments inside
+flow collections or on a block scalar's header, or other comment placements
+are refused (`Unsupported`): a different byte is worse than a clear refusal.
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ from runner.encoding.yamlstyle import (
     chomp_hint,
 )
 
-SCALAR, MAPPING, SEQUENCE = "ScalarNode", "MappingNode", "SequenceNode"
+SCALAR, MAPPING, SEQUENCE, ALIAS = "ScalarNode", "MappingNode", "SequenceNode", "AliasNode"
 FOLDED = LITERAL + 1
 _STYLES = {None: PLAIN, "": PLAIN, "'": SINGLE, '"': DOUBLE, "|": LITERAL, ">": FOLDED}
 _SEPARATOR = re.compile(r"\n---[^\n]*\n")
@@ -59,12 +60,13 @@ class Node:
     """A go-yaml v3 node: a scalar's text and style, or a collection's content."""
 
     kind: str
-    value: str = ""
+    value: str = ""  # a scalar's text, an alias's anchor name
     style: int = PLAIN
     flow: bool = False
     null: bool = False  # a plain scalar that resolves to null (`~`, `null`, nothing)
     content: list[Node] = field(default_factory=list)  # mappings: key, value, key, value...
     line: int = 0  # where it starts in the source (0-based)
+    anchor: str = ""
     head: list[str] = field(default_factory=list)  # comment lines before it ("" a blank line)
     comment: str = ""  # the comment after it on its line
     foot: list[str] = field(default_factory=list)  # comment lines after an entry (key or item);
@@ -142,6 +144,7 @@ class _Builder:
         self.flow_spans: list[tuple[int, int]] = []  # flow collections: comments inside are refused
         self.line_starts = [0] + [m.end() for m in re.finditer("\n", text)]
         self.stack: list[tuple[int, Node]] = []  # open block collections: (column, node)
+        self.anchors: set[str] = set()
         self.comments = _Comments(text)
 
     def document(self, parser: CParser) -> Node | None:
@@ -158,14 +161,20 @@ class _Builder:
         return self.line_starts[mark.line] + mark.column
 
     def node(self, parser: CParser, event: Any) -> Node:
-        if isinstance(event, events.AliasEvent) or getattr(event, "anchor", None):
-            raise Unsupported("YAML anchors and aliases")
+        if isinstance(event, events.AliasEvent):
+            if event.anchor not in self.anchors:
+                raise KyamlError(f"MalformedYAMLError: yaml: unknown anchor '{event.anchor}' referenced")
+            alias = Node(ALIAS, event.anchor, line=event.start_mark.line)
+            self.ends(alias, event.start_mark, event.end_mark)
+            return alias
         if isinstance(event, events.ScalarEvent):
             return self.scalar(event)
         if event.tag is not None and not event.implicit:
             raise Unsupported("explicit YAML tags")
+        if event.anchor:
+            self.anchors.add(event.anchor)
         kind = MAPPING if isinstance(event, events.MappingStartEvent) else SEQUENCE
-        node = Node(kind, flow=bool(event.flow_style), line=event.start_mark.line)
+        node = Node(kind, flow=bool(event.flow_style), line=event.start_mark.line, anchor=event.anchor or "")
         if not node.flow:
             self.stack.append((event.start_mark.column, node))
         end = events.MappingEndEvent if kind == MAPPING else events.SequenceEndEvent
@@ -184,9 +193,12 @@ class _Builder:
     def scalar(self, event: events.ScalarEvent) -> Node:
         if event.tag is not None and event.tag != "!" and not any(event.implicit):
             raise Unsupported("explicit YAML tags")
+        if event.anchor:
+            self.anchors.add(event.anchor)
         style = _STYLES[event.style]
         null = style == PLAIN and event.value in ("", "~", "null", "Null", "NULL")
-        node = Node(SCALAR, event.value, style, null=null, line=event.start_mark.line)
+        node = Node(SCALAR, event.value, style, null=null, line=event.start_mark.line,
+                    anchor=event.anchor or "")
         start = self.offset(event.start_mark)
         self.spans.append((start, self.offset(event.end_mark)))
         if style >= LITERAL and _COMMENT.search(self.text, start, self.text.find("\n", start) % (len(self.text) + 1)):
@@ -404,6 +416,14 @@ def set_annotation(node: Node, key: str, value: str) -> None:
     annotations.content += [Node(SCALAR, key), quoted]
 
 
+def missing_metadata(node: Node) -> bool:
+    """RNode.GetMeta's ErrMissingMetadata: no apiVersion, no kind and no metadata with content."""
+    if node.kind != MAPPING:
+        return not node.null
+    fields = [node.field(name) for name in ("apiVersion", "kind", "metadata")]
+    return all(f is None or f.null or (f.kind != SCALAR and not f.content) for f in fields)
+
+
 def pop_annotation(node: Node, key: str) -> str:
     """The annotation's value ("" when absent), removed as yaml.ClearAnnotation does."""
     _expect_mapping(node)
@@ -463,7 +483,13 @@ class _NodeEmitter(_Emitter):
             self.indent += self.best_indent
 
     def emit(self, node: Node, mapping_value: bool, simple_key: bool = False) -> None:
-        if node.kind == SCALAR:
+        if node.anchor:
+            self.write_indicator("&" + node.anchor, True, False, False)
+        if node.kind == ALIAS:
+            self.write_indicator("*" + node.value, True, False, False)
+        elif node.kind == SCALAR:
+            if node.value == "<<" and node.style == PLAIN:
+                self.write_indicator("!!merge", True, False, False)  # go-yaml v3 spells out the merge tag
             saved = self.indent
             self.raise_indent(True)
             self.scalar(node, simple_key)
@@ -566,7 +592,7 @@ class _NodeEmitter(_Emitter):
     @staticmethod
     def simple_key(key: Node) -> bool:
         if key.kind != SCALAR:
-            raise Unsupported("collections as mapping keys")
+            raise Unsupported("collections and aliases as mapping keys")
         return _is_simple_key(key.value)
 
     def scalar(self, node: Node, simple_key: bool) -> None:

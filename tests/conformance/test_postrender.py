@@ -53,6 +53,15 @@ PLUGINS: dict[str, tuple[str, str]] = {
     "sequence": ("postrenderer/v1", "printf -- '- a\\n- b\\n'"),
     "badseparator": ("postrenderer/v1", "printf 'a: 1\\n--- x\\nb: 2\\n'"),
     "cli": ("cli/v1", "cat"),
+    # Streams of the plugin's own, reading nothing.
+    "anchors": ("postrenderer/v1", "cat >/dev/null; printf 'a: &x 1\\nb: *x\\nc: &m\\n  k: v\\nd: *m\\n"
+                "e: &s\\n- 1\\nf: [&q 2, *q]\\ng:\\n  <<: *m\\n  z: 1\\nh: &e \"\"\\nx: <<\\n'"),
+    "lists": ("postrenderer/v1", "cat >/dev/null; printf 'kind: List\\nitems:\\n- kind: A\\n- metadata: {name: x}\\n'"),
+    "bare-list": ("postrenderer/v1", "cat >/dev/null; printf 'kind: List\\nitems:\\n- a: 1\\n'"),
+    "two-lists": ("postrenderer/v1", "cat >/dev/null; printf 'kind: List\\nitems:\\n- a: 1\\n---\\n"
+                  "kind: List\\nitems:\\n- b: 2\\n'"),
+    "markers": ("postrenderer/v1", "cat >/dev/null; printf -- '---\\na: 1\\n...\\n---\\nb: 2\\r\\n---\\n"
+                "---\\n\\n---\\n# only a comment\\n---\\n~\\n'"),
 }
 CHART_FILES: dict[str, str] = {
     "Chart.yaml": "apiVersion: v2\nname: web\nversion: 0.1.0\n",
@@ -335,6 +344,11 @@ CASES: tuple[tuple[str, ...], ...] = (
     ("--post-renderer", "sequence"),
     ("--post-renderer", "badseparator"),
     ("--post-renderer", "cli"),
+    ("--post-renderer", "anchors"),
+    ("--post-renderer", "lists"),
+    ("--post-renderer", "bare-list"),
+    ("--post-renderer", "two-lists"),
+    ("--post-renderer", "markers"),
     ("--post-renderer", "identity", "--post-renderer", "rename"),
     ("--post-renderer", "", "--post-renderer", "identity"),
 )
@@ -420,6 +434,7 @@ def test_broken_plugin_logged_at_every_lookup_as_helm(workdir: Path, tmp_path: P
     "a: b: c\n",
     "a:\n  - b\n c: d\n",
     "a: 'x\n",
+    "a: *nowhere\n",
 ])
 def test_templates_helm_cannot_merge_fail_as_helm(template: str, workdir: Path, tmp_path: Path,
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
