@@ -9,11 +9,12 @@ the same on libyaml's events.
 
 Comments are kept where go-yaml v3 keeps them, for the placements compared
 with Helm (see _Comments): above an entry, after a value on its line, after
-the last entries of a collection, at the document's end. Anchors and aliases
-are written back as they were (and a `<<` key as go-yaml v3 spells it,
-`!!merge <<`). Documents with explicit tags, aliases as keys, comments inside
-flow collections or on a block scalar's header, or other comment placements
-are refused (`Unsupported`): a different byte is worse than a clear refusal.
+the last entries of a collection, at the document's end. Anchors, aliases and
+explicit tags are written back as they were (tags in short form; a `<<` key
+as go-yaml v3 spells it, `!!merge <<`). Documents with aliases as keys,
+comments inside flow collections or on a block scalar's header, or other
+comment placements are refused (`Unsupported`): a different byte is worse
+than a clear refusal.
 """
 
 from __future__ import annotations
@@ -67,6 +68,7 @@ class Node:
     content: list[Node] = field(default_factory=list)  # mappings: key, value, key, value...
     line: int = 0  # where it starts in the source (0-based)
     anchor: str = ""
+    tag: str = ""  # an explicit tag as go-yaml v3 writes it (`!!str`, `!custom`)
     head: list[str] = field(default_factory=list)  # comment lines before it ("" a blank line)
     comment: str = ""  # the comment after it on its line
     foot: list[str] = field(default_factory=list)  # comment lines after an entry (key or item);
@@ -135,6 +137,13 @@ def _decode_first(text: str) -> Node | None:
         parser.dispose()
 
 
+def _short_tag(tag: str | None) -> str:
+    """`tag:yaml.org,2002:str` as `!!str`; other tags as written."""
+    if not tag:
+        return ""
+    return "!!" + tag.removeprefix("tag:yaml.org,2002:") if tag.startswith("tag:yaml.org,2002:") else tag
+
+
 class _Builder:
     """Nodes from libyaml events, refusing what the encoder here cannot reproduce."""
 
@@ -169,12 +178,11 @@ class _Builder:
             return alias
         if isinstance(event, events.ScalarEvent):
             return self.scalar(event)
-        if event.tag is not None and not event.implicit:
-            raise Unsupported("explicit YAML tags")
         if event.anchor:
             self.anchors.add(event.anchor)
         kind = MAPPING if isinstance(event, events.MappingStartEvent) else SEQUENCE
-        node = Node(kind, flow=bool(event.flow_style), line=event.start_mark.line, anchor=event.anchor or "")
+        node = Node(kind, flow=bool(event.flow_style), line=event.start_mark.line, anchor=event.anchor or "",
+                    tag="" if event.implicit else _short_tag(event.tag))
         if not node.flow:
             self.stack.append((event.start_mark.column, node))
         end = events.MappingEndEvent if kind == MAPPING else events.SequenceEndEvent
@@ -191,14 +199,13 @@ class _Builder:
         return node
 
     def scalar(self, event: events.ScalarEvent) -> Node:
-        if event.tag is not None and event.tag != "!" and not any(event.implicit):
-            raise Unsupported("explicit YAML tags")
         if event.anchor:
             self.anchors.add(event.anchor)
         style = _STYLES[event.style]
         null = style == PLAIN and event.value in ("", "~", "null", "Null", "NULL")
-        node = Node(SCALAR, event.value, style, null=null, line=event.start_mark.line,
-                    anchor=event.anchor or "")
+        explicit = event.tag is not None and event.tag != "!" and not any(event.implicit)
+        node = Node(SCALAR, event.value, style, null=null and not explicit, line=event.start_mark.line,
+                    anchor=event.anchor or "", tag=_short_tag(event.tag) if explicit else "")
         start = self.offset(event.start_mark)
         self.spans.append((start, self.offset(event.end_mark)))
         if style >= LITERAL and _COMMENT.search(self.text, start, self.text.find("\n", start) % (len(self.text) + 1)):
@@ -485,10 +492,12 @@ class _NodeEmitter(_Emitter):
     def emit(self, node: Node, mapping_value: bool, simple_key: bool = False) -> None:
         if node.anchor:
             self.write_indicator("&" + node.anchor, True, False, False)
+        if node.tag:
+            self.write_indicator(node.tag, True, False, False)
         if node.kind == ALIAS:
             self.write_indicator("*" + node.value, True, False, False)
         elif node.kind == SCALAR:
-            if node.value == "<<" and node.style == PLAIN:
+            if node.value == "<<" and node.style == PLAIN and not node.tag:
                 self.write_indicator("!!merge", True, False, False)  # go-yaml v3 spells out the merge tag
             saved = self.indent
             self.raise_indent(True)

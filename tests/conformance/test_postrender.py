@@ -56,6 +56,9 @@ PLUGINS: dict[str, tuple[str, str]] = {
     # Streams of the plugin's own, reading nothing.
     "anchors": ("postrenderer/v1", "cat >/dev/null; printf 'a: &x 1\\nb: *x\\nc: &m\\n  k: v\\nd: *m\\n"
                 "e: &s\\n- 1\\nf: [&q 2, *q]\\ng:\\n  <<: *m\\n  z: 1\\nh: &e \"\"\\nx: <<\\n'"),
+    "tags": ("postrenderer/v1", "cat >/dev/null; printf 'a: !!str 123\\nb: !custom x\\nc: !!binary aGVsbG8=\\n"
+             "d: !!map {x: 1}\\ne: !t\\n  k: v\\nf: !!int \"3\"\\ng: !<tag:yaml.org,2002:str> y\\n"
+             "h: ! z\\nl: !!seq\\n- 1\\nm: &a !!str q\\n'"),
     "lists": ("postrenderer/v1", "cat >/dev/null; printf 'kind: List\\nitems:\\n- kind: A\\n- metadata: {name: x}\\n'"),
     "bare-list": ("postrenderer/v1", "cat >/dev/null; printf 'kind: List\\nitems:\\n- a: 1\\n'"),
     "two-lists": ("postrenderer/v1", "cat >/dev/null; printf 'kind: List\\nitems:\\n- a: 1\\n---\\n"
@@ -345,6 +348,7 @@ CASES: tuple[tuple[str, ...], ...] = (
     ("--post-renderer", "badseparator"),
     ("--post-renderer", "cli"),
     ("--post-renderer", "anchors"),
+    ("--post-renderer", "tags"),
     ("--post-renderer", "lists"),
     ("--post-renderer", "bare-list"),
     ("--post-renderer", "two-lists"),
