@@ -186,7 +186,7 @@ def merge_files(files: dict[str, str]) -> str:
         except kyaml.KyamlError as err:
             raise RunnerError(f"error merging manifests: parsing {name}: {err}") from None
         documents.extend(parsed)
-    return kyaml.string_all(documents)
+    return _written(documents, "the rendered manifests")
 
 
 def split_files(stream: str) -> dict[str, str]:
@@ -206,7 +206,16 @@ def split_files(stream: str) -> dict[str, str]:
                               "missing Resource metadata")
         name = kyaml.pop_annotation(document, FILENAME_ANNOTATION) or f"generated-by-postrender-{i}.yaml"
         by_file.setdefault(name, []).append(document)
-    return {name: kyaml.string_all(docs) for name, docs in by_file.items()}
+    return {name: _written(docs, "the post-renderer's output") for name, docs in by_file.items()}
+
+
+def _written(documents: list[Any], where: str) -> str:
+    from runner.encoding import kyaml
+
+    try:
+        return kyaml.string_all(documents)
+    except kyaml.Unsupported as err:
+        raise _unsupported(where, err) from None
 
 
 def _unsupported(where: str, err: Exception) -> RunnerError:

@@ -235,6 +235,7 @@ class _Comments:
         self.trailing: dict[int, tuple[int, Node]] = {}  # line -> (end column, node ending there)
         self.stacks: dict[int, tuple[tuple[int, Node], ...]] = {}  # line -> open block collections
         self.root = Node(MAPPING)  # the document's root, once built
+        self.commented: set[int] = set()  # lines ending in a comment
 
     def entry(self, node: Node, depth: int) -> None:
         if node.line not in self.entries or depth < self.entries[node.line][0]:
@@ -263,6 +264,7 @@ class _Comments:
         if node is None or end_column > column:
             raise Unsupported("YAML comments in this position")
         node.comment = self.lines[line][column:]
+        self.commented.add(line)
 
     def blocks(self, comment_lines: list[int]) -> list[list[int]]:
         """Runs of comment lines: adjacent ones, or ones in one column parted by blank lines."""
@@ -301,7 +303,8 @@ class _Comments:
             if blank_after or after is None or any(self.indent(line) != self.indent(after) for line in block):
                 raise Unsupported("YAML comments in this position")
             self.head(texts, after)
-        elif after is None and self.blank(block[0] - 1):
+        elif after is None and (self.blank(block[0] - 1) or (before in self.commented
+                                                             and self.owned_by_root(before, column))):
             if column or self.root.foot:
                 raise Unsupported("YAML comments in this position")
             self.root.foot = texts  # the document's own foot comment: written after everything
@@ -355,6 +358,10 @@ class _Comments:
             if self.lines[i].strip() and not self.lines[i].lstrip().startswith("#"):
                 return i
         return None
+
+    def owned_by_root(self, line: int, column: int) -> bool:
+        owners = [node for start, node in self.stacks.get(line, ()) if start <= column]
+        return bool(owners) and owners[-1] is self.root
 
     def owner(self, line: int, column: int) -> int:
         """The column of the innermost collection open at `line` not indented past `column`."""
@@ -600,8 +607,11 @@ class _NodeEmitter(_Emitter):
 
     @staticmethod
     def simple_key(key: Node) -> bool:
+        """yaml_emitter_check_simple_key: short one-line scalars and empty collections."""
+        if key.kind == ALIAS:
+            raise Unsupported("aliases as mapping keys")
         if key.kind != SCALAR:
-            raise Unsupported("collections and aliases as mapping keys")
+            return not key.content
         return _is_simple_key(key.value)
 
     def scalar(self, node: Node, simple_key: bool) -> None:

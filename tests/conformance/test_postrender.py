@@ -185,6 +185,9 @@ l:
 
 - 2
 ---
+a: 1 #c
+#d, after a line comment at the end: the document's foot
+---
 a: 1 # trailing spaces   \n\
   # \n\
 # a run of mixed columns   \n\
@@ -439,6 +442,7 @@ def test_broken_plugin_logged_at_every_lookup_as_helm(workdir: Path, tmp_path: P
     "a:\n  - b\n c: d\n",
     "a: 'x\n",
     "a: *nowhere\n",
+    "? [a, b]\n: v\n",  # kyaml writes it back; Helm's sorting refuses it
 ])
 def test_templates_helm_cannot_merge_fail_as_helm(template: str, workdir: Path, tmp_path: Path,
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
