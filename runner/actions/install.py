@@ -73,6 +73,7 @@ class InstallOptions:
     rollback_on_failure: bool = False  # --rollback-on-failure (--atomic)
     hide_secret: bool = False
     labels: dict[str, str] = field(default_factory=dict)  # --labels: on the stored record
+    post_renderer: Any = None  # runner.postrender.PostRenderer (--post-renderer)
 
 
 class InstallError(RunnerError):
@@ -97,7 +98,7 @@ def install(cfg: ActionConfig, opts: InstallOptions) -> ReleaseResult:
         rendered = render_release(cfg, chart, source, opts.values, RenderRequest(
             name, cfg.namespace, 1, False, opts.release_history_max, opts.include_history_values,
             skip_schema_validation=opts.skip_schema_validation,
-            render_subchart_notes=opts.render_subchart_notes))
+            render_subchart_notes=opts.render_subchart_notes, post_renderer=opts.post_renderer))
         release = Release(
             name=name, namespace=cfg.namespace, version=1, chart=rendered.chart_json,
             config=opts.values, manifest=rendered.manifest, hooks=rendered.hooks,
@@ -227,7 +228,7 @@ def _dry_run(cfg: ActionConfig, opts: InstallOptions, chart: Any, source: str,
     rendered = render_release(cfg, chart, source, opts.values, RenderRequest(
         name, cfg.namespace, 1, False, opts.release_history_max, opts.include_history_values,
         offline=offline, skip_schema_validation=opts.skip_schema_validation,
-        render_subchart_notes=opts.render_subchart_notes))
+        render_subchart_notes=opts.render_subchart_notes, post_renderer=opts.post_renderer))
     stamp = now()
     release = Release(
         name=name, namespace=cfg.namespace, version=1, chart=rendered.chart_json,

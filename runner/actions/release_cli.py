@@ -73,8 +73,12 @@ def _common(parser: argparse.ArgumentParser) -> None:
 
 
 def _write_flags(parser: argparse.ArgumentParser) -> None:
+    from runner.actions.flags import add_values_flag
+    from runner.actions.postrender import add_post_renderer_flags
+
     _common(parser)
-    parser.add_argument("-f", "--values", action="append", default=[], dest="values_files")
+    add_values_flag(parser)
+    add_post_renderer_flags(parser)
     for flag in _SET_FLAGS:
         parser.add_argument(f"--{flag}", action="append", default=[], dest=flag.replace("-", "_"))
     parser.add_argument("--dry-run", nargs="?", const="client", default="",
@@ -216,6 +220,7 @@ def _values(args: argparse.Namespace) -> dict[str, Any]:
 
 def _install(args: argparse.Namespace) -> int:
     from runner.actions.install import InstallOptions, install
+    from runner.actions.postrender import post_renderer
 
     if len(args.args) > 2:
         raise UsageError(f"expected at most two arguments, unexpected arguments: {' '.join(args.args[2:])}")
@@ -240,13 +245,14 @@ def _install(args: argparse.Namespace) -> int:
         include_history_values=args.include_history_values,
         wait_for_lock=parse_duration(args.wait_for_lock),
         rollback_on_failure=args.rollback_on_failure, hide_secret=args.hide_secret,
-        labels=_labels(args.labels))
+        labels=_labels(args.labels), post_renderer=post_renderer(args))
     result = _failing("INSTALLATION FAILED", lambda: install(_config(args), opts))
     _print_result(result, args.output)
     return 0
 
 
 def _upgrade(args: argparse.Namespace) -> int:
+    from runner.actions.postrender import post_renderer
     from runner.actions.upgrade import UpgradeOptions, upgrade
 
     opts = UpgradeOptions(
@@ -265,7 +271,8 @@ def _upgrade(args: argparse.Namespace) -> int:
         include_history_values=args.include_history_values,
         wait_for_lock=parse_duration(args.wait_for_lock),
         rollback_on_failure=args.rollback_on_failure, hide_secret=args.hide_secret,
-        force_replace=args.force_replace, labels=_labels(args.labels))
+        force_replace=args.force_replace, labels=_labels(args.labels),
+        post_renderer=post_renderer(args))
     result = _failing("UPGRADE FAILED", lambda: upgrade(_config(args), opts))
     if args.output == "table":
         if result.release.version == 1:

@@ -151,6 +151,7 @@ class RenderRequest:
     offline: bool = False  # --dry-run=client: no cluster (default capabilities, empty history)
     skip_schema_validation: bool = False
     render_subchart_notes: bool = False
+    post_renderer: Any = None  # runner.postrender.PostRenderer (--post-renderer)
 
 
 @dataclass
@@ -190,7 +191,8 @@ def render_release(cfg: ActionConfig, chart: Any, chart_source: str | None,
                                           req.include_history_values)
     release_history.attach(top, history)
     rendered = render_resources(chart, top, TemplateOptions(
-        release_name=req.name, namespace=req.namespace, render_subchart_notes=req.render_subchart_notes))
+        release_name=req.name, namespace=req.namespace, render_subchart_notes=req.render_subchart_notes,
+        post_renderer=req.post_renderer))
     hooks = [_record_hook(h) for h in rendered.hooks]
     return RenderedRelease(rendered.manifest, hooks, rendered.notes,
                            chart_to_json(chart, chart_source), history)

@@ -43,7 +43,8 @@ class TemplateOptions:
     __slots__ = ("release_name", "render_subchart_notes", "chart", "namespace", "values_files",
                  "set_values", "set_string", "set_file", "set_json", "set_literal", "show_only",
                  "output_dir", "use_release_name", "include_crds", "skip_crds", "skip_tests",
-                 "is_upgrade", "no_hooks", "kube_version", "api_versions", "source_args")
+                 "is_upgrade", "no_hooks", "kube_version", "api_versions", "source_args",
+                 "post_renderer")
 
     def __init__(
         self, *, release_name: str = "release-name",
@@ -58,6 +59,7 @@ class TemplateOptions:
         api_versions: Sequence[str] = (),
         # Chart-source flags (--version, --repo, TLS, credentials) as parsed; None for local charts.
         source_args: Any = None,
+        post_renderer: Any = None,  # runner.postrender.PostRenderer (--post-renderer)
     ) -> None:
         self.release_name = release_name
         self.render_subchart_notes = render_subchart_notes
@@ -80,6 +82,7 @@ class TemplateOptions:
         self.kube_version = kube_version
         self.api_versions = api_versions
         self.source_args = source_args
+        self.post_renderer = post_renderer
 
 
 class Rendered:
@@ -152,6 +155,10 @@ def render_resources(chart: Any, top: dict[str, Any], opts: TemplateOptions) -> 
     """renderResources: render, pull out NOTES, sort, write CRDs and manifests."""
     files = engine.render(chart, top).texts()
     notes = _take_notes(files, chart.name(), opts.render_subchart_notes)
+    if opts.post_renderer is not None:
+        from runner.postrender import post_render
+
+        files = post_render(files, opts.post_renderer)
     sorted_docs = sort_manifests(files, on_warning=lambda w: print(w, file=sys.stderr))
     parts: list[str] = []
     written: set[str] = set()

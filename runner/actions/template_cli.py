@@ -6,7 +6,7 @@ import argparse
 from typing import Any
 
 from runner.actions.flags import add_flag, add_source_flags, add_values_flag, helm_flags
-from runner.actions.postrender import add_post_renderer_flags, unsupported
+from runner.actions.postrender import add_post_renderer_flags, post_renderer
 from runner.errors import RunnerError, run_reporting_bugs
 
 
@@ -40,8 +40,6 @@ def handle(args: argparse.Namespace) -> int:
     from runner.actions.template import TemplateOptions, run
 
     name, chart = _name_and_chart(args.args)
-    if args.post_renderer:
-        raise RunnerError(unsupported(args.post_renderer))
     apis = [a for value in args.api_versions for a in value.split(",") if a]
     opts = TemplateOptions(
         release_name=name, chart=chart, namespace=args.namespace,
@@ -51,7 +49,7 @@ def handle(args: argparse.Namespace) -> int:
         use_release_name=args.use_release_name, include_crds=args.include_crds,
         skip_crds=args.skip_crds, skip_tests=args.skip_tests, is_upgrade=args.is_upgrade,
         no_hooks=args.no_hooks, kube_version=args.kube_version, api_versions=apis,
-        source_args=args,
+        source_args=args, post_renderer=post_renderer(args),
     )
     return run_reporting_bugs(args, lambda: run(opts))
 

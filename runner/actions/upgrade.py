@@ -78,6 +78,7 @@ class UpgradeOptions:
     force_replace: bool = False  # --force-replace (--force): PUT instead of patch
     hide_secret: bool = False
     labels: dict[str, str] = field(default_factory=dict)
+    post_renderer: Any = None  # runner.postrender.PostRenderer (--post-renderer)
 
 
 class UpgradeError(RunnerError):
@@ -127,7 +128,8 @@ def _as_install(opts: UpgradeOptions, replace: bool) -> InstallOptions:
         skip_crds=opts.skip_crds, timeout=opts.timeout, no_hooks=opts.no_hooks, description=opts.description,
         release_history_max=opts.release_history_max,
         include_history_values=opts.include_history_values, wait_for_lock=opts.wait_for_lock,
-        rollback_on_failure=opts.rollback_on_failure, labels=opts.labels)
+        rollback_on_failure=opts.rollback_on_failure, labels=opts.labels,
+        post_renderer=opts.post_renderer)
 
 
 def _prepare_and_run(cfg: ActionConfig, opts: UpgradeOptions, lock: Any) -> ReleaseResult:
@@ -156,7 +158,7 @@ def _prepare_and_run(cfg: ActionConfig, opts: UpgradeOptions, lock: Any) -> Rele
         opts.name, current.namespace, revision, True, opts.release_history_max,
         opts.include_history_values, offline=opts.dry_run == "client",
         skip_schema_validation=opts.skip_schema_validation,
-        render_subchart_notes=opts.render_subchart_notes))
+        render_subchart_notes=opts.render_subchart_notes, post_renderer=opts.post_renderer))
     upgraded = Release(
         name=opts.name, namespace=current.namespace, version=revision, chart=rendered.chart_json,
         config=values, manifest=rendered.manifest, hooks=rendered.hooks,
