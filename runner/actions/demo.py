@@ -17,11 +17,12 @@ from pathlib import Path
 
 from runner.actions import query
 from runner.actions.install import InstallOptions, install
-from runner.actions.release_cli import ansic, format_table
+from runner.actions.release_cli import ansic
 from runner.actions.release_config import ActionConfig
 from runner.actions.results import ReleaseResult
 from runner.actions.rollback import RollbackOptions, rollback
 from runner.actions.upgrade import UpgradeOptions, upgrade
+from runner.encoding.uitable import render_table
 from runner.errors import RunnerError
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "migrating-app"
@@ -82,7 +83,7 @@ def _show(cfg: ActionConfig, result: ReleaseResult) -> None:
     rows = [["REVISION", "UPDATED", "STATUS", "CHART", "APP VERSION", "DESCRIPTION"]]
     rows += [[str(r.revision), ansic(r.updated), r.status, r.chart, r.app_version, r.description]
              for r in query.history(cfg, NAME)]
-    print("  history:\n    " + format_table(rows).rstrip().replace("\n", "\n    "))
+    print("  history:\n    " + render_table(rows).rstrip().replace("\n", "\n    "))
 
 
 def _history_configmap(cfg: ActionConfig) -> str:

@@ -9,6 +9,7 @@ from dataclasses import asdict
 from datetime import datetime
 from typing import Any
 
+from runner.actions.output import encode_data
 from runner.errors import RunnerError, UsageError
 
 _SET_FLAGS = ("set", "set-string", "set-file", "set-json", "set-literal")
@@ -297,7 +298,7 @@ def _rollback(args: argparse.Namespace) -> int:
     for note in result.notes:
         print(f"note: {note}", file=sys.stderr)
     if args.output == "json":
-        print(_compact(_result_json(result)))
+        sys.stdout.write(encode_data(_result_json(result), "json"))
     else:
         print("Rollback was a success! Happy Helming!")
     return 0
@@ -332,18 +333,8 @@ def _status(args: argparse.Namespace) -> int:
 
     release.chart = None  # helm status leaves the chart out
     release.info.resources = resource_objects(cfg, release) or None
-    _print_data(release.to_json(), args.output)
+    sys.stdout.write(encode_data(release.to_json(), args.output))
     return 0
-
-
-def _print_data(data: Any, output: str) -> None:
-    """-o json (Go's encoding/json) or -o yaml (sigs.k8s.io/yaml), as Helm's output.Encode*."""
-    if output == "json":
-        print(_compact(data))
-    else:
-        from runner.funcs.helm import to_yaml
-
-        print(to_yaml(data))
 
 
 def _test(args: argparse.Namespace) -> int:
@@ -365,7 +356,7 @@ def _test(args: argparse.Namespace) -> int:
     if args.output == "table":
         sys.stdout.write(status_text(run.release))
     else:
-        _print_data(run.release.to_json(), args.output)
+        sys.stdout.write(encode_data(run.release.to_json(), args.output))
     if args.logs:
         print()
         sys.stdout.write(pod_logs(cfg, run.release, opts))
@@ -379,13 +370,15 @@ def _history(args: argparse.Namespace) -> int:
 
     rows = history(_config(args), args.name, args.max)
     if args.output != "table":
-        _print_data([asdict(r) for r in rows], args.output)
+        sys.stdout.write(encode_data([asdict(r) for r in rows], args.output))
         return 0
     table = [["REVISION", "UPDATED", "STATUS", "CHART", "APP VERSION", "DESCRIPTION"]]
     for row in rows:
         table.append([str(row.revision), ansic(row.updated), row.status, row.chart,
                       row.app_version, row.description])
-    sys.stdout.write(format_table(table))
+    from runner.encoding.uitable import render_table
+
+    sys.stdout.write(render_table(table) + "\n")
     return 0
 
 
@@ -397,7 +390,7 @@ def _get(args: argparse.Namespace) -> int:
     if args.what == "values":
         values = query.values(cfg, args.name, args.revision, args.all_values)
         if args.output == "json":
-            print(_compact(values))
+            sys.stdout.write(encode_data(values, "json"))
             return 0
         if args.output == "yaml":
             print(to_yaml(values) if values else "null")
@@ -491,13 +484,6 @@ def _labels(values: list[str]) -> dict[str, str]:
     return labels
 
 
-def _compact(value: Any) -> str:
-    """JSON as Go's encoding/json prints it (no spaces, float64 1 as 1), like helm -o json."""
-    from runner.release.codec import go_json
-
-    return go_json(value)
-
-
 def _dry(value: str) -> str:
     return "" if value in ("", "none") else value
 
@@ -506,7 +492,7 @@ def _print_result(result: Any, output: str) -> None:
     for note in result.notes:
         print(f"note: {note}", file=sys.stderr)
     if output != "table":  # our result document (the release under "release"), not Helm's shape
-        _print_data(_result_json(result), output)
+        sys.stdout.write(encode_data(_result_json(result), output))
         return
     sys.stdout.write(status_text(result.release, dry_run=bool(result.dry_run)))
 
@@ -571,13 +557,6 @@ def ansic(stamp: str) -> str:
         return ""
     moment: datetime = parse_go_time(stamp)
     return moment.strftime("%a %b ") + f"{moment.day:>2}" + moment.strftime(" %H:%M:%S %Y")
-
-
-def format_table(rows: list[list[str]]) -> str:
-    """gosuri/uitable as Helm prints it: cells padded to the column width, tab-separated."""
-    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
-    return "".join("\t".join(cell.ljust(widths[i]) for i, cell in enumerate(row)) + "\n"
-                   for row in rows)
 
 
 def parse_duration(text: str) -> float:

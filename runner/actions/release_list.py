@@ -154,7 +154,7 @@ def render(releases: list[Any], args: argparse.Namespace) -> str:
     rows = [element(r, args.time_format) for r in releases]
     if args.output != "table":
         return encode_data(rows, args.output)
-    from runner.chart.sources.table import render_table
+    from runner.encoding.uitable import render_table
 
     header = [] if args.no_headers else [["NAME", "NAMESPACE", "REVISION", "UPDATED", "STATUS", "CHART", "APP VERSION"]]
     table = header + [list(row.values()) for row in rows]

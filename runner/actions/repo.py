@@ -101,7 +101,7 @@ def handle_update(args: argparse.Namespace) -> int:
 def handle_list(args: argparse.Namespace) -> int:
     from runner.chart.sources.paths import HelmPaths
     from runner.chart.sources.repofile import load_repo_file
-    from runner.chart.sources.table import render_table
+    from runner.encoding.uitable import render_table
 
     repos = load_repo_file(HelmPaths.from_env().repository_config).repositories
     if not repos:

@@ -198,7 +198,7 @@ def render(results: list[Result], args: argparse.Namespace) -> str:
                             for r in results], args.output)
     if not results:
         return "No results found\n"
-    from runner.chart.sources.table import render_table
+    from runner.encoding.uitable import render_table
 
     rows = [["NAME", "CHART VERSION", "APP VERSION", "DESCRIPTION"]]
     rows += [[r.name, r.chart.version, r.chart.app_version, str(r.chart.raw.get("description") or "")]

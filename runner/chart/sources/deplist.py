@@ -9,7 +9,7 @@ from typing import TextIO
 
 from runner.chart.errors import ChartError
 from runner.chart.model import Chart, Dependency
-from runner.chart.sources.table import render_table
+from runner.encoding.uitable import render_table
 from runner.funcs import semver
 
 

@@ -1,7 +1,8 @@
 import pytest
 
-from runner.actions.release_cli import ansic, format_table, parse_duration
+from runner.actions.release_cli import ansic, parse_duration
 from runner.actions.upgrade import resolve_server_side
+from runner.encoding.uitable import render_table
 from runner.errors import UsageError
 from runner.release.codec import go_json
 
@@ -11,7 +12,7 @@ def test_ansic_pads_the_day_with_a_space_as_go():
 
 
 def test_table_pads_every_cell_and_separates_with_tabs():
-    assert format_table([["A", "BB"], ["ccc", "d"]]) == "A  \tBB\nccc\td \n"
+    assert render_table([["A", "BB"], ["ccc", "d"]]) == "A  \tBB\nccc\td "
 
 
 def test_go_durations():

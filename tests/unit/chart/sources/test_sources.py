@@ -19,7 +19,7 @@ from runner.chart.sources.index import load_index, resolve_reference_url, slog_v
 from runner.chart.sources.lockfile import hash_req
 from runner.chart.sources.paths import HelmPaths
 from runner.chart.sources.repofile import Entry, RepoFile, load_repo_file, write_repo_file
-from runner.chart.sources.table import render_table
+from runner.encoding.uitable import render_table
 
 INDEX = b"""apiVersion: v1
 entries:

@@ -1,4 +1,5 @@
-"""gosuri/uitable as Helm prints tables: every cell padded to its column, tab separated."""
+"""gosuri/uitable as Helm prints tables (list, history, repo list, search,
+dependency list): every cell padded to its column, tab separated."""
 
 from __future__ import annotations
 
