@@ -31,7 +31,7 @@ def register(subparsers: Any) -> None:
     _common(hist)
     hist.set_defaults(handler=_guarded(_history))
     get = subparsers.add_parser("get", help="download extended information of a named release")
-    get.add_argument("what", choices=("all", "values", "manifest", "notes", "hooks"))
+    get.add_argument("what", choices=("all", "values", "manifest", "notes", "hooks", "metadata"))
     get.add_argument("name")
     get.add_argument("--revision", type=int, default=0)
     get.add_argument("-a", "--all", action="store_true", dest="all_values")
@@ -409,10 +409,61 @@ def _get(args: argparse.Namespace) -> int:
         sys.stdout.write(release.manifest + "\n")
     elif args.what == "notes":
         print(f"NOTES:\n{release.info.notes}")
+    elif args.what == "metadata":
+        data = release_metadata(release)
+        sys.stdout.write(metadata_text(data) if args.output == "table" else encode_data(data, args.output))
     else:
         for hook in release.hooks:
             sys.stdout.write(f"---\n# Source: {hook.path}\n{hook.manifest}\n")
     return 0
+
+
+def release_metadata(release: Any) -> dict[str, Any]:
+    """action.Metadata of a release record (`get metadata`), in its JSON field order."""
+    meta = (release.chart or {}).get("metadata") or {}
+    data: dict[str, Any] = {"name": release.name, "chart": meta.get("name", ""),
+                            "version": meta.get("version", ""), "appVersion": meta.get("appVersion", "")}
+    if meta.get("annotations"):
+        data["annotations"] = dict(sorted(meta["annotations"].items()))  # a Go map: sorted
+    if release.labels:
+        data["labels"] = dict(sorted(release.labels.items()))
+    if meta.get("dependencies"):
+        data["dependencies"] = meta["dependencies"]
+    deployed = release.info.last_deployed
+    data.update(namespace=release.namespace, revision=release.version, status=release.info.status,
+                deployedAt=_rfc3339(deployed) if deployed else "0001-01-01T00:00:00Z")
+    if release.apply_method:
+        data["applyMethod"] = release.apply_method
+    return data
+
+
+def metadata_text(data: dict[str, Any]) -> str:
+    """metadataWriter.WriteTable: annotations as a label set, dependency names sorted."""
+    def label_set(mapping: dict[str, str] | None) -> str:
+        return ",".join(f"{k}={v}" for k, v in sorted((mapping or {}).items()))
+
+    dependencies = ",".join(sorted(d.get("name", "") for d in data.get("dependencies") or []))
+    text = (f"NAME: {data['name']}\nCHART: {data['chart']}\nVERSION: {data['version']}\n"
+            f"APP_VERSION: {data['appVersion']}\nANNOTATIONS: {label_set(data.get('annotations'))}\n"
+            f"LABELS: {label_set(data.get('labels'))}\n"
+            f"DEPENDENCIES: {dependencies}\nNAMESPACE: {data['namespace']}\n"
+            f"REVISION: {data['revision']}\nSTATUS: {data['status']}\n"
+            f"DEPLOYED_AT: {data['deployedAt']}\n")
+    method = APPLY_METHOD_NAMES.get(data.get("applyMethod", ""))
+    return text + (f"APPLY_METHOD: {method}\n" if method else "")
+
+
+APPLY_METHOD_NAMES = {"ssa": "server-side apply", "csa": "client-side apply"}
+
+
+def _rfc3339(stamp: str) -> str:
+    """time.RFC3339 of a stored timestamp: whole seconds, Z for UTC."""
+    from runner.release.record import parse_go_time
+
+    moment = parse_go_time(stamp)
+    text = moment.strftime("%Y-%m-%dT%H:%M:%S%z")
+    zone = text[-5:]
+    return text[:-5] + ("Z" if zone == "+0000" else f"{zone[:3]}:{zone[3:]}")
 
 
 def _release_template(text: str, release: Any) -> str:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Protocol
 
 from runner.errors import RunnerError
@@ -31,6 +31,7 @@ class RecordHead:
     name: str
     version: int
     status: str
+    labels: dict[str, str] = field(default_factory=dict, compare=False)  # all the stored labels
 
 
 class Driver(Protocol):

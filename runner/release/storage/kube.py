@@ -59,7 +59,8 @@ class KubeDriver:
             if labels.get("version", "").isdigit():
                 heads.append(
                     RecordHead(
-                        meta["name"], release_name, int(labels["version"]), labels.get("status", "")
+                        meta["name"], release_name, int(labels["version"]), labels.get("status", ""),
+                        dict(labels),
                     )
                 )
         return heads

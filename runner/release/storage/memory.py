@@ -10,6 +10,7 @@ from runner.release.storage.driver import (
     ReleaseExistsError,
     ReleaseNotFoundError,
     record_labels,
+    user_labels,
 )
 
 
@@ -24,18 +25,18 @@ class MemoryDriver:
             raise ReleaseNotFoundError(key)
         release, labels = self._records[key]
         found = copy.deepcopy(release)
-        found.labels = dict(labels)
+        found.labels = user_labels(labels)
         return found
 
     def heads(self, release_name: str) -> list[RecordHead]:
         return [
-            RecordHead(key, labels["name"], int(labels["version"]), labels["status"])
+            RecordHead(key, labels["name"], int(labels["version"]), labels["status"], dict(labels))
             for key, (_, labels) in self._records.items()
             if labels["name"] == release_name
         ]
 
     def query(self, labels: dict[str, str]) -> list[Release]:
-        """Matching records, each with all its stored labels (see KubeDriver.query)."""
+        """Matching records, each with all its stored labels (as KubeDriver.query)."""
         found = []
         for key, (_, stored) in self._records.items():
             if all(stored.get(k) == v for k, v in labels.items()):

@@ -17,6 +17,7 @@ class Storage:
         return sorted(self.driver.heads(name), key=lambda head: head.version, reverse=True)
 
     def get(self, name: str, version: int) -> Release:
+        """One revision by key, with its user labels (Helm's driver Get)."""
         return self.driver.get(storage_key(name, version))
 
     def history(self, name: str, depth: int | None = None) -> list[Release]:
@@ -24,19 +25,26 @@ class Storage:
         heads = self.heads(name)
         if depth is not None:
             heads = heads[:depth]
-        return [self.driver.get(head.key) for head in heads]
+        return [self._read(head) for head in heads]
 
     def last(self, name: str) -> Release:
         heads = self.heads(name)
         if not heads:
             raise ReleaseNotFoundError(name)
-        return self.driver.get(heads[0].key)
+        return self._read(heads[0])
 
     def deployed(self, name: str) -> Release:
         for head in self.heads(name):
             if head.status == DEPLOYED:
-                return self.driver.get(head.key)
+                return self._read(head)
         raise ReleaseNotFoundError(f"{name}: has no deployed releases")
+
+    def _read(self, head: RecordHead) -> Release:
+        """A record found through the release's label query: like Helm's Query results, it
+        carries all its stored labels (name, owner, status, version included)."""
+        release = self.driver.get(head.key)
+        release.labels = dict(head.labels)
+        return release
 
     def create(self, release: Release, history_max: int = DEFAULT_HISTORY_MAX) -> None:
         if history_max > 0:
