@@ -17,10 +17,10 @@ from __future__ import annotations
 import posixpath
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from runner.errors import RunnerError
+from runner.records import Record
 
 HOOK_ANNOTATION = "helm.sh/hook"
 HOOK_WEIGHT_ANNOTATION = "helm.sh/hook-weight"
@@ -247,36 +247,48 @@ class _Sourced:
         return None if src is None else src[1]
 
 
-@dataclass(slots=True)
-class Manifest(_Sourced):
+class Manifest(_Sourced, Record):
     """A non-hook document (Helm's releaseutil.Manifest) and where it came from."""
 
-    name: str  # the template path, e.g. mychart/templates/deploy.yaml
-    content: str
-    head: Head
-    line: int = 1  # first line of the document in the rendered template
-    offset: int = 0  # its first character in the rendered template
-    positions: Any = field(default=None, compare=False, repr=False)  # the file's SourceMap
+    __slots__ = ("name", "content", "head", "line", "offset", "positions")
+    _compared = ("name", "content", "head", "line", "offset")
+
+    def __init__(self, name: str, content: str, head: Head, line: int = 1, offset: int = 0,
+                 positions: Any = None) -> None:
+        self.name = name  # the template path, e.g. mychart/templates/deploy.yaml
+        self.content = content
+        self.head = head
+        self.line = line  # first line of the document in the rendered template
+        self.offset = offset  # its first character in the rendered template
+        self.positions = positions  # the file's SourceMap
 
     def _document(self) -> str:
         return self.content
 
 
-@dataclass(slots=True)
-class Hook(_Sourced):
+class Hook(_Sourced, Record):
     """A hook document (Helm's release.Hook) and where it came from."""
 
-    name: str
-    kind: str
-    path: str
-    manifest: str
-    events: list[str] = field(default_factory=list)
-    weight: int = 0
-    delete_policies: list[str] = field(default_factory=list)
-    output_log_policies: list[str] = field(default_factory=list)
-    line: int = 1
-    offset: int = 0
-    positions: Any = field(default=None, compare=False, repr=False)
+    __slots__ = ("name", "kind", "path", "manifest", "events", "weight", "delete_policies",
+                 "output_log_policies", "line", "offset", "positions")
+    _compared = __slots__[:-1]
+
+    def __init__(self, name: str, kind: str, path: str, manifest: str,
+                 events: list[str] | None = None, weight: int = 0,
+                 delete_policies: list[str] | None = None,
+                 output_log_policies: list[str] | None = None, line: int = 1, offset: int = 0,
+                 positions: Any = None) -> None:
+        self.name = name
+        self.kind = kind
+        self.path = path
+        self.manifest = manifest
+        self.events = [] if events is None else events
+        self.weight = weight
+        self.delete_policies = [] if delete_policies is None else delete_policies
+        self.output_log_policies = [] if output_log_policies is None else output_log_policies
+        self.line = line
+        self.offset = offset
+        self.positions = positions
 
     def _document(self) -> str:
         return self.manifest

@@ -9,11 +9,11 @@ none), which is what `Metadata.to_go_map` returns.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import Any, NamedTuple
 
 from runner.chart.logs import Warning  # noqa: A004 - Helm's log line, not the builtin
+from runner.records import Record
 
 API_VERSION_V1 = "v1"
 API_VERSION_V2 = "v2"
@@ -27,28 +27,35 @@ class ChartFile(NamedTuple):  # a NamedTuple: ~10x cheaper to define than a data
     data: bytes
 
 
-@dataclass
-class Maintainer:
-    name: str = ""
-    email: str = ""
-    url: str = ""
+class Maintainer(Record):
+    __slots__ = ("name", "email", "url")
+
+    def __init__(self, name: str = "", email: str = "", url: str = "") -> None:
+        self.name = name
+        self.email = email
+        self.url = url
 
     def to_go_map(self) -> dict[str, Any]:
         return {"Email": self.email, "Name": self.name, "URL": self.url}
 
 
-@dataclass
-class Dependency:
+class Dependency(Record):
     """An entry of Chart.yaml `dependencies` (or requirements.yaml for v1 charts)."""
 
-    name: str = ""
-    version: str = ""
-    repository: str = ""
-    condition: str = ""
-    tags: list[str] = field(default_factory=list)
-    enabled: bool = False
-    import_values: list[Any] = field(default_factory=list)
-    alias: str = ""
+    __slots__ = ("name", "version", "repository", "condition", "tags", "enabled",
+                 "import_values", "alias")
+
+    def __init__(self, name: str = "", version: str = "", repository: str = "",
+                 condition: str = "", tags: list[str] | None = None, enabled: bool = False,
+                 import_values: list[Any] | None = None, alias: str = "") -> None:
+        self.name = name
+        self.version = version
+        self.repository = repository
+        self.condition = condition
+        self.tags = [] if tags is None else tags
+        self.enabled = enabled
+        self.import_values = [] if import_values is None else import_values
+        self.alias = alias
 
     def to_go_map(self) -> dict[str, Any]:
         return {
@@ -63,39 +70,53 @@ class Dependency:
         }
 
 
-@dataclass
-class Lock:
+class Lock(Record):
     """Chart.lock (or requirements.lock): what `helm dependency update` resolved."""
 
-    generated: str = ""
-    digest: str = ""
-    dependencies: list[Dependency] = field(default_factory=list)
+    __slots__ = ("generated", "digest", "dependencies")
+
+    def __init__(self, generated: str = "", digest: str = "",
+                 dependencies: list[Dependency] | None = None) -> None:
+        self.generated = generated
+        self.digest = digest
+        self.dependencies = [] if dependencies is None else dependencies
 
 
-@dataclass
-class Metadata:
+class Metadata(Record):
     """Chart.yaml, field for field (Helm's chart.Metadata)."""
 
-    name: str = ""
-    home: str = ""
-    sources: list[str] = field(default_factory=list)
-    version: str = ""
-    description: str = ""
-    keywords: list[str] = field(default_factory=list)
-    maintainers: list[Maintainer] = field(default_factory=list)
-    icon: str = ""
-    api_version: str = ""
-    condition: str = ""
-    tags: str = ""
-    app_version: str = ""
-    deprecated: bool = False
-    annotations: dict[str, str] | None = None
-    kube_version: str = ""
-    dependencies: list[Dependency] = field(default_factory=list)
-    type: str = ""
-    # Go tells a nil Dependencies slice from an empty one (`dependencies: []`), and
-    # ProcessDependencies skips only nil: True when the key was given (non-null).
-    dependencies_declared: bool = False
+    __slots__ = ("name", "home", "sources", "version", "description", "keywords", "maintainers",
+                 "icon", "api_version", "condition", "tags", "app_version", "deprecated",
+                 "annotations", "kube_version", "dependencies", "type", "dependencies_declared")
+
+    def __init__(self, name: str = "", home: str = "", sources: list[str] | None = None,
+                 version: str = "", description: str = "", keywords: list[str] | None = None,
+                 maintainers: list[Maintainer] | None = None, icon: str = "",
+                 api_version: str = "", condition: str = "", tags: str = "",
+                 app_version: str = "", deprecated: bool = False,
+                 annotations: dict[str, str] | None = None, kube_version: str = "",
+                 dependencies: list[Dependency] | None = None, type: str = "",  # noqa: A002
+                 dependencies_declared: bool = False) -> None:
+        self.name = name
+        self.home = home
+        self.sources = [] if sources is None else sources
+        self.version = version
+        self.description = description
+        self.keywords = [] if keywords is None else keywords
+        self.maintainers = [] if maintainers is None else maintainers
+        self.icon = icon
+        self.api_version = api_version
+        self.condition = condition
+        self.tags = tags
+        self.app_version = app_version
+        self.deprecated = deprecated
+        self.annotations = annotations
+        self.kube_version = kube_version
+        self.dependencies = [] if dependencies is None else dependencies
+        self.type = type
+        # Go tells a nil Dependencies slice from an empty one (`dependencies: []`), and
+        # ProcessDependencies skips only nil: True when the key was given (non-null).
+        self.dependencies_declared = dependencies_declared
 
     def to_go_map(self, is_root: bool = True) -> dict[str, Any]:
         """The map Helm 4 puts in `.Chart`: Go field names, zero values kept."""
@@ -124,22 +145,31 @@ class Metadata:
         }
 
 
-@dataclass(eq=False)
 class Chart:
-    """A loaded chart and, recursively, its subcharts (Helm's chart.Chart)."""
+    """A loaded chart and, recursively, its subcharts (Helm's chart.Chart); compared by
+    identity."""
 
-    metadata: Metadata
-    lock: Lock | None = None
-    templates: list[ChartFile] = field(default_factory=list)
-    files: list[ChartFile] = field(default_factory=list)
-    values: dict[str, Any] = field(default_factory=dict)
-    raw_values: bytes | None = None
-    schema: bytes | None = None
-    dependencies: list[Chart] = field(default_factory=list)
-    parent: Chart | None = field(default=None, repr=False)
-    raw: list[ChartFile] = field(default_factory=list, repr=False)
-    # What Helm logs while loading this chart (followed symlinks), root chart only.
-    load_warnings: list[Warning] = field(default_factory=list, repr=False)
+    def __init__(self, metadata: Metadata, lock: Lock | None = None,
+                 templates: list[ChartFile] | None = None, files: list[ChartFile] | None = None,
+                 values: dict[str, Any] | None = None, raw_values: bytes | None = None,
+                 schema: bytes | None = None, dependencies: list[Chart] | None = None,
+                 parent: Chart | None = None, raw: list[ChartFile] | None = None,
+                 load_warnings: list[Warning] | None = None) -> None:
+        self.metadata = metadata
+        self.lock = lock
+        self.templates = [] if templates is None else templates
+        self.files = [] if files is None else files
+        self.values = {} if values is None else values
+        self.raw_values = raw_values
+        self.schema = schema
+        self.dependencies = [] if dependencies is None else dependencies
+        self.parent = parent
+        self.raw = [] if raw is None else raw
+        # What Helm logs while loading this chart (followed symlinks), root chart only.
+        self.load_warnings = [] if load_warnings is None else load_warnings
+
+    def __repr__(self) -> str:
+        return f"Chart(metadata={self.metadata!r}, dependencies={len(self.dependencies)})"
 
     def name(self) -> str:
         return self.metadata.name
