@@ -1,12 +1,14 @@
-"""Execution of parsed templates, compiled once into Python closures.
+"""Tracked execution (runner.template.positions), compiled once into Python closures.
 
-Each tree is compiled on first use into nested closures `run(state, dot)`
-(statements, which append to `state.out`) and `ev(state, dot[, final])`
-(pipelines and commands, which return values). Variables get frame slots at
-compile time (Go's variable stack is lexical in effect); field chains on
-dicts take a fast path; functions are looked up by name per call (the
-function map is per render) with argument plans cached per call site.
-Behaviour and error texts follow Go's text/template exec.go.
+Ordinary executions run generated code (runner.template.compiler); an
+execution that records where each output piece came from runs this closure
+compiler's form of the tree instead: nested closures `run(state, dot)`
+(statements, which append to `state.out` and record a Mark per piece) and
+`ev(state, dot[, final])` (pipelines and commands, which return values).
+Variables get frame slots at compile time (Go's variable stack is lexical in
+effect); field chains on dicts take a fast path; functions are looked up by
+name per call with argument plans cached per call site. Behaviour and error
+texts follow Go's text/template exec.go, as the generated code's do.
 """
 
 from __future__ import annotations
@@ -58,14 +60,6 @@ class Compiled:
         self.nslots = nslots
 
 
-def compiled(tree: Tree) -> Compiled:
-    comp = tree.compiled
-    if comp is None:
-        with no_gc():
-            comp = tree.compiled = _Compiler(tree).compile()
-    return comp  # type: ignore[return-value]
-
-
 def compiled_tracked(tree: Tree) -> Compiled:
     """The tracked form of `tree` (positions recorded), compiled on first use."""
     comp = _TRACKED.get(tree)
@@ -73,7 +67,7 @@ def compiled_tracked(tree: Tree) -> Compiled:
         if len(_TRACKED) >= 8192:  # trees of past renders; the parse cache is as large
             _TRACKED.clear()
         with no_gc():
-            comp = _TRACKED[tree] = _Compiler(tree, track=True).compile()
+            comp = _TRACKED[tree] = _Compiler(tree).compile()
     return comp
 
 
@@ -104,33 +98,14 @@ def execute_tree_tracked(
     return smap.text, smap
 
 
-def execute_tree(
-    tree: Tree,
-    trees: dict[str, Tree],
-    data: Any,
-    funcs: dict[str, GoFunc],
-    missingkey: int = MISSINGKEY_INVALID,
-) -> str:
-    """Run `tree` with dot = `data`; returns the output text or raises ExecError."""
-    comp = compiled(tree)
-    frame = [data] + [None] * (comp.nslots - 1)
-    st = State([], frame, tree.name, 0, trees, funcs, missingkey)
-    try:  # noqa: SIM105
-        comp.run(st, data)
-    except (_Break, _Continue):  # unreachable: the parser confines them to range
-        pass
-    return "".join(st.out)
-
-
 # ---------------------------------------------------------------- compiler
 
 
 class _Compiler:
     """Turns one tree into closures; tracks variable scopes to give each variable a slot."""
 
-    def __init__(self, tree: Tree, track: bool = False) -> None:
+    def __init__(self, tree: Tree) -> None:
         self.tree = tree
-        self.track = track  # record positions (a separate compiled form)
         self.scope: list[tuple[str, int]] = [("$", 0)]
         self.nslots = 1
         # Go reports a range element (dot, or its variable) as interface {} in
@@ -193,14 +168,7 @@ class _Compiler:
         return Mark(tree.name, tree.parse_name, line, verbatim)
 
     def s_text(self, node: Node) -> Run:
-        text = node.text  # type: ignore[attr-defined]
-        if self.track:
-            return _tracked_text(text, self.mark(node, True))
-
-        def run(st: State, dot: Any) -> None:
-            st.out.append(text)
-
-        return run
+        return _tracked_text(node.text, self.mark(node, True))  # type: ignore[attr-defined]
 
     def s_comment(self, node: Node) -> Run:
         return lambda st, dot: None
@@ -211,17 +179,7 @@ class _Compiler:
         if pipe.decl:
             return ev  # declarations print nothing
         show = print_copied_value if self._prints_copy(pipe) else print_value
-        if self.track:
-            return _tracked_action(ev, self.mark(node, False), show)
-
-        def run(st: State, dot: Any) -> None:
-            v = ev(st, dot)
-            if type(v) is str:
-                st.out.append(v)
-            else:
-                st.out.append(show(v))
-
-        return run
+        return _tracked_action(ev, self.mark(node, False), show)
 
     def _prints_copy(self, pipe: PipeNode) -> bool:
         """Whether the printed value is a copy: Go's printableValue takes the address of
@@ -331,27 +289,8 @@ class _Compiler:
         return run
 
     def s_template(self, node: TemplateNode) -> Run:
-        name, tree = node.name, self.tree
         ev = self.pipe(node.pipe) if node.pipe is not None else None
-        if self.track:
-            return _tracked_template(tree, node, ev, self.mark(node, False))
-
-        def run(st: State, dot: Any) -> None:
-            target = st.trees.get(name)
-            if target is None:
-                fail(st, tree, node, f"template {go_quote(name)} not defined")
-            if st.depth >= MAX_EXEC_DEPTH:
-                fail(st, tree, node, f"exceeded maximum template depth ({MAX_EXEC_DEPTH})")
-            d = ev(st, dot) if ev is not None else None
-            comp = target.compiled or compiled(target)
-            frame = [d] + [None] * (comp.nslots - 1)  # type: ignore[union-attr]
-            sub = State(st.out, frame, target.name, st.depth + 1, st.trees, st.funcs, st.missingkey)
-            try:
-                comp.run(sub, d)  # type: ignore[union-attr]
-            except RecursionError:
-                fail(st, tree, node, f"exceeded maximum template depth ({MAX_EXEC_DEPTH})")
-
-        return run
+        return _tracked_template(self.tree, node, ev, self.mark(node, False))
 
     # ---------------------------------------------------- pipelines
 
@@ -484,9 +423,7 @@ __all__ = [
     "MISSINGKEY_MODES",
     "Compiled",
     "State",
-    "compiled",
     "compiled_tracked",
-    "execute_tree",
     "execute_tree_tracked",
     "fail",
     "no_gc",
