@@ -18,15 +18,23 @@ from collections.abc import Mapping
 from typing import Any
 
 from runner.funcs.registry import GoFunc
+from runner.gcpause import no_gc
 from runner.template import cache
 from runner.template.builtins import BUILTINS
 from runner.template.calls import gomethod
 from runner.template.errors import ExecError, ParseError, TemplateError
-from runner.template.exec import MISSINGKEY_MODES, execute_tree_tracked, no_gc
 from runner.template.lex import go_quote
 from runner.template.parse import ParseResult, Tree, check_functions, parse_text
 from runner.template.positions import TRACKING, SourceMap, SourcePos
-from runner.template.runtime import compile_result, define_of, execute_tree, from_entry, to_entry
+from runner.template.runtime import (
+    compile_result,
+    define_of,
+    execute_tree,
+    execute_tree_tracked,
+    from_entry,
+    to_entry,
+)
+from runner.template.state import MISSINGKEY_MODES
 
 __all__ = [
     "BUILTINS",
@@ -76,7 +84,7 @@ def _parse_persisted(name: str, text: str, break_is_func: bool, continue_is_func
         if entry is not None:
             return from_entry(name, text, (break_is_func, continue_is_func), entry)
     result = parse_text(name, text, break_is_func=break_is_func, continue_is_func=continue_is_func)
-    compile_result(name, text, result)
+    compile_result(name, text, result, (break_is_func, continue_is_func))
     if persist:
         cache.store(key, to_entry(result))
     return result

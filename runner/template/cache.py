@@ -3,7 +3,7 @@
 Parsing and compiling is most of what rendering a large chart costs, and the
 same text always compiles to the same code, so each file's compiled form
 (runtime.to_entry: the function names it uses and, per tree, its flags and
-marshalled code object) is stored under the user's cache directory
+marshalled code object and call-site table) is stored under the user's cache directory
 (`$XDG_CACHE_HOME/deploy-runner/templates`, else `~/.cache/...`), named by
 the SHA-256 of the template name, its text, the parse mode and a fingerprint
 of the compiler (package version, Python version, which marshal's format
@@ -89,7 +89,7 @@ def load(key: str) -> tuple[Any, ...] | None:
 def _well_formed(entry: Any) -> bool:
     if not (isinstance(entry, tuple) and len(entry) == 2 and isinstance(entry[1], tuple)):
         return False
-    return all(isinstance(d, tuple) and len(d) == 4 and isinstance(d[3], bytes) for d in entry[1])
+    return all(isinstance(d, tuple) and len(d) == 4 and isinstance(d[2], bytes) for d in entry[1])
 
 
 def store(key: str, entry: tuple[Any, ...]) -> None:

@@ -2,100 +2,114 @@
 
 For each tree of a parsed file the generator writes `def mk_N():` which,
 called once, returns `(run, nslots)`: `run(st, dot)` executes the template
-with statements and control flow inline (if/with as `if`, range as `for`,
-break/continue as Python's), template variables in the frame list
-`V = st.vars` (slots fixed at generation, Go's scoping being lexical), and
-dict field chains inline. Function calls, method calls and field access on
-anything but a dict go through the call sites of runner.template.sites (one
-per call site, made on first use; arguments evaluated by small nested
-functions) and the helpers of runner.template.runtime, so argument
-conversion, missingkey and nil handling are the executor's own.
+with its statements inline (text as `ap("...")`, if/with as `if`, range as
+`for`, break/continue as Python's) and template variables in the frame list
+`V = st.vars` (slots fixed here, Go's variable scoping being lexical).
 
-Error texts need the position and text of a node: both are embedded as
-constants (`pos, "text"`) at each place that can fail; the node objects a
-call site needs (literals for conversion, stand-ins for others) are built
-when the site is first used. Behaviour follows Go's text/template exec.go
-as the closure compiler did before (see docs/engine.md).
+Commands (field chains, function and method calls, variables, literals) are
+call sites: `(S[k] or mk(k)).run(st, dot, final)`. What a site needs (field
+names, argument kinds, the position and text of the nodes its errors name,
+literal values) is data, one marshalled table per tree kept as a bytes
+constant: compiling it costs next to nothing, and runtime.py builds a site
+from its entry on the site's first use only. Behaviour follows Go's
+text/template exec.go (see docs/engine.md).
 """
 
 from __future__ import annotations
 
-import math
+import marshal
 from typing import Any
 
 from runner.template.calls import ArgError, ideal_constant
+from runner.template.lex import go_quote
 from runner.template.nodes import (
-    ChainNode,
     CommandNode,
     ListNode,
     Node,
-    NumberNode,
     PipeNode,
     RangeNode,
     TemplateNode,
-    VariableNode,
     last_evaluated,
 )
 from runner.template.parse import Tree
+from runner.template.positions import line_of
 
+Spec = tuple[Any, ...]
 _LITERALS = ("nil", "bool", "number", "string")
+_CHUNK = 40  # lines of one generated function, about
+_MAX_DEPTH = 12  # blocks nested in one generated function (Python allows 20 loops, 100 indents)
 
 
-def const(v: Any) -> str:
-    """Python source for a constant value (floats that repr can't spell included)."""
-    if isinstance(v, float) and not math.isfinite(v):
-        return f"float({str(v)!r})"
-    if isinstance(v, complex):
-        return f"complex({const(v.real)}, {const(v.imag)})"
-    return repr(v)
+def where(node: Node) -> tuple[int, str]:
+    """A node as error messages name it: position and kind, which find it again when its
+    text is needed (runtime.node_text parses the template again: errors only)."""
+    return (node.pos, node.kind)
 
 
-def spec(node: Node) -> str:
-    """A node as error messages need it: position and text."""
-    return f"{node.pos}, {str(node)!r}"
+class Generated:
+    """One tree's generated code: its functions' names (run first), its table of call
+    sites (each marshalled apart, then the tuple of them), and its frame size."""
+
+    __slots__ = ("names", "table", "nslots")
+
+    def __init__(self, names: list[str], table: bytes, nslots: int) -> None:
+        self.names = names
+        self.table = table
+        self.nslots = nslots
 
 
-def generate(trees: list[Tree]) -> str:
-    """Module source defining `mk_0 .. mk_{n-1}`, one factory per tree, in order."""
-    parts = []
+def generate(trees: list[Tree], tracked: bool = False) -> tuple[str, list[Generated]]:
+    """Module source with the functions of every tree (`r{i}(st, dot, S)` runs tree i),
+    and what else each tree's code needs. `tracked`: the form that records where each
+    output piece came from (positions.py)."""
+    sources, generated = [], []
     for i, tree in enumerate(trees):
-        parts.append(_Define(tree).source(f"mk_{i}"))
-    return "\n".join(parts)
+        define = _Define(tree, tracked, f"r{i}")
+        sources.append(define.source())
+        names = [define.name] + [f"{define.name}_{k}" for k in range(len(define.funcs))]
+        table = marshal.dumps(tuple(marshal.dumps(spec) for spec in define.specs))
+        generated.append(Generated(names, table, define.nslots))
+    return "\n".join(sources), generated
 
 
 class _Define:
     """Generates one tree's factory; tracks variable scopes to give each variable a slot."""
 
-    def __init__(self, tree: Tree) -> None:
+    def __init__(self, tree: Tree, tracked: bool, name: str) -> None:
         self.tree = tree
+        self.tracked = tracked
+        self.name = name
         self.scope: list[tuple[str, int]] = [("$", 0)]
         self.nslots = 1
         # Go reports a range element (dot, or its variable) as interface {} in
         # field errors: it sits in an interface slot. Tracked statically.
         self.dot_boxed = False
         self.boxed_slots: set[int] = set()
-        self.nsites = 0
+        self.specs: list[Spec] = []
         self.ntemps = 0
-        self.nevals = 0
-        self.funcs: list[list[str]] = []  # argument evaluators
+        self.funcs: list[str] = []  # the functions holding long runs of statements
         self.out: list[str] = []
-        self.ind = 0
+        self.ind = 0  # indentation inside the function being written
+        self.depth = 0  # blocks open in it
+        self.loops = 0  # `for` loops open in it
 
     # ---------------------------------------------------------- output
 
-    def source(self, fname: str) -> str:
-        self.ind = 2
-        self.w("V = st.vars")
-        self.w("ap = st.out.append")
-        self.stmts(self.tree.root or ListNode(0), "dot")
-        body = self.out
-        lines = [f"def {fname}():", f"    S = [None] * {self.nsites}"]
-        for func in self.funcs:
-            lines.extend(func)
-        lines.append("    def run(st, dot):")
-        lines.extend(body)
-        lines.append(f"    return run, {self.nslots}")
-        return "\n".join(lines) + "\n"
+    def source(self) -> str:
+        body = self.body(self.tree.root or ListNode(0), "dot")
+        return "\n".join([*self.funcs, self.function(self.name, "dot", body)]) + "\n"
+
+    def function(self, name: str, dot: str, body: list[str]) -> str:
+        """A module-level function running `body` (lines indented from 0)."""
+        prologue = []
+        text = "\n".join(body)
+        if "V[" in text:
+            prologue.append("V = st.vars")
+        if "ap(" in text:
+            prologue.append("ap = st.out.append")
+        if "rec." in text:
+            prologue.append("rec = st.rec")
+        return "\n".join([f"def {name}(st, {dot}, S):", *("    " + line for line in prologue + body)]) + "\n"
 
     def w(self, line: str) -> None:
         self.out.append("    " * self.ind + line)
@@ -104,21 +118,9 @@ class _Define:
         self.ntemps += 1
         return f"t{self.ntemps}"
 
-    def fail(self, node: Node | str, reason: str) -> None:
-        where = node if isinstance(node, str) else spec(node)
-        self.w(f"fail_at(st, T, {where}, {reason!r})")
-
-    def site(self, name: str, call_node: Node, head_node: Node, args: list[Node]) -> str:
-        """An expression giving the call site, made on first use."""
-        k = self.nsites
-        self.nsites += 1
-        argspecs = tuple(_arg_spec(a) for a in args)
-        evals = [self.evaluator(a) for a in args]
-        ev_src = "(" + "".join(f"{e}, " for e in evals) + ")"
-        return (
-            f"(S[{k}] or mksite(S, {k}, T, {name!r}, ({spec(call_node)}), ({spec(head_node)}), "
-            f"({''.join(s + ', ' for s in argspecs)}), {ev_src}))"
-        )
+    def site(self, spec: Spec) -> int:
+        self.specs.append(spec)
+        return len(self.specs) - 1
 
     # ------------------------------------------------------- variables
 
@@ -136,22 +138,78 @@ class _Define:
 
     # ------------------------------------------------------ statements
 
-    def stmts(self, node: Node, dot: str) -> None:
-        """Statements of `node`; `pass` when they write nothing."""
-        mark = len(self.out)
-        self.stmt(node, dot)
-        if len(self.out) == mark:
-            self.w("pass")
+    def body(self, node: Node, dot: str) -> list[str]:
+        """Lines (indented from 0) running the statements of `node`. Runs of more than
+        _CHUNK lines go into functions of their own: Python compiles large functions in
+        more than linear time. Statements with a break or continue of an enclosing loop stay."""
+        children = node.nodes if node.kind == "list" else [node]  # type: ignore[attr-defined]
+        saved = self.out, self.ind
+        pieces: list[tuple[list[str], Node | None]] = []
+        texts: list[str] = []  # adjacent text nodes (a comment between): one append
+        for child in children:
+            if child.kind == "text" and not self.tracked:
+                texts.append(child.text)  # type: ignore[attr-defined]
+                continue
+            if texts:
+                pieces.append(([f"ap({''.join(texts)!r})"], None))
+                texts = []
+            self.out, self.ind = [], 0
+            self.stmt(child, dot)
+            if self.out:
+                pieces.append((self.out, child))
+        if texts:
+            pieces.append(([f"ap({''.join(texts)!r})"], None))
+        self.out, self.ind = saved
+        lines: list[str] = []
+        if sum(len(p) for p, _ in pieces) <= _CHUNK:
+            for piece, _ in pieces:
+                lines.extend(piece)
+            return lines or ["pass"]
+        chunk: list[str] = []
+        for piece, child in pieces:
+            stays = child is not None and _loop_control(child)
+            if stays or len(chunk) + len(piece) > _CHUNK:
+                lines.extend(self.chunk(chunk, dot))
+                chunk = []
+            if stays:
+                lines.extend(piece)
+            else:
+                chunk.extend(piece)
+        lines.extend(self.chunk(chunk, dot))
+        return lines
+
+    def chunk(self, lines: list[str], dot: str) -> list[str]:
+        """`lines` as a call of a new nested function (inline when short)."""
+        if len(lines) <= 2:
+            return lines
+        name = f"{self.name}_{len(self.funcs)}"
+        self.funcs.append(self.function(name, dot, lines))
+        return [f"{name}(st, {dot}, S)"]
+
+    def block(self, node: ListNode, dot: str) -> None:
+        """A branch's statements; what it declares is not visible after it (Go pops
+        them at run time: an else branch using them finds them undefined)."""
+        mark = len(self.scope)
+        deep = self.depth >= _MAX_DEPTH and not _loop_control(node)
+        saved = self.depth, self.loops
+        if deep:  # into a function of its own: Python limits nesting
+            self.depth, self.loops = 0, 0
+        self.depth += 1
+        lines = self.body(node, dot)
+        if deep:
+            lines = self.chunk(lines, dot) if len(lines) > 2 else lines
+        self.depth, self.loops = saved
+        self.out.extend("    " * (self.ind + 1) + line for line in lines)
+        del self.scope[mark:]
 
     def stmt(self, node: Node, dot: str) -> None:
         kind = node.kind
-        if kind == "list":
-            for n in node.nodes:  # type: ignore[attr-defined]
-                self.stmt(n, dot)
-        elif kind == "text":
+        if kind == "text":
             self.w(f"ap({node.text!r})")  # type: ignore[attr-defined]
+            if self.tracked:
+                self.w(f"rec.marks.append(mark(st, T, {self.line(node, True)}, True))")
         elif kind == "action":
-            self.action(node.pipe, dot)  # type: ignore[attr-defined]
+            self.action(node, dot)
         elif kind == "if":
             self.s_if(node, dot)
         elif kind == "with":
@@ -160,18 +218,29 @@ class _Define:
             self.s_range(node, dot)  # type: ignore[arg-type]
         elif kind == "template":
             self.s_template(node, dot)  # type: ignore[arg-type]
-        elif kind == "break":
-            self.w("break")
-        elif kind == "continue":
-            self.w("continue")
+        elif kind in ("break", "continue"):
+            # a range's else list may hold them: outside any loop of this function
+            self.w(kind if self.loops else f"raise {kind.upper()}")
+        elif kind == "list":
+            for n in node.nodes:  # type: ignore[attr-defined]
+                self.stmt(n, dot)
         # comments write nothing
 
-    def action(self, pipe: PipeNode, dot: str) -> None:
+    def line(self, node: Node, verbatim: bool) -> int:
+        """The line a Mark names: a text node's first line, else the action's."""
+        if verbatim:
+            return line_of(self.tree.text, node.pos)
+        return node.line  # type: ignore[attr-defined, no-any-return]
+
+    def action(self, node: Node, dot: str) -> None:
+        pipe: PipeNode = node.pipe  # type: ignore[attr-defined]
         v = self.pipe(pipe, dot)
         if pipe.decl:
             return  # declarations print nothing
-        show = "print_copied_value" if self._prints_copy(pipe) else "print_value"
-        self.w(f"ap({v} if type({v}) is str else {show}({v}))")
+        show = "show_copy" if self._prints_copy(pipe) else "show"
+        self.w(f"ap({show}({v}))")
+        if self.tracked:
+            self.w(f"action_mark(st, T, {self.line(node, False)})")
 
     def _prints_copy(self, pipe: PipeNode) -> bool:
         """Whether the printed value is a copy: Go's printableValue takes the address of
@@ -202,22 +271,13 @@ class _Define:
     def s_with(self, node: Any, dot: str) -> None:
         mark = len(self.scope)
         saved, self.dot_boxed = self.dot_boxed, False
-        v = self.pipe(node.pipe, dot)
+        v = self.value(self.pipe(node.pipe, dot))
         self.w(f"if truth({v}):")
         self.block(node.list, v)
-        self.dot_boxed = saved
         if node.else_list is not None:
             self.w("else:")
             self.block(node.else_list, dot)
-        del self.scope[mark:]
-
-    def block(self, node: ListNode, dot: str) -> None:
-        """A branch's statements; what it declares is not visible after it (Go pops
-        them at run time: an else branch using them finds them undefined)."""
-        mark = len(self.scope)
-        self.ind += 1
-        self.stmts(node, dot)
-        self.ind -= 1
+        self.dot_boxed = saved
         del self.scope[mark:]
 
     def s_range(self, node: RangeNode, dot: str) -> None:
@@ -226,21 +286,25 @@ class _Define:
         slots = [self.resolve(var.ident[0]) for var in node.pipe.decl]
         if slots and slots[-1] is not None:
             self.boxed_slots.add(slots[-1])
-        where = spec(last_evaluated(node.pipe))  # Go's state still points into the pipeline
+        at = where(last_evaluated(node.pipe))  # Go's state still points into the pipeline
         pairs, index, elem = self.tmp(), self.tmp(), self.tmp()
-        self.w(f"{pairs} = range_pairs(st, T, {where}, {v}, {len(slots) > 1})")
+        self.w(f"{pairs} = range_pairs(st, T, {at[0]}, {at[1]!r}, {v}, {len(slots) > 1})")
         self.w(f"if {pairs} is not None:")
-        self.ind += 1
-        self.w(f"for {index}, {elem} in {pairs}:")
-        self.w(f"    if {elem} is None: {elem} = NIL")  # an element of []interface {} is boxed
+        self.w(f"    for {index}, {elem} in {pairs}:")
+        self.w(f"        if {elem} is None: {elem} = NIL")  # an element of []interface {} is boxed
         if slots:
-            self.w(f"    V[{slots[-1]}] = {elem}")
+            self.w(f"        V[{slots[-1]}] = {elem}")
         if len(slots) > 1:
-            self.w(f"    V[{slots[0]}] = {index}")
+            self.w(f"        V[{slots[0]}] = {index}")
         saved, self.dot_boxed = self.dot_boxed, True
+        self.ind += 1
+        self.loops += 1
+        self.depth += 1
         self.block(node.list, elem)
-        self.dot_boxed = saved
+        self.depth -= 1
+        self.loops -= 1
         self.ind -= 1
+        self.dot_boxed = saved
         if node.else_list is not None:
             self.w("else:")
             self.block(node.else_list, dot)
@@ -248,222 +312,165 @@ class _Define:
 
     def s_template(self, node: TemplateNode, dot: str) -> None:
         target = self.tmp()
-        self.w(f"{target} = template_target(st, T, {spec(node)}, {node.name!r})")
+        self.w(f"{target} = template_target(st, T, {node.pos}, {node.name!r})")
         v = self.pipe(node.pipe, dot) if node.pipe is not None else "None"
-        self.w(f"run_template(st, T, {spec(node)}, {target}, {v})")
+        if self.tracked:
+            self.w(f"run_template_tracked(st, T, {node.pos}, {target}, {v}, {node.line})")
+        else:
+            self.w(f"run_template(st, T, {node.pos}, {target}, {v})")
 
     # ------------------------------------------------------- pipelines
 
+    def value(self, expr: str) -> str:
+        """`expr` in a local (it is used more than once)."""
+        if expr.isidentifier():
+            return expr
+        t = self.tmp()
+        self.w(f"{t} = {expr}")
+        return t
+
     def pipe(self, pipe: PipeNode, dot: str) -> str:
-        """Emits the pipeline; returns the name of the local holding its value."""
-        v: str | None = None
-        for cmd in pipe.cmds:
-            v = self.command(cmd, dot, v)
-            self.w(f"if {v} is NIL: {v} = None")
-        if v is None:
-            v = self.tmp()
-            self.w(f"{v} = None")
-        # declared after the commands: they see old bindings
+        """A pipeline: returns an expression of its value (its commands nested in
+        one expression, which Python evaluates innermost first)."""
+        v = "MISSING"
+        for i, cmd in enumerate(pipe.cmds):
+            k = self.site(self.command(cmd, i > 0))
+            v = f"S[{k}].run(st, {dot}, {v})"
+        if v == "MISSING":
+            v = "None"
+        slots, undefined = self.declared(pipe)
+        if undefined is not None:
+            v = self.value(v)
+            self.w(f"fail_at(st, T, {undefined[0][0]}, {undefined[0][1]!r}, {undefined[1]!r})")
+        if slots:
+            self.w("".join(f"V[{slot}] = " for slot in slots) + v)
+            return f"V[{slots[-1]}]"
+        return v
+
+    def declared(self, pipe: PipeNode) -> tuple[list[int], tuple[tuple[int, str], str] | None]:
+        """Slots the pipeline writes (declared after its commands: they see old bindings),
+        and the error for an assignment to an unknown variable, which fails at run time."""
+        slots, undefined = [], None
         for var in pipe.decl:
             name = var.ident[0]
             slot = self.resolve(name) if pipe.is_assign else None
             if slot is None:
-                if pipe.is_assign:
-                    self.fail(last_evaluated(pipe), f"undefined variable: {name}")
+                if pipe.is_assign and undefined is None:
+                    undefined = (where(last_evaluated(pipe)), f"undefined variable: {name}")
                 slot = self.declare(name)
-            self.w(f"V[{slot}] = {v}")
-        return v
+            slots.append(slot)
+        return slots, undefined
 
-    def command(self, cmd: CommandNode, dot: str, final: str | None) -> str:
-        """One command with the previous command's value `final` (None: Go's missingVal)."""
+    def pipe_spec(self, pipe: PipeNode) -> Spec:
+        """A pipeline in argument position, as data (runtime.PipeEval)."""
+        cmds = tuple(self.site(self.command(cmd, i > 0)) for i, cmd in enumerate(pipe.cmds))
+        slots, undefined = self.declared(pipe)
+        return (cmds, tuple(slots), undefined)
+
+    def command(self, cmd: CommandNode, has_final: bool) -> Spec:
+        """One command's site (runtime.py builds it); `has_final`: a previous command's value follows."""
         first, rest = cmd.args[0], cmd.args[1:]
-        kind = first.kind
+        kind, at = first.kind, where(first)
+        extra = bool(rest) or has_final
         if kind == "field":
-            return self.field_chain(first, first.ident, rest, dot, None, final)  # type: ignore[attr-defined]
+            return ("chain", ("dot",), tuple(first.ident), at, at, self.dot_boxed, self.args(rest))  # type: ignore[attr-defined]
         if kind == "chain":
-            return self.chain(first, rest, dot, final)  # type: ignore[arg-type]
+            recv = first.node  # type: ignore[attr-defined]
+            if recv.kind == "nil":
+                return ("fail", at, f"indirection through explicit nil in {first}", False)
+            if recv.kind in _LITERALS:  # literals can't carry fields; the parser rejects most
+                return ("fail", at, f"can't evaluate field {first.field[0]} in type {recv}", False)  # type: ignore[attr-defined]
+            # Go's state still points at the last node evaluated for the receiver.
+            recv_spec = ("arg", self.arg(recv)[1])
+            return ("chain", recv_spec, tuple(first.field), at, where(last_evaluated(recv)), False, self.args(rest))  # type: ignore[attr-defined]
         if kind == "identifier":
-            site = self.site(first.ident, cmd, first, rest)  # type: ignore[attr-defined]
-            v = self.tmp()
-            self.w(f"{v} = call_function(st, {dot}, {site}, {final or 'MISSING'})")
-            return v
-        if kind == "variable" and len(first.ident) > 1:  # type: ignore[attr-defined]
-            recv = self.variable(first, dot)  # type: ignore[arg-type]
-            slot = self.resolve(first.ident[0])  # type: ignore[attr-defined]
-            return self.field_chain(first, first.ident[1:], rest, dot, recv, final, slot in self.boxed_slots)  # type: ignore[attr-defined]
-        if rest or final is not None:
-            self.fail(first, f"can't give argument to non-function {first}")
-        v = self.tmp()
+            call_at = at if isinstance(cmd, _OneWord) else where(cmd)
+            return ("call", first.ident, call_at, at, self.args(rest))  # type: ignore[attr-defined]
         if kind == "variable":
-            self.w(f"{v} = {self.variable(first, dot)}")  # type: ignore[arg-type]
-        elif kind == "pipe":
-            self.w(f"{v} = {self.pipe(first, dot)}")  # type: ignore[arg-type]
-        else:
-            self.w(f"{v} = {self.literal_command(first, dot)}")
-        return v
-
-    def literal_command(self, first: Node, dot: str) -> str:
-        kind = first.kind
+            ident = first.ident  # type: ignore[attr-defined]
+            slot = self.resolve(ident[0])
+            if len(ident) > 1:
+                recv_spec = ("var", slot, at, ident[0])
+                return ("chain", recv_spec, tuple(ident[1:]), at, at, slot in self.boxed_slots, self.args(rest))
+            return ("var", slot, at, ident[0], extra)
+        if kind == "pipe":
+            return ("pipe", at, extra, self.pipe_spec(first))  # type: ignore[arg-type]
         if kind == "dot":
-            return dot
-        if kind == "bool":
-            return repr(first.value)  # type: ignore[attr-defined]
-        if kind == "string":
-            return repr(first.text)  # type: ignore[attr-defined]
+            return ("dot", at, extra)
+        if kind in ("bool", "string"):
+            return ("const", first.value if kind == "bool" else first.text, at, extra)  # type: ignore[attr-defined]
         if kind == "number":
             try:
-                return const(ideal_constant(first))  # type: ignore[arg-type]
+                return ("const", ideal_constant(first), at, extra)  # type: ignore[arg-type]
             except ArgError as err:
-                self.fail(first, err.reason)
-                return "None"
-        self.fail(first, "nil is not a command" if kind == "nil" else f"can't evaluate command {_go_quote(str(first))}")
-        return "None"
-
-    def variable(self, node: VariableNode, dot: str) -> str:
-        """An expression reading the variable (raw: it may hold NIL)."""
-        name = node.ident[0]
-        slot = self.resolve(name)
-        if slot is None:  # `$x := $x` with no earlier $x: Go fails when it runs
-            self.fail(node, f"undefined variable: {name}")
-            return "None"
-        return f"V[{slot}]"
-
-    def chain(self, node: ChainNode, args: list[Node], dot: str, final: str | None) -> str:
-        if node.node.kind == "nil":
-            self.fail(node, f"indirection through explicit nil in {node}")
-            return "None"
-        if node.node.kind in _LITERALS:  # literals can't carry fields; the parser rejects most
-            self.fail(node, f"can't evaluate field {node.field[0]} in type {node.node}")
-            return "None"
-        recv = self.arg_value(node.node, dot)
-        # Go's state still points at the last node evaluated for the receiver.
-        return self.field_chain(node, node.field, args, dot, recv, final, False, last_evaluated(node.node))
-
-    def field_chain(
-        self,
-        call_node: Node,
-        names: list[str],
-        args: list[Node],
-        dot: str,
-        recv: str | None,
-        final: str | None,
-        boxed0: bool = False,
-        err_node: Node | None = None,
-    ) -> str:
-        """evalFieldChain: every name but the last without arguments; the last may be a method call."""
-        node = err_node or call_node  # field errors vs "error calling" blame
-        if recv is None:
-            recv, boxed0 = dot, self.dot_boxed
-        r, boxed = self.tmp(), self.tmp()
-        self.w(f"{r} = {recv}")
-        self.w(f"{boxed} = {boxed0}")
-        for name in names[:-1]:
-            self.step(r, boxed, name, call_node, node, dot)
-        last = names[-1]
-        v = self.tmp()
-        self.w(f"if type({r}) is dict:")
-        self.ind += 1
-        if args or final is not None:
-            self.fail(node, f"{last} is not a method but has arguments")
-        self.w(f"{v} = {r}.get({last!r}, ABSENT)")
-        self.w(f"if {v} is None: {v} = NIL")
-        self.w(f"elif {v} is ABSENT: {v} = missing_key(st, T, {spec(node)}, {last!r})")
-        self.ind -= 1
-        self.w("else:")
-        site = self.site(last, call_node, node, args)
-        self.w(f"    {v} = field(st, T, {r}, {last!r}, {site}, {final or 'MISSING'}, {dot}, {boxed})")
-        return v
-
-    def step(self, r: str, boxed: str, name: str, call_node: Node, node: Node, dot: str) -> None:
-        """One name of a chain, no arguments: dicts inline, anything else through a site."""
-        self.w(f"if type({r}) is dict:")
-        self.w(f"    {r} = {r}.get({name!r}, ABSENT)")
-        self.w(f"    if {r} is None: {r} = NIL")
-        self.w(f"    elif {r} is ABSENT: {r} = missing_key(st, T, {spec(node)}, {name!r})")
-        self.w(f"    {boxed} = True")
-        self.w("else:")
-        site = self.site(name, call_node, node, [])
-        self.w(f"    {r} = field(st, T, {r}, {name!r}, {site}, MISSING, {dot}, {boxed})")
-        self.w(f"    {boxed} = False")
+                return ("fail", at, err.reason, extra)
+        reason = "nil is not a command" if kind == "nil" else f"can't evaluate command {go_quote(str(first))}"
+        return ("fail", at, reason, extra)
 
     # ------------------------------------------------------- arguments
 
-    def arg_value(self, node: Node, dot: str) -> str:
-        """Emits an argument's raw evaluation (evalArg before validateType); a non-literal."""
+    def args(self, nodes: list[Node]) -> tuple[Spec, ...]:
+        return tuple(self.arg(n) for n in nodes)
+
+    def arg(self, node: Node) -> tuple[Spec, Spec | None]:
+        """(what the call site keeps of the node, how to evaluate it; None for literals).
+
+        The site keeps a literal's fields (it converts literals per parameter type),
+        else where the argument's evaluation ends (errors after it point there), its
+        kind and its whole text."""
+        kind = node.kind
+        if kind == "string":
+            return ("s", node.pos, node.quoted, node.text), None  # type: ignore[attr-defined]
+        if kind == "bool":
+            return ("b", node.pos, node.value), None  # type: ignore[attr-defined]
+        if kind == "nil":
+            return ("n", node.pos), None
+        if kind == "number":
+            n: Any = node
+            fields = (n.text, n.is_int, n.is_uint, n.is_float, n.is_complex, n.int64, n.uint64, n.float64, n.complex128)
+            return ("#", n.pos, *fields), None
+        end = last_evaluated(node)
+        return ("w", end.pos, end.kind, kind, node.pos), self.evaluation(node)
+
+    def evaluation(self, node: Node) -> Spec:
+        """evalArg's evaluation of a non-literal argument (before validateType)."""
         kind = node.kind
         if kind == "dot":
-            return dot
+            return ("dot",)
         if kind == "pipe":
-            return self.pipe(node, dot)  # type: ignore[arg-type]
+            return ("pipe", self.pipe_spec(node))  # type: ignore[arg-type]
         if kind == "field":
-            return self.field_walk(node, node.ident, dot)  # type: ignore[attr-defined]
-        if kind == "variable":
-            if len(node.ident) == 1:  # type: ignore[attr-defined]
-                v = self.tmp()
-                self.w(f"{v} = {self.variable(node, dot)}")  # type: ignore[arg-type]
-                return v
-            return self.command(_single(node), dot, None)
-        if kind in ("identifier", "chain"):
-            return self.command(_single(node), dot, None)
-        self.fail(node, f"can't handle {node} for arg of type interface {{}}")
-        return "None"
-
-    def field_walk(self, node: Node, names: list[str], dot: str) -> str:
-        """A field chain in argument position: no arguments, no final value."""
-        r, boxed = self.tmp(), self.tmp()
-        self.w(f"{r} = {dot}")
-        self.w(f"{boxed} = {self.dot_boxed}")
-        for name in names:
-            self.step(r, boxed, name, node, node, dot)
-        return r
-
-    def evaluator(self, node: Node) -> str:
-        """A nested function evaluating a non-literal argument for a call site; 'None' for literals."""
-        kind = node.kind
-        if kind in _LITERALS:
-            return "None"
-        if kind == "dot":
-            return "dot_arg"
-        saved = self.out, self.ind
-        self.nevals += 1
-        name = f"e{self.nevals}"
-        self.out, self.ind = [], 2
-        self.w("V = st.vars")
-        v = self.arg_value(node, "dot")
-        self.w(f"return {v}")
-        body = self.out
-        self.out, self.ind = saved
-        self.funcs.append([f"    def {name}(st, dot):", *body])
-        return name
+            return ("site", self.site(("chain", ("dot",), tuple(node.ident), where(node), where(node), self.dot_boxed, ())))  # type: ignore[attr-defined]
+        if kind == "variable" and len(node.ident) == 1:  # type: ignore[attr-defined]
+            return ("var", self.resolve(node.ident[0]), where(node), node.ident[0])  # type: ignore[attr-defined]
+        if kind in ("variable", "identifier", "chain"):
+            return ("site", self.site(self.command(_one_word(node), False)))
+        return ("bad", where(node), f"can't handle {node} for arg of type interface {{}}")
 
 
-def _single(node: Node) -> CommandNode:
-    """A one-word command around an argument node (evalArg runs it as a command)."""
-    cmd = CommandNode(node.pos)
+class _OneWord(CommandNode):
+    """evalArg runs a variable, function or chain argument as a one-word command;
+    errors name the argument itself."""
+
+    __slots__ = ()
+
+
+def _one_word(node: Node) -> CommandNode:
+    cmd = _OneWord(node.pos)
     cmd.args = [node]
     return cmd
 
 
-def _arg_spec(node: Node) -> str:
-    """Source for what a call site keeps of an argument: a literal node's fields
-    (the site converts literals per parameter type), else where the argument
-    ends (errors after evaluating it point there) and its text."""
+def _loop_control(node: Node) -> bool:
+    """Whether `node` holds a break or continue of a range around it."""
     kind = node.kind
-    if kind == "string":
-        return f"('s', {node.pos}, {node.quoted!r}, {node.text!r})"  # type: ignore[attr-defined]
-    if kind == "bool":
-        return f"('b', {node.pos}, {node.value!r})"  # type: ignore[attr-defined]
-    if kind == "nil":
-        return f"('n', {node.pos})"
-    if kind == "number":
-        n: NumberNode = node  # type: ignore[assignment]
-        fields = (n.text, n.is_int, n.is_uint, n.is_float, n.is_complex, n.int64, n.uint64, n.float64, n.complex128)
-        return f"('#', {n.pos}, " + ", ".join(const(f) for f in fields) + ")"
-    end = last_evaluated(node)
-    return f"('w', {end.pos}, {str(end)!r}, {kind!r}, {str(node)!r})"
-
-
-def _go_quote(s: str) -> str:
-    from runner.template.lex import go_quote
-
-    return go_quote(s)
+    if kind in ("break", "continue"):
+        return True
+    if kind == "list":
+        return any(_loop_control(n) for n in node.nodes)  # type: ignore[attr-defined]
+    if kind in ("if", "with", "range"):
+        else_list = node.else_list  # type: ignore[attr-defined]
+        if else_list is not None and _loop_control(else_list):
+            return True
+        return kind != "range" and _loop_control(node.list)  # type: ignore[attr-defined]
+    return False

@@ -1,4 +1,7 @@
-"""{{range}}: lists and maps (sorted keys), integers (Go 1.22), nil as empty; break/continue."""
+"""{{range}}: lists and maps (sorted keys), integers (Go 1.22), nil as empty.
+
+Generated code loops over these pairs (runner.template.compiler); break and
+continue are Python's."""
 
 from __future__ import annotations
 
@@ -6,10 +9,9 @@ from collections.abc import Iterable
 from typing import Any
 
 from runner.template.gotypes import Int64, format_value
-from runner.template.nodes import Node, RangeNode, last_evaluated
+from runner.template.nodes import Node
 from runner.template.parse import Tree
-from runner.template.state import Eval, Run, State, _Break, _Continue, fail
-from runner.template.values import NIL
+from runner.template.state import State, fail
 
 
 def _sorted_keys(d: dict[Any, Any]) -> list[Any]:
@@ -39,36 +41,3 @@ def range_pairs(st: State, tree: Tree, where: Node, val: Any, two_vars: bool) ->
         return None
     fail(st, tree, where, f"range can't iterate over {format_value(val)}")
 
-
-def compile_range(
-    tree: Tree, node: RangeNode, ev: Eval, slots: list[int | None], body: Run, other: Run | None
-) -> Run:
-    """The tracked executor's range (runner.template.exec); generated code loops inline."""
-    elem_slot = slots[-1] if slots else None
-    idx_slot = slots[0] if len(slots) > 1 else None
-    two_vars = len(slots) > 1
-    where = last_evaluated(node.pipe)
-
-    def run(st: State, dot: Any) -> None:
-        pairs = range_pairs(st, tree, where, ev(st, dot), two_vars)
-        if pairs is None:
-            if other is not None:
-                other(st, dot)
-            return
-        frame = st.vars
-        try:
-            for index, elem in pairs:
-                if elem is None:
-                    elem = NIL  # an element of []interface {} is boxed
-                if elem_slot is not None:
-                    frame[elem_slot] = elem
-                if idx_slot is not None:
-                    frame[idx_slot] = index
-                try:  # noqa: SIM105 - suppress() costs a call per element
-                    body(st, elem)
-                except _Continue:
-                    pass
-        except _Break:
-            pass
-
-    return run
