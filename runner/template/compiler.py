@@ -145,20 +145,19 @@ class _Define:
         children = node.nodes if node.kind == "list" else [node]  # type: ignore[attr-defined]
         saved = self.out, self.ind
         pieces: list[tuple[list[str], Node | None]] = []
-        texts: list[str] = []  # adjacent text nodes (a comment between): one append
+        run: list[Any] = []  # text and printing actions in a row: one emit site
         for child in children:
-            if child.kind == "text" and not self.tracked:
-                texts.append(child.text)  # type: ignore[attr-defined]
+            if not self.tracked and self.emits(child, run):
                 continue
-            if texts:
-                pieces.append(([f"ap({''.join(texts)!r})"], None))
-                texts = []
+            if run:
+                pieces.append(([self.emit(run, dot)], None))
+                run = []
             self.out, self.ind = [], 0
             self.stmt(child, dot)
             if self.out:
                 pieces.append((self.out, child))
-        if texts:
-            pieces.append(([f"ap({''.join(texts)!r})"], None))
+        if run:
+            pieces.append(([self.emit(run, dot)], None))
         self.out, self.ind = saved
         lines: list[str] = []
         if sum(len(p) for p, _ in pieces) <= _CHUNK:
@@ -177,6 +176,37 @@ class _Define:
                 chunk.extend(piece)
         lines.extend(self.chunk(chunk, dot))
         return lines
+
+    def emits(self, node: Node, run: list[Any]) -> bool:
+        """Adds a text, comment, printing action or template call to `run` (runtime.EmitCmd's
+        items: texts, (copy, the pipeline's command sites) per action, ("t", position,
+        name, its pipeline's command sites) per template call)."""
+        kind = node.kind
+        if kind == "text":
+            if run and type(run[-1]) is str:
+                run[-1] += node.text  # type: ignore[attr-defined]
+            else:
+                run.append(node.text)  # type: ignore[attr-defined]
+            return True
+        if kind == "comment":
+            return True
+        if kind not in ("action", "template"):
+            return False
+        pipe: PipeNode | None = node.pipe  # type: ignore[attr-defined]
+        if pipe is not None and pipe.decl:
+            return False
+        sites = () if pipe is None else tuple(self.site(self.command(c, i > 0)) for i, c in enumerate(pipe.cmds))
+        if kind == "template":
+            run.append(("t", node.pos, node.name, *sites))  # type: ignore[attr-defined]
+        else:
+            run.append((self._prints_copy(pipe), *sites))  # type: ignore[arg-type]
+        return True
+
+    def emit(self, run: list[Any], dot: str) -> str:
+        """The line writing a run of texts and actions: text alone is one append."""
+        if len(run) == 1 and type(run[0]) is str:
+            return f"ap({run[0]!r})"
+        return f"S[{self.site(('emit', tuple(run)))}].run(st, {dot}, None)"
 
     def chunk(self, lines: list[str], dot: str) -> list[str]:
         """`lines` as a call of a new nested function (inline when short)."""

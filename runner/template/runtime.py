@@ -590,6 +590,58 @@ class FailCmd(Command):
         fail_at(st, self.tree, self.at[0], self.at[1], self.reason)
 
 
+class EmitCmd:
+    """Texts and printing actions in a row (compiler.py), written in one call: a chart's
+    templates are mostly such runs, and as data they cost compile() nothing."""
+
+    __slots__ = ("items",)
+
+    def __init__(self, sites: Sites, spec: tuple[Any, ...]) -> None:
+        items: list[Any] = []
+        for item in spec[1]:
+            if type(item) is str:
+                items.append(item)
+            elif item[0] == "t":
+                items.append(_TemplateCall(sites, item))
+            else:
+                copy, first, *rest = item
+                items.append((show_copy if copy else show, sites[first], tuple(sites[k] for k in rest)))
+        self.items = items
+
+    def run(self, st: State, dot: Any, final: Any) -> None:
+        ap = st.out.append
+        for item in self.items:
+            kind = type(item)
+            if kind is str:
+                ap(item)
+            elif kind is tuple:
+                write, cmd, rest = item
+                v = cmd.run(st, dot, MISSING)
+                for c in rest:
+                    v = c.run(st, dot, v)
+                ap(write(v))
+            else:
+                item.run(st, dot)
+
+
+class _TemplateCall:
+    """{{template "name" pipeline}} among an EmitCmd's items."""
+
+    __slots__ = ("tree", "pos", "name", "cmds")
+
+    def __init__(self, sites: Sites, item: tuple[Any, ...]) -> None:
+        _, self.pos, self.name, *ks = item
+        self.tree = sites.tree
+        self.cmds = [sites[k] for k in ks]
+
+    def run(self, st: State, dot: Any) -> None:
+        target = template_target(st, self.tree, self.pos, self.name)
+        v = MISSING
+        for cmd in self.cmds:
+            v = cmd.run(st, dot, v)
+        run_template(st, self.tree, self.pos, target, None if v is MISSING else v)
+
+
 _BUILDERS: dict[str, Any] = {
     "chain": ChainCmd,
     "call": CallCmd,
@@ -598,6 +650,7 @@ _BUILDERS: dict[str, Any] = {
     "dot": DotCmd,
     "const": ConstCmd,
     "fail": FailCmd,
+    "emit": EmitCmd,
 }
 
 
