@@ -79,14 +79,16 @@ def _parse_persisted(name: str, text: str, break_is_func: bool, continue_is_func
     for texts worth it."""
     persist = len(text) >= _PERSIST_MIN and cache.enabled()
     if persist:
-        key = cache.entry_key(name, text, f"{break_is_func:d}{continue_is_func:d}")
+        # Keyed by content only (a library chart vendored twice shares its entries),
+        # unless the text might name a define after the template itself.
+        key = cache.entry_key(name if name in text else "", text, f"{break_is_func:d}{continue_is_func:d}")
         entry = cache.load(key)
         if entry is not None:
             return from_entry(name, text, (break_is_func, continue_is_func), entry)
     result = parse_text(name, text, break_is_func=break_is_func, continue_is_func=continue_is_func)
     compile_result(name, text, result, (break_is_func, continue_is_func))
     if persist:
-        cache.store(key, to_entry(result))
+        cache.store(key, to_entry(name, result))
     return result
 
 

@@ -2,13 +2,15 @@
 
 Parsing and compiling is most of what rendering a large chart costs, and the
 same text always compiles to the same code, so each file's compiled form
-(runtime.to_entry: the function names it uses and, per tree, its flags and
-marshalled code object and call-site table) is stored under the user's cache directory
-(`$XDG_CACHE_HOME/deploy-runner/templates`, else `~/.cache/...`), named by
-the SHA-256 of the template name, its text, the parse mode and a fingerprint
-of the compiler (package version, Python version, which marshal's format
-follows, and the sources of the lexer, parser, nodes, code generator and
-runtime): a changed template or compiler never sees an old entry.
+(runtime.to_entry: the function names it uses and, per tree, its flags,
+marshalled code objects and call-site table) is stored under the user's
+cache directory (`$XDG_CACHE_HOME/deploy-runner/templates`, else
+`~/.cache/...`), named by the SHA-256 of its text (and of the template name
+when the text contains it: a define could be named after it), the parse
+mode and a fingerprint of the compiler (package version, Python version,
+which marshal's format follows, and the sources of the lexer, parser, nodes,
+code generator and runtime): a changed template or compiler never sees an
+old entry, and a library chart vendored twice shares its entries.
 
 Entries are written to a private temporary file and renamed into place, so
 concurrent runs never read a partial entry. An entry that cannot be read,
@@ -58,7 +60,8 @@ def _fingerprint() -> bytes:
 
 
 def entry_key(name: str, text: str, mode: str) -> str:
-    """The hex key of one compiled text: template name, text, mode, compiler fingerprint."""
+    """The hex key of one compiled text: template name ("" for any), text, mode, compiler
+    fingerprint."""
     digest = hashlib.sha256(_fingerprint())
     digest.update(f"{mode}\0{name}\0".encode("utf-8", "surrogatepass"))
     digest.update(text.encode("utf-8", "surrogatepass"))

@@ -1,18 +1,23 @@
-"""Parse trees compiled to Python source, one factory function per template.
+"""Parse trees compiled to Python source, as Jinja2 compiles its templates.
 
-For each tree of a parsed file the generator writes `def mk_N():` which,
-called once, returns `(run, nslots)`: `run(st, dot)` executes the template
-with its statements inline (text as `ap("...")`, if/with as `if`, range as
-`for`, break/continue as Python's) and template variables in the frame list
-`V = st.vars` (slots fixed here, Go's variable scoping being lexical).
+For each tree of a parsed file (the file itself and every `define`) the
+generator writes `def r{i}(st, dot, S):`, which executes the template with
+its control flow inline: if/with as `if truth(...)`, range as a `for` over
+`range_pairs(...)` (break/continue as Python's), variables in the frame list
+`V = st.vars` (slots fixed here, Go's variable scoping being lexical). Long
+runs of statements and deep nesting go into functions `r{i}_{k}` of their
+own: Python compiles large functions in more than linear time and limits
+nesting.
 
-Commands (field chains, function and method calls, variables, literals) are
-call sites: `(S[k] or mk(k)).run(st, dot, final)`. What a site needs (field
-names, argument kinds, the position and text of the nodes its errors name,
-literal values) is data, one marshalled table per tree kept as a bytes
-constant: compiling it costs next to nothing, and runtime.py builds a site
-from its entry on the site's first use only. Behaviour follows Go's
-text/template exec.go (see docs/engine.md).
+Everything else is a call site `S[k].run(st, dot, final)`: a command (field
+chain, function or method call, variable, literal, parenthesized pipeline)
+or a run of texts, printing actions and template calls (one "emit" site).
+What a site needs (field names, argument kinds, literal values, the position
+and kind of the nodes its errors name) is data: the tree's table, each entry
+marshalled apart, which runtime.Sites builds into a site on its first use.
+Data costs compile() next to nothing, and sites in branches that never run
+are never built. Behaviour follows Go's text/template exec.go (see
+docs/engine.md).
 """
 
 from __future__ import annotations
@@ -42,7 +47,7 @@ _MAX_DEPTH = 12  # blocks nested in one generated function (Python allows 20 loo
 
 def where(node: Node) -> tuple[int, str]:
     """A node as error messages name it: position and kind, which find it again when its
-    text is needed (runtime.node_text parses the template again: errors only)."""
+    text is needed (runtime.FileCode.node_text; errors only)."""
     return (node.pos, node.kind)
 
 

@@ -1,16 +1,17 @@
 """What generated template code (runner.template.compiler) runs on.
 
 A parsed file becomes one Python module source, compiled once; each tree
-(the file and every `define` in it) gets a `Define` holding its factory's
-code object, materialised into `(run, nslots)` on the tree's first
-execution only. Across runs the code objects are kept by cache.py (marshal),
-so a warm run neither parses, nor unpickles trees, nor generates code; a
-tree loaded that way parses its text again only if something asks for its
-nodes (`.root`: tracked executions, which run the closure compiler).
+(the file and every `define` in it) gets a `Define` holding its code
+objects and call-site table, made into a run function on the tree's first
+execution only. Across runs both are kept by cache.py (marshal), so a warm
+run neither parses, nor unpickles trees, nor generates code; a tree loaded
+that way parses its text again only if something asks for its nodes
+(`.root`: a tracked execution, whose generated form is made on first use)
+or an error must quote a node (`FileCode.node_text`).
 
-The helpers below are the generated code's globals: call sites, field
-access and missingkey, range iteration, `{{template}}` calls. Errors name
-the node by the position and text embedded in the generated code.
+The helpers below are the generated code's globals: call sites (`Sites`
+builds `ChainCmd`, `CallCmd`, ..., `EmitCmd` from the table), field access
+and missingkey, range iteration, `{{template}}` calls, tracked forms.
 """
 
 from __future__ import annotations
@@ -183,7 +184,7 @@ def _reparsed(name: str, text: str, modes: tuple[bool, bool]) -> dict[str, Tree]
 
 def _compile(name: str, text: str, trees: list[Tree], tracked: bool, modes: tuple[bool, bool]) -> list[Define]:
     source, generated = compiler.generate(trees, tracked)
-    module = compile(source, f"<template {name}>", "exec")
+    module = compile(source, "<template>", "exec")  # the same for every name: code is shared
     codes = {c.co_name: c for c in module.co_consts if isinstance(c, CodeType)}
     file = FileCode(name, text, modes, {t.name: t for t in trees})
     return [
@@ -204,13 +205,15 @@ def compile_result(name: str, text: str, result: ParseResult, modes: tuple[bool,
         tree.compiled = define
 
 
-def to_entry(result: ParseResult) -> tuple[Any, ...]:
-    """What cache.py stores for a compiled parse: marshal-able, each tree's code apart."""
+def to_entry(name: str, result: ParseResult) -> tuple[Any, ...]:
+    """What cache.py stores for a compiled parse of template `name`: marshal-able, each
+    tree's code apart, the file's own tree named None (the same text under another
+    name compiles to the same code)."""
     defines = []
-    for name, tree in result.trees.items():
+    for tree_name, tree in result.trees.items():
         d: Define = tree.compiled  # type: ignore[assignment]
         code = d.code if isinstance(d.code, bytes) else marshal.dumps(d.code)
-        defines.append((name, d.meta(), code, d.table))
+        defines.append((None if tree_name == name else tree_name, d.meta(), code, d.table))
     return (list(result.idents), tuple(defines))
 
 
@@ -219,7 +222,8 @@ def from_entry(name: str, text: str, modes: tuple[bool, bool], entry: tuple[Any,
     idents, defines = entry
     file = FileCode(name, text, modes, None)
     trees: dict[str, Tree] = {}
-    for tree_name, meta, code, table in defines:
+    for stored_name, meta, code, table in defines:
+        tree_name = name if stored_name is None else stored_name
         tree = CodeTree(tree_name, name, text)
         tree.modes = modes
         tree.compiled = define = Define(code, table, file, meta)

@@ -60,7 +60,7 @@ def entries(root: Path) -> list[Path]:
 
 
 def main_entry(root: Path) -> Path:
-    key = cache.entry_key("c/templates/cm.yaml", MAIN, "00")
+    key = cache.entry_key("", MAIN, "00")
     return root / key[:2] / key
 
 
@@ -165,13 +165,27 @@ def test_a_changed_template_is_parsed_again(cache_home: Path) -> None:
     assert len(entries(cache_home)) == 3
 
 
-def test_the_same_text_under_another_name_is_another_entry(cache_home: Path) -> None:
-    render(name="a/templates/cm.yaml")
+def test_the_same_text_under_another_name_shares_the_entry(cache_home: Path) -> None:
+    first = render(name="a/templates/cm.yaml")
     fresh_process()
-    tmpl = Template("gotpl", funcs=function_map(), missingkey="zero")
-    tmpl.parse("b/templates/cm.yaml", MAIN)
-    assert tmpl.lookup("b/templates/cm.yaml").name == "b/templates/cm.yaml"
+    assert render(name="b/templates/cm.yaml") == first
+    assert len(entries(cache_home)) == 2
+    broken = MAIN + "{{ .name.deeper }}"
+    for name in ("a/templates/x.yaml", "b/templates/x.yaml"):
+        fresh_process()
+        with pytest.raises(template.ExecError, match=f"template: {name}:.* executing \"{name}\" at <.name.deeper>"):
+            render(broken, name=name)
     assert len(entries(cache_home)) == 3
+
+
+def test_a_text_naming_its_own_template_keeps_its_own_entry(cache_home: Path) -> None:
+    """A define may be named after the file: such texts are not shared."""
+    text = "{{/* " + PAD + ' */}}{{ define "c/templates/own.yaml" }}own{{ end }}'
+    tmpl = Template("gotpl", funcs=function_map(), missingkey="zero")
+    tmpl.parse("c/templates/own.yaml", text)
+    assert tmpl.execute("c/templates/own.yaml", {}) == "own"
+    assert cache.load(cache.entry_key("c/templates/own.yaml", text, "00")) is not None
+    assert cache.load(cache.entry_key("", text, "00")) is None
 
 
 def test_an_unwritable_cache_is_ignored(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
