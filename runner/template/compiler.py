@@ -42,6 +42,7 @@ from runner.template.positions import line_of
 Spec = tuple[Any, ...]
 _LITERALS = ("nil", "bool", "number", "string")
 _CHUNK = 40  # lines of one generated function, about
+_NEST = 32  # commands of a pipeline nested in one expression
 _MAX_DEPTH = 12  # blocks nested in one generated function (Python allows 20 loops, 100 indents)
 
 
@@ -371,6 +372,8 @@ class _Define:
         for i, cmd in enumerate(pipe.cmds):
             k = self.site(self.command(cmd, i > 0))
             v = f"S[{k}].run(st, {dot}, {v})"
+            if i % _NEST == _NEST - 1:  # Python's parser limits nested parentheses
+                v = self.value(v)
         if v == "MISSING":
             v = "None"
         slots, undefined = self.declared(pipe)

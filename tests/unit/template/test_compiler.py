@@ -62,3 +62,10 @@ def test_adjacent_texts_are_one_append() -> None:
     src = "a{{/* note */}}b{{/* trimmed */ -}}  c"
     assert source_of(src).strip().splitlines()[1:] == ["    ap = st.out.append", "    ap('abc')"]
     assert render(src) == "abc"
+
+
+def test_a_long_pipeline_in_a_condition() -> None:
+    """Its commands nest in one expression, a few dozen at a time (Python's parser
+    limits nested parentheses to 200)."""
+    src = "{{if print 1" + " | print" * 300 + "}}yes{{end}}"
+    assert render(src) == "yes"
