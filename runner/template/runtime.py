@@ -345,16 +345,13 @@ class Sites(dict):  # type: ignore[type-arg]
         site = self[k] = _BUILDERS[spec[0]](self, spec)
         return site
 
-    def make(self, k: int) -> Any:
-        return self[k]
-
     def evaluator(self, spec: tuple[Any, ...]) -> Any:
         """An argument's evaluator `(st, dot) -> raw value` from its evaluation spec."""
         kind = spec[0]
         if kind == "dot":
             return dot_arg
         if kind == "site":
-            return self.make(spec[1]).arg
+            return self[spec[1]].arg
         if kind == "var":
             return _var_reader(self.tree, spec[1], spec[2], spec[3])
         if kind == "pipe":
@@ -414,7 +411,7 @@ class PipeEval:
 
     def __init__(self, sites: Sites, spec: tuple[Any, ...]) -> None:
         self.tree = sites.tree
-        self.cmds = [sites.make(k) for k in spec[0]]
+        self.cmds = [sites[k] for k in spec[0]]
         self.slots, self.undefined = spec[1], spec[2]
 
     def eval(self, st: State, dot: Any) -> Any:
