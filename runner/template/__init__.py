@@ -6,9 +6,10 @@
 
 Every file and `define` shares one namespace; a later definition replaces an
 earlier one unless it is empty (Go's AddParseTree/associate), so parse order
-matters as it does in Helm. Parsed trees are cached in-process by (name,
-text) and compiled once into closures; they are also pickled (without the
-compiled form) into a cache across runs keyed by content (cache.py).
+matters as it does in Helm. Each parsed file is compiled to Python code
+(compiler.py, runtime.py), cached in-process by (name, text) and across runs
+by content (cache.py: the code objects, marshalled); a tree's code is only
+materialised when the tree first runs.
 """
 
 from __future__ import annotations
@@ -17,15 +18,23 @@ from collections.abc import Mapping
 from typing import Any
 
 from runner.funcs.registry import GoFunc
+from runner.gcpause import no_gc
 from runner.template import cache
 from runner.template.builtins import BUILTINS
 from runner.template.calls import gomethod
 from runner.template.errors import ExecError, ParseError, TemplateError
-from runner.template.exec import MISSINGKEY_MODES, execute_tree, execute_tree_tracked, no_gc
 from runner.template.lex import go_quote
-from runner.template.nodes import is_empty_tree
 from runner.template.parse import ParseResult, Tree, check_functions, parse_text
 from runner.template.positions import TRACKING, SourceMap, SourcePos
+from runner.template.runtime import (
+    compile_result,
+    define_of,
+    execute_tree,
+    execute_tree_tracked,
+    from_entry,
+    to_entry,
+)
+from runner.template.state import MISSINGKEY_MODES
 
 __all__ = [
     "BUILTINS",
@@ -42,7 +51,7 @@ __all__ = [
 
 _CACHE: dict[tuple[str, str, bool, bool], ParseResult] = {}
 _CACHE_LIMIT = 8192
-_PERSIST_MIN = 256  # shorter texts parse faster than a cache entry is read
+_PERSIST_MIN = 256  # shorter texts compile faster than a cache entry is read
 
 
 def parse_cached(name: str, text: str, funcs: Mapping[str, Any]) -> ParseResult:
@@ -66,14 +75,20 @@ def parse_cached(name: str, text: str, funcs: Mapping[str, Any]) -> ParseResult:
 
 
 def _parse_persisted(name: str, text: str, break_is_func: bool, continue_is_func: bool) -> ParseResult:
-    """parse_text, through the cross-run cache (runner.template.cache) for texts worth it."""
-    if len(text) < _PERSIST_MIN or not cache.enabled():
-        return parse_text(name, text, break_is_func=break_is_func, continue_is_func=continue_is_func)
-    entry = cache.entry_key(name, text, f"{break_is_func:d}{continue_is_func:d}")
-    result = cache.load(entry)
-    if result is None:
-        result = parse_text(name, text, break_is_func=break_is_func, continue_is_func=continue_is_func)
-        cache.store(entry, result)
+    """parse_text and compile_result, through the cross-run cache (runner.template.cache)
+    for texts worth it."""
+    persist = len(text) >= _PERSIST_MIN and cache.enabled()
+    if persist:
+        # Keyed by content only (a library chart vendored twice shares its entries),
+        # unless the text might name a define after the template itself.
+        key = cache.entry_key(name if name in text else "", text, f"{break_is_func:d}{continue_is_func:d}")
+        entry = cache.load(key)
+        if entry is not None:
+            return from_entry(name, text, (break_is_func, continue_is_func), entry)
+    result = parse_text(name, text, break_is_func=break_is_func, continue_is_func=continue_is_func)
+    compile_result(name, text, result, (break_is_func, continue_is_func))
+    if persist:
+        cache.store(key, to_entry(name, result))
     return result
 
 
@@ -117,7 +132,7 @@ class Template:
         result = parse_cached(name, text, self._funcs)
         for tree_name, tree in result.trees.items():
             old = self._trees.get(tree_name)
-            if old is not None and is_empty_tree(tree.root) and old.root is not None:
+            if old is not None and define_of(tree).empty and define_of(old).has_root:
                 continue  # an empty redefinition doesn't replace a template
             self._trees[tree_name] = tree
         return self
@@ -133,7 +148,7 @@ class Template:
         return self._trees.get(name)
 
     def defined_templates(self) -> list[str]:
-        return sorted(n for n, t in self._trees.items() if t.root is not None)
+        return sorted(n for n, t in self._trees.items() if define_of(t).has_root)
 
     # ---------------------------------------------------------- execution
 
@@ -181,6 +196,6 @@ class Template:
                 f"template: no template {go_quote(name)} associated with template {go_quote(self.name)}",
                 name,
             )
-        if tree.root is None:
+        if not define_of(tree).has_root:
             raise ExecError.bare(name, f"{go_quote(name)} is an incomplete or empty template")
         return tree

@@ -1,34 +1,38 @@
-"""Parsed template trees cached across runs, keyed by content.
+"""Compiled templates cached across runs, keyed by content.
 
-Parsing is most of what rendering a large chart costs, and the same text
-always parses to the same trees, so each file's `ParseResult` is pickled
-under the user's cache directory (`$XDG_CACHE_HOME/deploy-runner/templates`,
-else `~/.cache/...`), named by the SHA-256 of the template name, its text,
-the parse mode and a fingerprint of the parser (package version, Python
-version, the lexer/parser/node sources): a changed template or parser never
-sees an old entry.
+Parsing and compiling is most of what rendering a large chart costs, and the
+same text always compiles to the same code, so each file's compiled form
+(runtime.to_entry: the function names it uses and, per tree, its flags,
+marshalled code objects and call-site table) is stored under the user's
+cache directory (`$XDG_CACHE_HOME/deploy-runner/templates`, else
+`~/.cache/...`), named by the SHA-256 of its text (and of the template name
+when the text contains it: a define could be named after it), the parse
+mode and a fingerprint of the compiler (package version, Python version,
+which marshal's format follows, and the sources of the lexer, parser, nodes,
+code generator and runtime): a changed template or compiler never sees an
+old entry, and a library chart vendored twice shares its entries.
 
 Entries are written to a private temporary file and renamed into place, so
 concurrent runs never read a partial entry. An entry that cannot be read,
-unpickles to anything but what was stored, or names another key is ignored
-(the text is parsed and the entry replaced); an unwritable cache is ignored.
-Compiled closures are not cached (they do not pickle); parse errors are not
-cached. `DEPLOY_RUNNER_NO_CACHE=1` turns the cache off.
+unmarshals to anything but what was stored, or names another key is ignored
+(the text is compiled and the entry replaced); an unwritable cache is
+ignored. Parse errors are not cached. `DEPLOY_RUNNER_NO_CACHE=1` turns the
+cache off.
 """
 
 from __future__ import annotations
 
 import contextlib
 import hashlib
+import marshal
 import os
 import sys
 from functools import cache
 from pathlib import Path
+from typing import Any
 
-from runner.template.parse import ParseResult
-
-_SOURCES = ("lex.py", "parse.py", "nodes.py", "numbers.py", "cache.py")
-_MAGIC = b"drtpl1\n"
+_SOURCES = ("lex.py", "parse.py", "nodes.py", "numbers.py", "calls.py", "cache.py", "compiler.py", "runtime.py")
+_MAGIC = b"drtpl2\n"
 
 
 def enabled() -> bool:
@@ -42,7 +46,7 @@ def cache_dir() -> Path:
 
 @cache
 def _fingerprint() -> bytes:
-    """The package version, Python's, and the parser's own sources."""
+    """The package version, Python's, and the compiler's own sources."""
     from runner import __version__
 
     digest = hashlib.sha256(f"{__version__}\0{sys.version}\0".encode())
@@ -56,7 +60,8 @@ def _fingerprint() -> bytes:
 
 
 def entry_key(name: str, text: str, mode: str) -> str:
-    """The hex key of one parse: template name, text, mode, parser fingerprint."""
+    """The hex key of one compiled text: template name ("" for any), text, mode, compiler
+    fingerprint."""
     digest = hashlib.sha256(_fingerprint())
     digest.update(f"{mode}\0{name}\0".encode("utf-8", "surrogatepass"))
     digest.update(text.encode("utf-8", "surrogatepass"))
@@ -67,8 +72,8 @@ def _path(key: str) -> Path:
     return cache_dir() / key[:2] / key
 
 
-def load(key: str) -> ParseResult | None:
-    """The cached parse for `key`, or None when absent, unreadable or not ours."""
+def load(key: str) -> tuple[Any, ...] | None:
+    """The cached entry for `key`, or None when absent, unreadable or not ours."""
     try:
         with open(_path(key), "rb") as handle:
             data = handle.read()
@@ -78,23 +83,25 @@ def load(key: str) -> ParseResult | None:
     if not data.startswith(header):
         return None
     try:
-        from pickle import loads
-
-        result = loads(memoryview(data)[len(header):])
-    except Exception:  # noqa: BLE001 - a corrupt entry can raise anything; parse instead
+        entry = marshal.loads(memoryview(data)[len(header):])
+    except Exception:  # noqa: BLE001 - a corrupt entry can raise anything; compile instead
         return None
-    return result if isinstance(result, ParseResult) else None
+    return entry if _well_formed(entry) else None
 
 
-def store(key: str, result: ParseResult) -> None:
+def _well_formed(entry: Any) -> bool:
+    if not (isinstance(entry, tuple) and len(entry) == 2 and isinstance(entry[1], tuple)):
+        return False
+    return all(isinstance(d, tuple) and len(d) == 4 and isinstance(d[2], bytes) for d in entry[1])
+
+
+def store(key: str, entry: tuple[Any, ...]) -> None:
     """Write the entry atomically (temporary file, then rename); errors are ignored."""
     path = _path(key)
     tmp = path.with_name(f".{key}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
     try:
-        from pickle import HIGHEST_PROTOCOL, dumps
-
-        payload = dumps(result, protocol=HIGHEST_PROTOCOL)
-    except Exception:  # noqa: BLE001 - e.g. RecursionError on a pathologically deep tree
+        payload = marshal.dumps(entry)
+    except ValueError:  # something marshal can't hold: keep it uncached
         return
     try:
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -269,9 +269,15 @@ def _and_or(st: State, dot: Any, site: _Site, b: _Bound, is_or: bool, final: Any
     return v
 
 
+def _whole(node: Node) -> str:
+    """An argument's text (generated code's stand-ins find it again on demand)."""
+    whole = getattr(node, "whole", None)
+    return str(node) if whole is None else whole  # type: ignore[no-any-return]
+
+
 def _call_builtin(st: State, dot: Any, site: _Site, b: _Bound, final: Any) -> Any:
     argv = site.argv(st, dot, b, final)
-    callee = str(site.args[0]) if site.args else format_value(final)
+    callee = _whole(site.args[0]) if site.args else format_value(final)
     try:
         v = b.impl(callee, *argv)
     except FuncError as err:

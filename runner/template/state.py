@@ -21,9 +21,7 @@ if sys.getrecursionlimit() < 30000:
     sys.setrecursionlimit(30000)
 
 _ABSENT: Any = object()
-Eval = Callable[["State", Any], Any]
-Cmd = Callable[["State", Any, Any], Any]
-Run = Callable[["State", Any], None]
+Eval = Callable[["State", Any], Any]  # an argument's evaluator: (state, dot) -> value
 
 
 class _Break(Exception):
@@ -39,7 +37,8 @@ _CONTINUE = _Continue()
 
 
 class State:
-    """One executing template: output, variable frame, name (for errors), depth, the set."""
+    """One executing template: output, variable frame (`V` in generated code), name
+    (for errors), depth, the set."""
 
     # `rec` (a positions.Recorder) is set only in tracked executions.
     __slots__ = ("out", "vars", "name", "depth", "trees", "funcs", "missingkey", "rec")

@@ -1,4 +1,4 @@
-"""The cross-run cache of parsed template trees (runner.template.cache)."""
+"""The cross-run cache of compiled templates (runner.template.cache)."""
 
 from __future__ import annotations
 
@@ -60,7 +60,7 @@ def entries(root: Path) -> list[Path]:
 
 
 def main_entry(root: Path) -> Path:
-    key = cache.entry_key("c/templates/cm.yaml", MAIN, "00")
+    key = cache.entry_key("", MAIN, "00")
     return root / key[:2] / key
 
 
@@ -86,7 +86,7 @@ def test_output_is_identical_with_and_without_the_cache(monkeypatch: pytest.Monk
     assert len(entries(cache_home)) == 2  # nothing written while turned off
 
 
-@pytest.mark.parametrize("garbage", [b"", b"not a pickle", b"drtpl1\nwrong-key\n\x80\x05junk"])
+@pytest.mark.parametrize("garbage", [b"", b"not marshal", b"drtpl2\nwrong-key\n\xe3junk"])
 def test_a_corrupt_entry_is_ignored_and_replaced(cache_home: Path, garbage: bytes) -> None:
     expected = render()
     path = main_entry(cache_home)
@@ -106,14 +106,53 @@ def test_a_truncated_entry_is_ignored(cache_home: Path) -> None:
     assert cache.load(path.name) is not None
 
 
-def test_an_entry_holding_something_else_is_ignored(cache_home: Path) -> None:
-    import pickle
+@pytest.mark.parametrize("payload", [{"not": "a parse"}, ([], (("t", (True, False, 1), "code?", b""),))])
+def test_an_entry_holding_something_else_is_ignored(cache_home: Path, payload: object) -> None:
+    import marshal
 
-    render()
+    expected = render()
     path = main_entry(cache_home)
-    header = b"drtpl1\n" + path.name.encode() + b"\n"
-    path.write_bytes(header + pickle.dumps({"not": "a parse"}))
+    header = b"drtpl2\n" + path.name.encode() + b"\n"
+    path.write_bytes(header + marshal.dumps(payload))
     assert cache.load(path.name) is None
+    fresh_process()
+    assert render() == expected
+
+
+FAILING = PAD + """{{ $ok := "fine" }}{{ $ok }}
+{{- define "t.deep" }}{{ .name.first.second }}{{ end }}
+{{ template "t.deep" . }}
+"""
+
+
+def failure(text: str, data: object) -> str:
+    tmpl = Template("gotpl", funcs=function_map(), missingkey="zero")
+    tmpl.parse("c/templates/bad.yaml", text)
+    with pytest.raises(template.ExecError) as info:
+        tmpl.execute("c/templates/bad.yaml", data)
+    return str(info.value)
+
+
+@pytest.mark.parametrize(
+    ("text", "data", "quoted"),
+    [
+        (FAILING, {"name": "flat"}, "<.name.first.second>"),
+        (PAD + '{{ printf "%d" (add 1 (index .list 3)) }}', {"list": [1]}, "<index .list 3>"),
+        (PAD + "{{ range $i, $e := 3 }}{{ end }}", {}, "<3>"),
+        (PAD + '{{ template "missing" . }}', {}, '<{{template "missing" .}}>'),
+        (PAD + "{{ $u = 1 }}", {}, "<1>"),
+    ],
+)
+def test_an_error_from_cached_code_names_the_node_as_a_fresh_compile_does(
+    cache_home: Path, text: str, data: object, quoted: str
+) -> None:
+    """Code loaded from the cache has no parse tree: the node an error quotes is found
+    again by parsing the text (runtime.FileCode.node_text)."""
+    fresh = failure(text, data)
+    fresh_process()
+    assert len(entries(cache_home)) == 1
+    assert failure(text, data) == fresh
+    assert quoted in fresh
 
 
 def test_a_changed_template_is_parsed_again(cache_home: Path) -> None:
@@ -126,13 +165,27 @@ def test_a_changed_template_is_parsed_again(cache_home: Path) -> None:
     assert len(entries(cache_home)) == 3
 
 
-def test_the_same_text_under_another_name_is_another_entry(cache_home: Path) -> None:
-    render(name="a/templates/cm.yaml")
+def test_the_same_text_under_another_name_shares_the_entry(cache_home: Path) -> None:
+    first = render(name="a/templates/cm.yaml")
     fresh_process()
-    tmpl = Template("gotpl", funcs=function_map(), missingkey="zero")
-    tmpl.parse("b/templates/cm.yaml", MAIN)
-    assert tmpl.lookup("b/templates/cm.yaml").name == "b/templates/cm.yaml"
+    assert render(name="b/templates/cm.yaml") == first
+    assert len(entries(cache_home)) == 2
+    broken = MAIN + "{{ .name.deeper }}"
+    for name in ("a/templates/x.yaml", "b/templates/x.yaml"):
+        fresh_process()
+        with pytest.raises(template.ExecError, match=f"template: {name}:.* executing \"{name}\" at <.name.deeper>"):
+            render(broken, name=name)
     assert len(entries(cache_home)) == 3
+
+
+def test_a_text_naming_its_own_template_keeps_its_own_entry(cache_home: Path) -> None:
+    """A define may be named after the file: such texts are not shared."""
+    text = "{{/* " + PAD + ' */}}{{ define "c/templates/own.yaml" }}own{{ end }}'
+    tmpl = Template("gotpl", funcs=function_map(), missingkey="zero")
+    tmpl.parse("c/templates/own.yaml", text)
+    assert tmpl.execute("c/templates/own.yaml", {}) == "own"
+    assert cache.load(cache.entry_key("c/templates/own.yaml", text, "00")) is not None
+    assert cache.load(cache.entry_key("", text, "00")) is None
 
 
 def test_an_unwritable_cache_is_ignored(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -1,4 +1,4 @@
-"""Branches of if/with compiled on their first run (runner.template.exec: deferred)."""
+"""Variables in nested branches: each keeps its own frame slot (runner.template.compiler)."""
 
 from __future__ import annotations
 
