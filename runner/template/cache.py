@@ -12,8 +12,8 @@ which marshal's format follows, and the sources of the lexer, parser, nodes,
 code generator and runtime): a changed template or compiler never sees an
 old entry, and a library chart vendored twice shares its entries.
 
-Entries are written to a private temporary file and renamed into place, so
-concurrent runs never read a partial entry. An entry that cannot be read,
+Entries are stored through runner.diskcache (atomic writes, a size budget).
+An entry that cannot be read,
 unmarshals to anything but what was stored, or names another key is ignored
 (the text is compiled and the entry replaced); an unwritable cache is
 ignored. Parse errors are not cached. `DEPLOY_RUNNER_NO_CACHE=1` turns the
@@ -22,26 +22,21 @@ cache off.
 
 from __future__ import annotations
 
-import contextlib
-import hashlib
 import marshal
 import os
 import sys
 from functools import cache
-from pathlib import Path
 from typing import Any
+
+from runner import diskcache
 
 _SOURCES = ("lex.py", "parse.py", "nodes.py", "numbers.py", "calls.py", "cache.py", "compiler.py", "runtime.py")
 _MAGIC = b"drtpl2\n"
+KIND = "templates"
 
 
 def enabled() -> bool:
-    return not os.environ.get("DEPLOY_RUNNER_NO_CACHE")
-
-
-def cache_dir() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "deploy-runner" / "templates"
+    return diskcache.enabled()
 
 
 @cache
@@ -49,35 +44,28 @@ def _fingerprint() -> bytes:
     """The package version, Python's, and the compiler's own sources."""
     from runner import __version__
 
-    digest = hashlib.sha256(f"{__version__}\0{sys.version}\0".encode())
-    here = Path(__file__).parent
+    here = os.path.dirname(__file__)
+    parts = [f"{__version__}\0{sys.version}\0".encode()]
     for name in _SOURCES:
         try:
-            digest.update((here / name).read_bytes())
+            with open(os.path.join(here, name), "rb") as handle:
+                parts.append(handle.read())
         except OSError:
-            digest.update(name.encode())
-    return digest.digest()
+            parts.append(name.encode())
+    return bytes.fromhex(diskcache.digest(*parts))
 
 
 def entry_key(name: str, text: str, mode: str) -> str:
     """The hex key of one compiled text: template name ("" for any), text, mode, compiler
     fingerprint."""
-    digest = hashlib.sha256(_fingerprint())
-    digest.update(f"{mode}\0{name}\0".encode("utf-8", "surrogatepass"))
-    digest.update(text.encode("utf-8", "surrogatepass"))
-    return digest.hexdigest()
-
-
-def _path(key: str) -> Path:
-    return cache_dir() / key[:2] / key
+    return diskcache.digest(_fingerprint(), f"{mode}\0{name}\0".encode("utf-8", "surrogatepass"),
+                            text.encode("utf-8", "surrogatepass"))
 
 
 def load(key: str) -> tuple[Any, ...] | None:
     """The cached entry for `key`, or None when absent, unreadable or not ours."""
-    try:
-        with open(_path(key), "rb") as handle:
-            data = handle.read()
-    except OSError:
+    data = diskcache.read(KIND, key)
+    if data is None:
         return None
     header = _MAGIC + key.encode() + b"\n"
     if not data.startswith(header):
@@ -96,19 +84,9 @@ def _well_formed(entry: Any) -> bool:
 
 
 def store(key: str, entry: tuple[Any, ...]) -> None:
-    """Write the entry atomically (temporary file, then rename); errors are ignored."""
-    path = _path(key)
-    tmp = path.with_name(f".{key}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
+    """Write the entry (atomically, see runner.diskcache); errors are ignored."""
     try:
         payload = marshal.dumps(entry)
     except ValueError:  # something marshal can't hold: keep it uncached
         return
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with open(tmp, "xb") as handle:
-            handle.write(_MAGIC + key.encode() + b"\n")
-            handle.write(payload)
-        os.replace(tmp, path)
-    except OSError:
-        with contextlib.suppress(OSError):
-            tmp.unlink()
+    diskcache.write(KIND, key, _MAGIC + key.encode() + b"\n" + payload)

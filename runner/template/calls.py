@@ -7,7 +7,6 @@ message). Plans are built once per (call site, function) and reused.
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Callable
 from datetime import datetime
 from typing import Any
@@ -219,6 +218,8 @@ def method_signature(method: Any) -> Signature:
 
 
 def _inspect_signature(method: Any) -> Signature:
+    import inspect  # rare (methods without a declared signature); ~5 ms to import
+
     try:
         params = inspect.signature(method).parameters.values()
     except (TypeError, ValueError):

@@ -1,0 +1,104 @@
+"""Content-addressed entries under the user's cache directory, kept across runs.
+
+The template code cache (runner.template.cache) and the chart YAML cache
+(runner.chart.yamlcache) store here: `$XDG_CACHE_HOME/deploy-runner/<kind>/`
+(else `~/.cache/...`), one file per key in a directory named by the key's
+first two characters. Entries are written to a private temporary file and
+renamed into place, so concurrent runs never read a partial entry; an
+unreadable or unwritable cache is ignored. Every so often a write prunes the
+kind's directory to its size budget, least recently read entries first.
+`DEPLOY_RUNNER_NO_CACHE=1` turns caching off.
+
+Only `os` is imported: a warm `template` run reads many entries, and pathlib
+or hashlib (OpenSSL) would cost more at start-up than the lookups do.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+
+try:  # CPython's own SHA-256 (3.11 `_sha256`, 3.12 `_sha2`): loading OpenSSL costs ~3 ms
+    from _sha256 import sha256
+except ImportError:  # pragma: no cover - other Python versions and builds
+    try:
+        from _sha2 import sha256  # type: ignore[no-redef]
+    except ImportError:
+        from hashlib import sha256  # type: ignore[no-redef]
+
+MAX_BYTES = 512 * 1024 * 1024  # per kind
+PRUNE_TO = 0.75  # of MAX_BYTES
+PRUNE_ONE_WRITE_IN = 64
+
+
+def enabled() -> bool:
+    return not os.environ.get("DEPLOY_RUNNER_NO_CACHE")
+
+
+def kind_dir(kind: str) -> str:
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "deploy-runner", kind)
+
+
+def digest(*parts: bytes) -> str:
+    """The hex SHA-256 of the parts, in order."""
+    hasher = sha256()
+    for part in parts:
+        hasher.update(part)
+    return hasher.hexdigest()
+
+
+def _path(kind: str, key: str) -> str:
+    return os.path.join(kind_dir(kind), key[:2], key)
+
+
+def read(kind: str, key: str) -> bytes | None:
+    try:
+        with open(_path(kind, key), "rb") as handle:
+            return handle.read()
+    except OSError:
+        return None
+
+
+def write(kind: str, key: str, data: bytes) -> None:
+    """Store `data` under `key` atomically; failures leave the cache as it was."""
+    path = _path(kind, key)
+    temporary = f"{path}.{os.getpid()}.{os.urandom(4).hex()}.tmp"
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(temporary, "xb") as handle:
+            handle.write(data)
+        os.replace(temporary, path)
+    except OSError:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        return
+    if os.urandom(1)[0] < 256 // PRUNE_ONE_WRITE_IN:
+        prune(kind)
+
+
+def prune(kind: str, max_bytes: int = MAX_BYTES) -> int:
+    """Delete the least recently read entries of `kind` while it holds more than
+    `max_bytes`, down to PRUNE_TO of it; returns how many were deleted."""
+    entries = []
+    with contextlib.suppress(OSError), os.scandir(kind_dir(kind)) as shards:
+        for shard in shards:
+            if not shard.is_dir():
+                continue
+            with contextlib.suppress(OSError), os.scandir(shard.path) as files:
+                for entry in files:
+                    with contextlib.suppress(OSError):
+                        stat = entry.stat()
+                        entries.append((stat.st_atime, stat.st_size, entry.path))
+    total = sum(size for _, size, _ in entries)
+    if total <= max_bytes:
+        return 0
+    deleted = 0
+    for _, size, path in sorted(entries):
+        if total <= max_bytes * PRUNE_TO:
+            break
+        with contextlib.suppress(OSError):
+            os.unlink(path)
+            total -= size
+            deleted += 1
+    return deleted
