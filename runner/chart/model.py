@@ -9,7 +9,7 @@ none), which is what `Metadata.to_go_map` returns.
 
 from __future__ import annotations
 
-from pathlib import PurePosixPath
+import posixpath
 from typing import Any, NamedTuple
 
 from runner.chart.logs import Warning  # noqa: A004 - Helm's log line, not the builtin
@@ -231,4 +231,4 @@ class Chart:
 
 
 def _is_manifest(name: str) -> bool:
-    return PurePosixPath(name).suffix.lower() in (".yaml", ".yml", ".json")
+    return posixpath.splitext(name)[1].lower() in (".yaml", ".yml", ".json")

@@ -8,10 +8,8 @@ order; later writes win.
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Callable, Mapping, Sequence
-from pathlib import Path
 from typing import Any, NamedTuple
 
 from runner.chart import strvals
@@ -48,7 +46,8 @@ def read_values_file(name: str) -> bytes:
     if name == "":  # Path("") is ".", but Go's os.ReadFile("") opens nothing
         raise ValuesError("open : no such file or directory")
     try:
-        return Path(name).read_bytes()
+        with open(name, "rb") as handle:
+            return handle.read()
     except FileNotFoundError:
         raise ValuesError(f"open {name}: no such file or directory") from None
     except IsADirectoryError:
@@ -90,6 +89,8 @@ def _strip_prefix(message: str, name: str) -> str:
 def _apply_set_json(value: str, base: dict[str, Any]) -> dict[str, Any]:
     trimmed = value.strip()
     if trimmed.startswith("{"):
+        import json  # --set-json only
+
         try:
             parsed = json.loads(trimmed)
         except ValueError:
