@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.release_helpers import get_object, ours, record, write_chart
+from tests.e2e.release_helpers import DEMO_TEMPLATES, get_object, ours, record, write_chart
 
 pytestmark = pytest.mark.e2e
 
@@ -58,16 +58,7 @@ spec:
         image: "nginx:1.25"
         args: [ "--port",   '8080' ]
 """,
-    "hook.yaml": """apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: {{ .Release.Name }}-hook
-  annotations:
-    "helm.sh/hook": pre-install,pre-upgrade
-    "helm.sh/hook-delete-policy": before-hook-creation
-data:
-  x: "1"
-""",
+    "hook.yaml": DEMO_TEMPLATES["hook.yaml"],
     "NOTES.txt": "Installed {{ .Release.Name }}.\n",
 }
 
