@@ -32,3 +32,13 @@ class Record:
 
     def as_dict(self) -> dict[str, Any]:
         return {f: getattr(self, f) for f in self.__slots__}
+
+    def replace(self, **changes: Any) -> Any:
+        """A shallow copy with `changes` applied (what dataclasses.replace gives)."""
+        unknown = set(changes) - set(self.__slots__)
+        if unknown:
+            raise TypeError(f"{type(self).__name__} has no field {sorted(unknown)[0]!r}")
+        copy = object.__new__(type(self))
+        for name in self.__slots__:
+            setattr(copy, name, changes[name] if name in changes else getattr(self, name))
+        return copy

@@ -147,7 +147,7 @@ class Manager:
                 "Please update the dependencies"
             )
         self._refresh_repositories()
-        self._download_all([replace(d) for d in chart.lock.dependencies])
+        self._download_all([d.replace() for d in chart.lock.dependencies])
 
     # ------------------------------------------------------------ repositories
     def _resolve_repo_names(self, req: list[Dependency]) -> list[Dependency]:
@@ -155,7 +155,7 @@ class Manager:
         repos = load_repo_file(self.paths.repository_config).repositories
         resolved, missing = [], []
         for dep in req:
-            dep = replace(dep, tags=list(dep.tags), import_values=list(dep.import_values))
+            dep = dep.replace(tags=list(dep.tags), import_values=list(dep.import_values))
             resolved.append(dep)
             repo_ref = dep.repository
             if not repo_ref or repo_ref.startswith(("file://", oci.SCHEME)):
