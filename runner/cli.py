@@ -136,6 +136,11 @@ def _run(argv: list[str]) -> int:
             raise
         print(f"Error: {err}", file=sys.stderr)
         return err.exit_code
+    except Exception as err:  # a bug of ours: one line; the traceback only with --debug
+        if args.debug:
+            raise
+        print(f"Error: internal error: {type(err).__name__}: {err}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         print("Error: interrupted", file=sys.stderr)
         return 130

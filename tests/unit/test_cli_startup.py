@@ -87,3 +87,18 @@ def test_help_is_laid_out_as_argparse_lays_it_out(columns: str, monkeypatch: pyt
         return parser.format_help() + parser.format_usage()
 
     assert text(cli._HelpFormatter) == text(argparse.HelpFormatter)  # noqa: SLF001
+
+
+def test_a_bug_reads_as_one_error_line_and_the_traceback_needs_debug(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    from runner import cli
+    from runner.actions import repo
+
+    def broken(_args: object) -> int:
+        raise ValueError("boom")
+
+    monkeypatch.setattr(repo, "handle_index", broken)
+    assert cli.main(["repo", "index", "."]) == 1
+    assert capsys.readouterr().err == "Error: internal error: ValueError: boom\n"
+    with pytest.raises(ValueError, match="boom"):
+        cli.main(["--debug", "repo", "index", "."])
