@@ -4,7 +4,7 @@ One small class per construct. Every node keeps its byte position in the
 template text and prints itself back as template text (`str(node)`), which
 is what error messages quote in `at <...>`. Nodes are plain slotted
 objects, so trees pickle with the default slot state (restored in C, no
-Python call per node: runner.template.cache relies on it).
+Python call per node).
 """
 
 from __future__ import annotations

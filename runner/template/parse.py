@@ -56,7 +56,7 @@ class Tree:
         self.parse_name = parse_name  # name of the top-level template, for errors
         self.root: ListNode | None = None
         self.text = text
-        self.compiled: object | None = None  # exec's compiled form, never pickled
+        self.compiled: object | None = None  # runtime's compiled form, never pickled
 
     def __getstate__(self) -> dict[str, object]:
         return {

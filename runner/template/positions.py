@@ -1,7 +1,7 @@
 """Where rendered output came from: source positions, recorded only when asked.
 
-`Template.execute_with_positions(name, data)` runs a template with closures
-compiled for tracking (a second compiled form per tree; the ordinary one is
+`Template.execute_with_positions(name, data)` runs a template with code
+generated for tracking (a second compiled form per tree; the ordinary one is
 untouched, so tracking costs nothing when off). Each piece written to the
 output (a text node, an action's value) is recorded with a `Mark`: the tree
 that wrote it, the file that tree was parsed from and its line. Text nodes
