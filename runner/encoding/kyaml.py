@@ -36,7 +36,6 @@ from runner.encoding.yamlstyle import (
     SINGLE,
     _indicators,
     analyze,
-    chomp_hint,
 )
 
 SCALAR, MAPPING, SEQUENCE, ALIAS = "ScalarNode", "MappingNode", "SequenceNode", "AliasNode"
@@ -655,13 +654,7 @@ class _NodeEmitter(_Emitter):
 
     def folded(self, s: str) -> None:
         """yaml_emitter_write_folded_scalar (go-yaml v3, its look-ahead quirk included)."""
-        self.write_indicator(">", True, False, False)
-        if s[0] == " " or s[0] in BREAKS:
-            self.write_indicator(str(self.best_indent), False, False, False)
-        chomp = chomp_hint(s)
-        if chomp:
-            self.write_indicator(chomp, False, False, False)
-        self.put_break()
+        self.block_header(">", s)
         self.indention = self.whitespace = True
         breaks = leading_spaces = True
         # go-yaml looks past line breaks from the start of the value, not from i.

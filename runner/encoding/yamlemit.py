@@ -360,14 +360,19 @@ class _Emitter:
         self.whitespace = False
         self.indention = False
 
-    def literal(self, s: str) -> None:
-        self.write_indicator("|", True, False, False)
+    def block_header(self, indicator: str, s: str) -> None:
+        """`|` or `>`, the indentation hint when the text starts with a space or break,
+        the chomping hint, then the line break (go-yaml's block scalar header)."""
+        self.write_indicator(indicator, True, False, False)
         if s[0] == " " or s[0] in BREAKS:
             self.write_indicator(str(self.best_indent), False, False, False)
         chomp = chomp_hint(s)
         if chomp:
             self.write_indicator(chomp, False, False, False)
         self.put_break()
+
+    def literal(self, s: str) -> None:
+        self.block_header("|", s)
         self.indention = True
         self.whitespace = True
         breaks = True
