@@ -8,14 +8,14 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from runner.actions.flags import DEFAULT_KEYRING, add_source_flags
+from runner.actions.flags import DEFAULT_KEYRING, add_source_flags, group_help
 from runner.actions.pull import source_options, user_errors
 
 
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser("dependency", aliases=["dep", "dependencies"],
                                    help="manage a chart's dependencies")
-    parser.set_defaults(handler=lambda _args: _usage(parser))
+    parser.set_defaults(handler=group_help(parser, as_error=True))
     commands = parser.add_subparsers(dest="dependency_command", metavar="COMMAND")
     listing = commands.add_parser("list", aliases=["ls"], help="list the dependencies of a chart")
     listing.add_argument("chart", nargs="?", default=".")
@@ -61,7 +61,3 @@ def handle_build(args: argparse.Namespace) -> int:
     _manager(args).build()
     return 0
 
-
-def _usage(parser: argparse.ArgumentParser) -> int:
-    parser.print_help(sys.stderr)
-    return 2

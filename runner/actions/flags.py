@@ -15,7 +15,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
 from runner.lazy_pattern import LazyPattern
@@ -117,3 +117,14 @@ def helm_flags(parser: argparse.ArgumentParser) -> None:
     """Helm's wording for flag errors and unknown flags on a subcommand's parser."""
     parser.set_defaults(unknown_flag_error=unknown_flag)
     parser.error = flag_error  # type: ignore[method-assign]
+
+
+def group_help(parser: argparse.ArgumentParser, *, as_error: bool = False) -> Callable[[Any], int]:
+    """The handler of a command group given no subcommand: its help on stdout (exit 0),
+    or on stderr with exit 2 `as_error`."""
+
+    def show(_args: Any) -> int:
+        parser.print_help(sys.stderr if as_error else sys.stdout)
+        return 2 if as_error else 0
+
+    return show

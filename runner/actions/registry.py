@@ -6,14 +6,14 @@ import argparse
 import sys
 from typing import Any
 
-from runner.actions.flags import add_flag, helm_flags
+from runner.actions.flags import add_flag, group_help, helm_flags
 from runner.actions.pull import user_errors
 from runner.errors import RunnerError
 
 
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser("registry", help="login to or logout from a registry")
-    parser.set_defaults(handler=lambda _args: _usage(parser))
+    parser.set_defaults(handler=group_help(parser))
     commands = parser.add_subparsers(dest="registry_command", metavar="COMMAND")
     login = commands.add_parser("login", help="login to a registry", allow_abbrev=False)
     login.add_argument("hosts", nargs="*", metavar="HOST")
@@ -31,10 +31,6 @@ def register(subparsers: Any) -> None:
     logout.set_defaults(handler=handle_logout)
     helm_flags(logout)
 
-
-def _usage(parser: argparse.ArgumentParser) -> int:
-    parser.print_help()
-    return 0
 
 
 def _one_host(args: argparse.Namespace, command: str) -> str:

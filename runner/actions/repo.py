@@ -6,14 +6,14 @@ import argparse
 import sys
 from typing import Any
 
-from runner.actions.flags import add_credential_flags
+from runner.actions.flags import add_credential_flags, group_help
 from runner.actions.pull import user_errors
 from runner.errors import RunnerError
 
 
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser("repo", help="add, list, remove, update chart repositories")
-    parser.set_defaults(handler=lambda _args: _usage(parser))
+    parser.set_defaults(handler=group_help(parser, as_error=True))
     commands = parser.add_subparsers(dest="repo_command", metavar="COMMAND")
     add = commands.add_parser("add", help="add a chart repository")
     add.add_argument("args", nargs="*", metavar="NAME URL")
@@ -157,7 +157,3 @@ def handle_index(args: argparse.Namespace) -> int:
     write_index(sorted_entries(entries), directory / "index.yaml", args.json)
     return 0
 
-
-def _usage(parser: argparse.ArgumentParser) -> int:
-    parser.print_help(sys.stderr)
-    return 2

@@ -11,7 +11,7 @@ import argparse
 import sys
 from typing import Any
 
-from runner.actions.flags import add_flag, helm_flags
+from runner.actions.flags import add_flag, group_help, helm_flags
 from runner.actions.pull import user_errors
 from runner.errors import RunnerError
 
@@ -30,7 +30,7 @@ class Result:
 
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser("search", help="search for a keyword in charts")
-    parser.set_defaults(handler=lambda _args: _usage(parser))
+    parser.set_defaults(handler=group_help(parser))
     commands = parser.add_subparsers(dest="search_command", metavar="COMMAND")
     repo = commands.add_parser("repo", help="search repositories for a keyword in charts",
                                allow_abbrev=False)
@@ -45,10 +45,6 @@ def register(subparsers: Any) -> None:
     repo.set_defaults(handler=handle_repo)
     helm_flags(repo)
 
-
-def _usage(parser: argparse.ArgumentParser) -> int:
-    parser.print_help()
-    return 0
 
 
 @user_errors

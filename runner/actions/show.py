@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import Any
 
-from runner.actions.flags import add_source_flags, helm_flags
+from runner.actions.flags import add_source_flags, group_help, helm_flags
 from runner.actions.pull import user_errors
 from runner.errors import RunnerError
 
@@ -23,7 +23,7 @@ README_NAMES = ("readme.md", "readme.txt", "readme")
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser("show", aliases=["inspect"],
                                    help="show information of a chart (as helm show)")
-    parser.set_defaults(handler=lambda _args: _usage(parser))
+    parser.set_defaults(handler=group_help(parser))
     commands = parser.add_subparsers(dest="show_format", metavar="COMMAND")
     for name, text in FORMATS.items():
         command = commands.add_parser(name, help=text, allow_abbrev=False)
@@ -34,10 +34,6 @@ def register(subparsers: Any) -> None:
         command.set_defaults(handler=handle)
         helm_flags(command)
 
-
-def _usage(parser: argparse.ArgumentParser) -> int:
-    parser.print_help()
-    return 0
 
 
 @user_errors

@@ -82,19 +82,29 @@ def run_helm(helm: Path, chart: str, extra: tuple[str, ...] = ()) -> Run:
     return Run(proc.stdout, proc.stderr, proc.returncode)
 
 
-def run_ours(chart: str, extra: tuple[str, ...] = ()) -> Run:
-    """Our CLI in process, exactly as a user would call it."""
+def run_cli(argv: list[str]) -> tuple[bytes, str, int]:
+    """Our CLI in process, exactly as a user would call it: stdout as bytes (commands that
+    print files write them raw), stderr, exit code. A crash is a difference, not an error."""
     from runner.cli import main
 
-    out, err = io.StringIO(), io.StringIO()
+    raw, err = io.BytesIO(), io.StringIO()
+    out = io.TextIOWrapper(raw, encoding="utf-8", errors="surrogateescape", write_through=True)
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         try:
-            code = main(template_args(chart, extra))
+            code = main(argv)
         except SystemExit as exit_:
             code = exit_.code if isinstance(exit_.code, int) else 1
-        except Exception as exc:  # an internal failure is a difference, not a crash
-            return Run(out.getvalue(), f"internal error: {type(exc).__name__}: {exc}\n", 99)
-    return Run(out.getvalue(), err.getvalue(), code)
+        except Exception as exc:  # noqa: BLE001
+            err.write(f"internal error: {type(exc).__name__}: {exc}\n")
+            code = 99
+        out.flush()
+    return raw.getvalue(), err.getvalue(), code
+
+
+def run_ours(chart: str, extra: tuple[str, ...] = ()) -> Run:
+    """`template` for a corpus chart, in process."""
+    out, err, code = run_cli(template_args(chart, extra))
+    return Run(out.decode("utf-8", "surrogateescape"), err, code)
 
 
 def volatile_lines(first: str, second: str) -> dict[int, tuple[str, str]] | None:

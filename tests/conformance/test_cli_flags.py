@@ -8,14 +8,13 @@ every case in the test run; nothing expected is stored.
 
 from __future__ import annotations
 
-import contextlib
-import io
 import subprocess
 from pathlib import Path
 
 import pytest
 
 from runner.testbed.helm import helm_binary
+from tests.conformance.harness import run_cli
 
 TEMPLATE_CASES: tuple[tuple[str, ...], ...] = (
     ("-f",),
@@ -82,17 +81,10 @@ def _helm(workdir: Path, argv: list[str]) -> tuple[str, str, int]:
 
 
 def _ours(workdir: Path, argv: list[str], monkeypatch: pytest.MonkeyPatch) -> tuple[str, str, int]:
-    from runner.cli import main
-
     monkeypatch.chdir(workdir)
     monkeypatch.setenv("HELM_PLUGINS", str(workdir / "plugins"))
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            code = main(argv)
-        except SystemExit as exit_:
-            code = exit_.code if isinstance(exit_.code, int) else 1
-    return out.getvalue(), err.getvalue(), code
+    out, err, code = run_cli(argv)
+    return out.decode(), err, code
 
 
 @pytest.mark.parametrize("flags", TEMPLATE_CASES, ids=" ".join)

@@ -9,8 +9,6 @@ start-up scan for them (which logs broken plugin.yaml files a second time).
 
 from __future__ import annotations
 
-import contextlib
-import io
 import subprocess
 from pathlib import Path
 
@@ -308,18 +306,11 @@ def _helm(workdir: Path, argv: list[str], plugins: Path) -> tuple[str, str, int]
 
 def _ours(workdir: Path, argv: list[str], plugins: Path,
           monkeypatch: pytest.MonkeyPatch) -> tuple[str, str, int]:
-    from runner.cli import main
-
     monkeypatch.chdir(workdir)
     monkeypatch.setenv("PATH", "/usr/bin:/bin")
     monkeypatch.setenv("HELM_PLUGINS", str(plugins))
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            code = main(argv)
-        except SystemExit as exit_:
-            code = exit_.code if isinstance(exit_.code, int) else 1
-    return out.getvalue(), err.getvalue(), code
+    out, err, code = harness.run_cli(argv)
+    return out.decode(), err, code
 
 
 def _same(workdir: Path, argv: list[str], monkeypatch: pytest.MonkeyPatch,

@@ -6,15 +6,13 @@ code must be identical.
 
 from __future__ import annotations
 
-import contextlib
-import io
 import subprocess
 from pathlib import Path
 
 import pytest
 
 from runner.testbed.helm import helm_binary
-from tests.conformance.harness import CHARTS_DIR, chart_names
+from tests.conformance.harness import CHARTS_DIR, chart_names, run_cli
 
 FORMATS = ("chart", "values", "readme", "crds", "all")
 
@@ -22,20 +20,6 @@ FORMATS = ("chart", "values", "readme", "crds", "all")
 def _helm(argv: list[str]) -> tuple[bytes, str, int]:
     proc = subprocess.run([str(helm_binary()), *argv], capture_output=True, check=False, timeout=120)
     return proc.stdout, proc.stderr.decode(), proc.returncode
-
-
-def _ours(argv: list[str]) -> tuple[bytes, str, int]:
-    from runner.cli import main
-
-    raw = io.BytesIO()
-    out, err = io.TextIOWrapper(raw, encoding="utf-8", write_through=True), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            code = main(argv)
-        except SystemExit as exit_:
-            code = exit_.code if isinstance(exit_.code, int) else 1
-        out.flush()
-    return raw.getvalue(), err.getvalue(), code
 
 
 def _charts_with_crds(root: Path) -> int:
@@ -56,7 +40,7 @@ def test_show_every_format_as_helm(chart: str) -> None:
         argv = ["show", fmt, str(CHARTS_DIR / chart)]
         helm = _helm(argv)
         assert helm[2] == 0, helm[1]
-        ours = _ours(argv)
+        ours = run_cli(argv)
         if unordered_crds and fmt in ("crds", "all"):
             assert (_documents(ours[0]), ours[1:]) == (_documents(helm[0]), helm[1:]), fmt
         else:
@@ -72,4 +56,4 @@ def test_show_every_format_as_helm(chart: str) -> None:
     ["show", "all", str(CHARTS_DIR / "grafana"), "--bogus"],
 ], ids=" ".join)
 def test_show_errors_and_alias_as_helm(argv: list[str]) -> None:
-    assert _ours(argv) == _helm(argv)
+    assert run_cli(argv) == _helm(argv)
