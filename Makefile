@@ -1,5 +1,9 @@
 # The two entry points: `make demo` and `make test` (see README.md).
-PYTHON ?= python3
+# The distribution's CPython when it is 3.11 or newer: Debian's is built with PGO and
+# LTO and runs `template` ~10% faster than a default source (pyenv) build. Any other
+# interpreter: make PYTHON=/path/to/python3.
+PYTHON ?= $(shell for p in /usr/bin/python3 python3; do \
+	$$p -c 'import sys, venv; sys.exit(sys.version_info < (3, 11))' 2>/dev/null && { echo $$p; break; }; done)
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
@@ -7,7 +11,7 @@ STAMP := $(VENV)/.installed
 .PHONY: install test lint unit e2e conformance demo clean testbed
 
 $(STAMP): pyproject.toml Makefile
-	$(PYTHON) -m venv $(VENV)
+	$(PYTHON) -m venv --clear $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	# compat: a plain path in a .pth; the default finder costs ~10 ms at every start
 	$(PY) -m pip install --quiet -e '.[test]' --config-settings editable_mode=compat
