@@ -1,57 +1,103 @@
-"""A content-addressed cache of parsed chart YAML (values.yaml, Chart.yaml) across runs.
+"""A content-addressed cache of parsed YAML (chart files, rendered documents' heads) across runs.
 
 Parsing a large chart's values takes longer than the rest of loading it; the
-same bytes always parse to the same tree, so the tree is pickled under the
-user's cache directory, keyed by the SHA-256 of the bytes, the parse mode and
-a fingerprint of the YAML reader's source (a new reader never sees old
-trees), stored through runner.diskcache. Failures to parse are not cached.
+same bytes always parse to the same tree, so the tree is stored under the
+user's cache directory (runner.diskcache), keyed by the SHA-256 of the bytes,
+the parse mode and a fingerprint of the YAML reader (our reader's files and
+PyYAML's, so a new reader never sees old trees). Failures to parse are not
+cached.
+
+Trees are plain dict/list/str/int/float/bool/None, stored with marshal
+(builtin, exact for those types, refuses anything else) in a frame that
+tells a damaged entry from a good one. Nothing here imports PyYAML: a warm
+run whose YAML is all cached never loads the parser.
 """
 
 from __future__ import annotations
 
-import contextlib
+import marshal
 import os
-import pickle
+import sys
 from functools import cache
 from typing import Any
 
 from runner import diskcache
 
 KIND = "chart-yaml"
+MISSING: Any = object()  # what `get` returns for no (usable) entry
+_MAGIC = b"DRY" + bytes([marshal.version])
 
 
-@cache
-def _reader_fingerprint() -> str:
-    """Hash of the YAML reader's own source files, so a changed reader invalidates entries."""
-    import runner.encoding as encoding
+def get(kind: str, key: str) -> Any:
+    """The tree stored under `key`, or MISSING when absent, damaged or caching is off."""
+    if not diskcache.enabled():
+        return MISSING
+    stored = diskcache.read(kind, key)
+    if stored is None or stored[:4] != _MAGIC or int.from_bytes(stored[4:8], "little") != len(stored) - 8:
+        return MISSING
+    try:
+        return marshal.loads(memoryview(stored)[8:])
+    except (EOFError, ValueError, TypeError):
+        return MISSING
 
-    parts = []
-    for name in ("goyaml.py", "gojson.py"):
-        path = os.path.join(os.path.dirname(encoding.__file__), name)
-        if os.path.exists(path):
-            with open(path, "rb") as handle:
-                parts.append(handle.read())
-    return diskcache.digest(*parts)[:16]
+
+def put(kind: str, key: str, tree: Any) -> None:
+    """Store `tree` under `key`; a tree marshal cannot hold exactly is not stored."""
+    if not diskcache.enabled():
+        return
+    try:
+        payload = marshal.dumps(tree)
+    except ValueError:  # a type other than the plain ones (str subclasses included)
+        return
+    diskcache.write(kind, key, _MAGIC + len(payload).to_bytes(4, "little") + payload)
 
 
 def load(data: bytes, ints: bool) -> Any:
     """goyaml.load(data, ints=ints), from the cache when these bytes were parsed before."""
-    if not diskcache.enabled():
-        return _parse(data, ints)
-    key = diskcache.digest(data) + ("i" if ints else "f") + _reader_fingerprint()
-    stored = diskcache.read(KIND, key)
-    if stored is not None:
-        try:
-            return pickle.loads(stored)
-        except (pickle.UnpicklingError, EOFError, AttributeError, ImportError, ValueError):
-            pass
-    value = _parse(data, ints)
-    with contextlib.suppress(pickle.PicklingError):
-        diskcache.write(KIND, key, pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
-    return value
+    key = diskcache.digest(data) + ("i" if ints else "f") + reader_fingerprint()
+    tree = get(KIND, key)
+    if tree is MISSING:
+        from runner.encoding import goyaml
+
+        tree = goyaml.load(data, ints=ints)
+        put(KIND, key, tree)
+    return tree
 
 
-def _parse(data: bytes, ints: bool) -> Any:
-    from runner.encoding import goyaml
+@cache
+def reader_fingerprint() -> str:
+    """Size and mtime of the YAML reader's files, ours and PyYAML's (Python's own .pyc
+    check), so a changed reader invalidates entries."""
+    runner_dir = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    parts = [_stat_text(os.path.join(runner_dir, "template", "gotypes.py"))]
+    for directory in (os.path.join(runner_dir, "encoding"), _pyyaml_directory()):
+        parts.extend(_stat_text(path) for path in sorted(_files(directory)))
+    return diskcache.digest("\n".join(parts).encode("utf-8", "surrogateescape"))[:16]
 
-    return goyaml.load(data, ints=ints)
+
+def _files(directory: str) -> list[str]:
+    try:
+        with os.scandir(directory) as entries:
+            return [entry.path for entry in entries if entry.is_file()]
+    except OSError:
+        return []
+
+
+def _stat_text(path: str) -> str:
+    try:
+        info = os.stat(path)
+    except OSError:
+        return f"{path} -"
+    return f"{path} {info.st_size} {info.st_mtime_ns}"
+
+
+def _pyyaml_directory() -> str:
+    """Where `import yaml` finds (or found) PyYAML, without importing it."""
+    module = sys.modules.get("yaml")
+    if module is not None and getattr(module, "__file__", None):
+        return os.path.dirname(module.__file__)
+    for entry in sys.path:
+        candidate = os.path.join(entry or os.getcwd(), "yaml")
+        if os.path.isfile(os.path.join(candidate, "__init__.py")):
+            return candidate
+    return ""
