@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from runner import diskcache
-from runner.chart import yamlcache
+from runner.encoding import yamlcache
 from runner.errors import RunnerError
 from runner.records import Record
 

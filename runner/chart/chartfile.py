@@ -30,7 +30,7 @@ def load_yaml_document(data: bytes, what: str, *, ints: bool = False) -> Any:
     `ints=True` keeps go-yaml's integers as int, which the string-typed fields
     of Chart.yaml need (an int prints as written, a float through float32).
     """
-    from runner.chart import yamlcache
+    from runner.encoding import yamlcache
 
     try:
         return yamlcache.load(data, ints)

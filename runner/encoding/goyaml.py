@@ -23,6 +23,7 @@ import math
 import re
 from typing import Any
 
+from runner.encoding import yamlcache
 from runner.encoding.yamlemit import EncodeError, dump, dump_pretty  # noqa: F401 - public API
 from runner.lazy_pattern import LazyPattern
 
@@ -31,6 +32,7 @@ __all__ = [
     "GoYAMLError",
     "Timestamp",
     "dump",
+    "decode",
     "dump_pretty",
     "load",
     "load_all",
@@ -224,17 +226,16 @@ def load(data: str | bytes, *, ints: bool = False) -> Any:
 
     Numbers are float64 (Python float); `ints=True` keeps integers as int
     (go-yaml's own typing, as JSONToYAML sees it). An empty document is None.
-    Raises GoYAMLError with go-yaml's / encoding/json's text.
+    Raises GoYAMLError with go-yaml's / encoding/json's text. Trees come from
+    this run's memory, else from runner.encoding.yamlcache (across runs),
+    else from `decode`.
     """
     text = _text(data)
     key = (text, ints)
     cached = _LOAD_CACHE.get(key, _MISSING)
     if cached is not _MISSING:
         return _copy(cached)
-    _reader_guard(text)
-    from runner.encoding import yamldecode
-
-    value = yamldecode.first_document(text, ints)
+    value = yamlcache.load(text, ints)
     if len(text) <= 65536:
         if len(_LOAD_CACHE) >= 256:
             _LOAD_CACHE.clear()
@@ -246,6 +247,15 @@ def load(data: str | bytes, *, ints: bool = False) -> Any:
 # include output); callers may mutate what they get, so hand out copies.
 _LOAD_CACHE: dict[tuple[str, bool], Any] = {}
 _MISSING = object()
+
+
+def decode(data: str | bytes, ints: bool = False) -> Any:
+    """`load` without its caches: the first document parsed now (PyYAML imported at the first)."""
+    text = _text(data)
+    _reader_guard(text)
+    from runner.encoding import yamldecode
+
+    return yamldecode.first_document(text, ints)
 
 
 def _copy(value: Any) -> Any:

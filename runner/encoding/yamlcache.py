@@ -1,11 +1,13 @@
-"""A content-addressed cache of parsed YAML (chart files, rendered documents' heads) across runs.
+"""A content-addressed cache of parsed YAML across runs: goyaml.load's trees (chart
+files, -f values, fromYaml texts) and rendered documents' heads (runner.manifest).
 
-Parsing a large chart's values takes longer than the rest of loading it; the
-same bytes always parse to the same tree, so the tree is stored under the
-user's cache directory (runner.diskcache), keyed by the SHA-256 of the bytes,
-the parse mode and a fingerprint of the YAML reader (our reader's files and
-PyYAML's, so a new reader never sees old trees). Failures to parse are not
-cached.
+Parsing a large chart's values takes longer than the rest of loading it, and
+importing the parser (PyYAML, runner.encoding.yamldecode) costs more than a
+small chart's render; the same text always parses to the same tree, so the
+tree is stored under the user's cache directory (runner.diskcache), keyed by
+the SHA-256 of the text, the parse mode and a fingerprint of the YAML reader
+(our reader's files and PyYAML's, so a new reader never sees old trees).
+Failures to parse are not cached: errors always come from the parser.
 
 Trees are plain dict/list/str/int/float/bool/None, stored with marshal
 (builtin, exact for those types, refuses anything else) in a frame that
@@ -23,7 +25,7 @@ from typing import Any
 
 from runner import diskcache
 
-KIND = "chart-yaml"
+KIND = "yaml"
 MISSING: Any = object()  # what `get` returns for no (usable) entry
 _MAGIC = b"DRY" + bytes([marshal.version])
 
@@ -52,14 +54,20 @@ def put(kind: str, key: str, tree: Any) -> None:
     diskcache.write(kind, key, _MAGIC + len(payload).to_bytes(4, "little") + payload)
 
 
-def load(data: bytes, ints: bool) -> Any:
-    """goyaml.load(data, ints=ints), from the cache when these bytes were parsed before."""
-    key = diskcache.digest(data) + ("i" if ints else "f") + reader_fingerprint()
+def load(data: str | bytes, ints: bool) -> Any:
+    """goyaml.decode(data, ints), from the cache when this text was parsed before.
+
+    Bytes are read as goyaml reads them (UTF-8, bad bytes kept as surrogate
+    escapes), so a text has one key whichever form it comes in.
+    """
+    text = data.decode("utf-8", "surrogateescape") if isinstance(data, bytes) else data
+    key = diskcache.digest(text.encode("utf-8", "surrogatepass")) + ("i" if ints else "f")
+    key += reader_fingerprint()
     tree = get(KIND, key)
     if tree is MISSING:
-        from runner.encoding import goyaml
+        from runner.encoding import goyaml  # imports the parser only now
 
-        tree = goyaml.load(data, ints=ints)
+        tree = goyaml.decode(text, ints)
         put(KIND, key, tree)
     return tree
 
@@ -68,9 +76,9 @@ def load(data: bytes, ints: bool) -> Any:
 def reader_fingerprint() -> str:
     """Size and mtime of the YAML reader's files, ours and PyYAML's (Python's own .pyc
     check), so a changed reader invalidates entries."""
-    runner_dir = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    parts = [_stat_text(os.path.join(runner_dir, "template", "gotypes.py"))]
-    for directory in (os.path.join(runner_dir, "encoding"), _pyyaml_directory()):
+    encoding_dir = os.path.dirname(os.path.abspath(__file__))
+    parts = [_stat_text(os.path.join(os.path.dirname(encoding_dir), "template", "gotypes.py"))]
+    for directory in (encoding_dir, _pyyaml_directory()):
         parts.extend(_stat_text(path) for path in sorted(_files(directory)))
     return diskcache.digest("\n".join(parts).encode("utf-8", "surrogateescape"))[:16]
 
