@@ -1,7 +1,7 @@
 """Content-addressed entries under the user's cache directory, kept across runs.
 
 The template code cache (runner.template.cache) and the chart YAML cache
-(runner.chart.yamlcache) store here: `$XDG_CACHE_HOME/deploy-runner/<kind>/`
+(runner.encoding.yamlcache) store here: `$XDG_CACHE_HOME/deploy-runner/<kind>/`
 (else `~/.cache/...`), one file per key in a directory named by the key's
 first two characters. Entries are written to a private temporary file and
 renamed into place, so concurrent runs never read a partial entry; an

@@ -3,8 +3,9 @@
 `split_manifests` is SplitManifests (same separator regex, same trimming),
 `sort_manifests` is SortManifests: files in sorted path order, partials and
 blank files skipped, each document's head (apiVersion, kind, metadata.name,
-metadata.annotations) read, documents with a `helm.sh/hook` annotation turned
-into hooks, then both lists stably sorted by kind in install order. Every
+metadata.annotations) read (and remembered across runs: see _HeadReader),
+documents with a `helm.sh/hook` annotation turned into hooks, then both
+lists stably sorted by kind in install order. Every
 document keeps the template path it came from and its first line there, so
 later stages (diff, check-run annotations) can point back at the source.
 Given the files' SourceMaps (engine.render_chart(..., track_positions=True)),
@@ -15,10 +16,11 @@ produced a line of the document (`source_line` for its first line).
 from __future__ import annotations
 
 import posixpath
-import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, NamedTuple
+from typing import Any
 
+from runner import diskcache
+from runner.encoding import yamlcache
 from runner.errors import RunnerError
 from runner.records import Record
 
@@ -137,13 +139,16 @@ def go_trim_space(text: str) -> str:
     return text.strip(_GO_SPACE)
 
 
-class Chunk(NamedTuple):  # a NamedTuple: ~10x cheaper to define than a dataclass
+class Chunk(Record):
     """One document of a file after SplitManifests, with its first line (1-based)
     and the offset of its first character in the file."""
 
-    content: str
-    line: int
-    offset: int = 0
+    __slots__ = ("content", "line", "offset")
+
+    def __init__(self, content: str, line: int, offset: int = 0) -> None:
+        self.content = content
+        self.line = line
+        self.offset = offset
 
 
 def split_with_lines(big_file: str) -> list[Chunk]:
@@ -199,13 +204,17 @@ def split_manifests_order_key(key: str) -> int:
     return int(key.rsplit("-", 1)[-1])
 
 
-class Head(NamedTuple):
+class Head(Record):
     """SimpleHead: what Helm reads of every document."""
 
-    version: str = ""
-    kind: str = ""
-    name: str = ""
-    annotations: Mapping[str, str] | None = None
+    __slots__ = ("version", "kind", "name", "annotations")
+
+    def __init__(self, version: str = "", kind: str = "", name: str = "",
+                 annotations: Mapping[str, str] | None = None) -> None:
+        self.version = version
+        self.kind = kind
+        self.name = name
+        self.annotations = annotations
 
 
 class _Sourced:
@@ -294,12 +303,15 @@ class Hook(_Sourced, Record):
         return self.manifest
 
 
-class SortedManifests(NamedTuple):
+class SortedManifests(Record):
     """What SortManifests gives back."""
 
-    hooks: list[Hook]
-    manifests: list[Manifest]
-    warnings: list[str]  # Helm's slog lines on stderr
+    __slots__ = ("hooks", "manifests", "warnings")
+
+    def __init__(self, hooks: list[Hook], manifests: list[Manifest], warnings: list[str]) -> None:
+        self.hooks = hooks
+        self.manifests = manifests
+        self.warnings = warnings  # Helm's slog lines on stderr
 
 
 def sort_manifests(
@@ -317,13 +329,13 @@ def sort_manifests(
     hooks: list[Hook] = []
     generic: list[Manifest] = []
     warnings: list[str] = []
-    for path in sorted(files):
-        content = files[path]
-        if posixpath.basename(path).startswith("_") or not go_trim_space(content):
-            continue
+    paths = [path for path in sorted(files)
+             if not posixpath.basename(path).startswith("_") and go_trim_space(files[path])]
+    heads = _HeadReader(paths)
+    for path in paths:
         smap = positions.get(path) if positions else None
-        for chunk in split_with_lines(content):
-            head = parse_head(chunk.content, path)
+        for chunk in split_with_lines(files[path]):
+            head = heads.head(chunk.content, path)
             hook_types = _hook_annotation(head)
             if hook_types is None:
                 generic.append(Manifest(path, chunk.content, head, chunk.line, chunk.offset, smap))
@@ -335,6 +347,7 @@ def sort_manifests(
                     on_warning(warnings[-1])
             else:
                 hooks.append(hook)
+    heads.save()
     return SortedManifests(
         sort_by_kind(hooks, lambda h: h.kind, ordering),
         sort_by_kind(generic, lambda m: m.head.kind, ordering),
@@ -391,7 +404,8 @@ def _annotation_list(annotations: Mapping[str, str], key: str) -> list[str]:
 
 def _atoi(text: str) -> int:
     """strconv.Atoi, 0 on any error (as calculateHookWeight)."""
-    if re.fullmatch(r"[+-]?[0-9]+", text) is None:
+    digits = text[1:] if text.startswith(("+", "-")) else text
+    if not (digits.isascii() and digits.isdigit()):
         return 0
     value = int(text)
     return value if -(2**63) <= value < 2**63 else 0
@@ -407,24 +421,56 @@ class _HeadTypeError(Exception):
 _HEAD_KEYS = ("apiVersion", "kind", "metadata")
 
 
-def parse_head(content: str, path: str) -> Head:
-    """The SimpleHead of one document; a YAML error is Helm's `YAML parse error on`.
+class _HeadReader:
+    """SimpleHeads of rendered documents, their YAML parsed or remembered across runs.
 
-    Helm converts the whole document to JSON to read its head, so all of it
-    must parse; only the head's keys are built.
+    Helm converts each whole document to JSON to read its head, so all of it
+    must parse; of a mapping only the head's keys are built (goyaml.load_fields).
+    One yamlcache entry per set of template paths maps each document's text
+    to those fields, so a run that renders what the chart's last run did
+    reads one entry and parses nothing, and a changed document (matched by
+    its whole text) is parsed again. Only a run whose documents all parsed
+    stores an entry: YAML errors come from the parser every time.
     """
-    from runner.encoding import goyaml
 
-    try:
-        doc = goyaml.load_fields(content, _HEAD_KEYS, ints=True)
-    except Exception as err:  # the reader's own error text is the reason
-        reason = getattr(err, "unmarshal_message", None) or str(err)
-        raise ManifestError(f"YAML parse error on {path}: {reason}") from err
-    try:
-        return _head_of(doc)
-    except _HeadTypeError as err:
-        raise ManifestError(f"YAML parse error on {path}: error unmarshaling JSON: "
-                            f"while decoding JSON: json: {err}") from err
+    def __init__(self, paths: list[str]) -> None:
+        self.key = diskcache.digest("\0".join([*_HEAD_KEYS, *paths]).encode("utf-8", "surrogateescape"))
+        self.key += yamlcache.reader_fingerprint()
+        known = yamlcache.get(_HEADS_KIND, self.key)
+        self.known: dict[str, Any] = known if type(known) is dict else {}
+        self.used: dict[str, Any] = {}
+        self.parsed = False
+
+    def head(self, content: str, path: str) -> Head:
+        """The SimpleHead of one document; a YAML error is Helm's `YAML parse error on`."""
+        try:
+            fields = self._fields(content)
+        except Exception as err:  # the reader's own error text is the reason
+            reason = getattr(err, "unmarshal_message", None) or str(err)
+            raise ManifestError(f"YAML parse error on {path}: {reason}") from err
+        try:
+            return _head_of(fields)
+        except _HeadTypeError as err:
+            raise ManifestError(f"YAML parse error on {path}: error unmarshaling JSON: "
+                                f"while decoding JSON: json: {err}") from err
+
+    def _fields(self, content: str) -> Any:
+        fields = self.known.get(content, yamlcache.MISSING)
+        if fields is yamlcache.MISSING:
+            from runner.encoding import goyaml
+
+            fields = goyaml.load_fields(content, _HEAD_KEYS, ints=True)
+            self.parsed = True
+        self.used[content] = fields
+        return fields
+
+    def save(self) -> None:
+        """Remember this run's documents, unless they are what was remembered."""
+        if self.parsed or len(self.used) != len(self.known):
+            yamlcache.put(_HEADS_KIND, self.key, self.used)
+
+
+_HEADS_KIND = "manifest-heads"
 
 
 def _head_of(doc: Any) -> Head:

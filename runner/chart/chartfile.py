@@ -9,22 +9,15 @@ Validation follows chart.Metadata.Validate.
 
 from __future__ import annotations
 
-import re
-import unicodedata
 from collections.abc import Callable
 from typing import Any
 
 from runner.chart.errors import ChartError, ChartValidationError
 from runner.chart.model import Dependency, Lock, Maintainer, Metadata
+from runner.lazy_pattern import LazyPattern
 from runner.template.gotypes import format_float
 
-_ALIAS_FORMAT = re.compile(r"^[a-zA-Z0-9_-]+$")
-# Masterminds semver NewVersion (loose: `v` prefix, missing minor/patch allowed).
-_SEMVER = re.compile(
-    r"^v?([0-9]+)(\.[0-9]+)?(\.[0-9]+)?"
-    r"(-([0-9A-Za-z\-]+(\.[0-9A-Za-z\-]+)*))?"
-    r"(\+([0-9A-Za-z\-]+(\.[0-9A-Za-z\-]+)*))?$"
-)
+_ALIAS_FORMAT = LazyPattern(r"^[a-zA-Z0-9_-]+$")
 
 
 class _DecodeError(Exception):
@@ -37,7 +30,7 @@ def load_yaml_document(data: bytes, what: str, *, ints: bool = False) -> Any:
     `ints=True` keeps go-yaml's integers as int, which the string-typed fields
     of Chart.yaml need (an int prints as written, a float through float32).
     """
-    from runner.chart import yamlcache
+    from runner.encoding import yamlcache
 
     try:
         return yamlcache.load(data, ints)
@@ -233,6 +226,8 @@ def sanitize(text: str) -> str:
     """Helm's sanitizeString: whitespace becomes a space, unprintable runes are dropped."""
     if text.isprintable():  # the usual case: nothing to change (tabs/newlines are not printable)
         return text
+    import unicodedata  # only for text with unprintable characters
+
     out = []
     for ch in text:
         if ch.isspace():
@@ -243,16 +238,34 @@ def sanitize(text: str) -> str:
 
 
 def is_loose_semver(version: str) -> bool:
-    """Masterminds semver's NewVersion acceptance (what Helm checks chart versions with)."""
-    match = _SEMVER.match(version)
-    if match is None:
+    """Masterminds semver's NewVersion acceptance (what Helm checks chart versions with):
+    `v?N(.N)?(.N)?(-PRE)?(+BUILD)?`, identifiers [0-9A-Za-z-], no leading zero in a
+    numeric prerelease identifier. Read by hand: the regex costs more to compile than
+    every chart's check."""
+    rest, _, build = version.removeprefix("v").partition("+")
+    numbers, _, pre = rest.partition("-")
+    parts = numbers.split(".")
+    if len(parts) > 3 or not all(_is_digits(part) for part in parts):
         return False
-    pre = match.group(5)
-    if pre:
-        for part in pre.split("."):  # numeric prerelease identifiers: no leading zeros
-            if part.isdigit() and len(part) > 1 and part.startswith("0"):
-                return False
-    return True
+    if "+" in version and not _are_identifiers(build):
+        return False
+    if "-" not in rest:
+        return True
+    if not _are_identifiers(pre):
+        return False
+    return not any(_is_digits(part) and len(part) > 1 and part.startswith("0") for part in pre.split("."))
+
+
+_IDENTIFIER_CHARS = frozenset("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-")
+
+
+def _is_digits(text: str) -> bool:
+    return text.isascii() and text.isdigit()
+
+
+def _are_identifiers(text: str) -> bool:
+    """Dot-separated, non-empty runs of [0-9A-Za-z-]."""
+    return all(part and _IDENTIFIER_CHARS.issuperset(part) for part in text.split("."))
 
 
 def validate_metadata(md: Metadata) -> None:

@@ -12,7 +12,6 @@ import sys
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, NamedTuple
 
-from runner.chart import strvals
 from runner.chart.errors import ChartError, ValuesError
 from runner.chart.loader import load_values, merge_maps
 from runner.errors import RunnerError
@@ -87,6 +86,8 @@ def _strip_prefix(message: str, name: str) -> str:
 
 
 def _apply_set_json(value: str, base: dict[str, Any]) -> dict[str, Any]:
+    from runner.chart import strvals  # only with --set-json; it imports json
+
     trimmed = value.strip()
     if trimmed.startswith("{"):
         import json  # --set-json only
@@ -112,6 +113,10 @@ def _apply(
     flag: str,
     reader: Callable[[str], Any] | None = None,
 ) -> None:
+    if not values:
+        return
+    from runner.chart import strvals  # only with --set flags; it imports json
+
     for value in values:
         try:
             strvals.parse_into(value, base, mode, reader)

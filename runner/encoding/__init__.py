@@ -1,35 +1,59 @@
 """Go's encodings (encoding/json, go-yaml, BurntSushi/toml, ...) as Helm's output has them.
 
-Importing the package imports PyYAML once, with the regular expressions its
-modules compile at import (the pure-Python reader's and resolver's) deferred
-to their first use: goyaml and goscan parse through libyaml and their own
-resolver, so a `template` run never uses them, and compiling them costs a
-few milliseconds at every start.
+PyYAML compiles a few milliseconds of regular expressions at import (its
+pure-Python reader's and resolver's), which goyaml and goscan never use on
+the usual paths: they parse through libyaml and go-yaml's own resolver.
+Importing this package installs a finder that, at PyYAML's first import
+(whoever asks for it, if ever), defers those compilations to first use.
 """
 
 from __future__ import annotations
 
-
-def _import_pyyaml_lazily() -> None:
-    import re
-    import sys
-
-    if "yaml" in sys.modules:
-        return
-    from runner.lazy_pattern import LazyPattern
-
-    compile_now = re.compile
-
-    def compile_later(pattern: object, flags: int = 0) -> object:
-        if isinstance(pattern, str):
-            return LazyPattern(pattern, flags)
-        return compile_now(pattern, flags)  # type: ignore[call-overload]
-
-    re.compile = compile_later  # type: ignore[assignment]
-    try:
-        import yaml  # noqa: F401
-    finally:
-        re.compile = compile_now
+import sys
+from typing import Any
 
 
-_import_pyyaml_lazily()
+class _PyYAMLWithLazyPatterns:
+    """A meta path finder for `yaml` alone: it runs PyYAML's package (and the
+    modules it imports) with re.compile making LazyPatterns, then steps aside."""
+
+    @classmethod
+    def find_spec(cls, name: str, path: Any = None, target: Any = None) -> Any:
+        if name != "yaml":
+            return None
+        sys.meta_path.remove(cls)
+        for finder in sys.meta_path:
+            spec = finder.find_spec(name, path, target)
+            if spec is not None:
+                break
+        else:
+            return None
+        if spec.loader is not None:
+            spec.loader.exec_module = _with_lazy_patterns(spec.loader.exec_module)
+        return spec
+
+
+def _with_lazy_patterns(exec_module: Any) -> Any:
+    def exec_lazily(module: Any) -> None:
+        import re
+
+        from runner.lazy_pattern import LazyPattern
+
+        compile_now = re.compile
+
+        def compile_later(pattern: object, flags: int = 0) -> object:
+            if isinstance(pattern, str):
+                return LazyPattern(pattern, flags)
+            return compile_now(pattern, flags)  # type: ignore[call-overload]
+
+        re.compile = compile_later  # type: ignore[assignment]
+        try:
+            exec_module(module)
+        finally:
+            re.compile = compile_now
+
+    return exec_lazily
+
+
+if "yaml" not in sys.modules:
+    sys.meta_path.insert(0, _PyYAMLWithLazyPatterns)  # type: ignore[arg-type]

@@ -6,8 +6,10 @@ are booleans, also as keys; `0x1F`, `017`, `1_000` are ints; timestamps stay
 the text they were written as), map keys become strings, then a JSON round
 trip turns every number into a float64 (Python float) unless `ints=True`.
 libyaml (PyYAML's CParser) does the scanning and parsing — go-yaml v2 is a
-port of the same C code, so its error texts match — and this module applies
-go-yaml's resolution, merge-key and key rules on the node tree.
+port of the same C code, so its error texts match — and
+runner.encoding.yamldecode applies go-yaml's resolution, merge-key and key
+rules on the node tree. It (with PyYAML) is imported at the first parse:
+writing YAML and resolving scalars (`resolve_plain`) never load it.
 
 Where go-yaml v2's scanner differs from libyaml 0.2.5 (':' and '?' in flow
 plain scalars, some escapes, redefined anchors) runner.encoding.goscan takes
@@ -21,19 +23,16 @@ import math
 import re
 from typing import Any
 
-from yaml import MarkedYAMLError, YAMLError
-from yaml._yaml import CParser
-from yaml.nodes import MappingNode, ScalarNode, SequenceNode
-
-from runner.encoding import goscan
+from runner.encoding import yamlcache
 from runner.encoding.yamlemit import EncodeError, dump, dump_pretty  # noqa: F401 - public API
-from runner.template.gotypes import format_float
+from runner.lazy_pattern import LazyPattern
 
 __all__ = [
     "EncodeError",
     "GoYAMLError",
     "Timestamp",
     "dump",
+    "decode",
     "dump_pretty",
     "load",
     "load_all",
@@ -41,11 +40,6 @@ __all__ = [
     "load_into",
     "resolve_plain",
 ]
-
-_PLAIN = "?"  # resolver tag for an untagged plain scalar
-_QUOTED = "!"  # resolver tag for an untagged quoted (or "!"-tagged) scalar
-_TAG = "tag:yaml.org,2002:"
-
 
 class GoYAMLError(ValueError):
     """A YAML document Helm would reject; str() is go-yaml's (or encoding/json's) text.
@@ -57,21 +51,6 @@ class GoYAMLError(ValueError):
     def __init__(self, message: str, *, stage: str = "error converting YAML to JSON") -> None:
         super().__init__(message)
         self.unmarshal_message = f"{stage}: {message}"
-
-
-class _Composer(CParser):
-    """libyaml's composer with tag resolution left to go-yaml's rules below."""
-
-    def resolve(self, kind: type, value: Any, implicit: tuple[bool, bool]) -> str:
-        if kind is ScalarNode:
-            return _PLAIN if implicit[0] else _QUOTED
-        return ""
-
-    def descend_resolver(self, *_: Any) -> None:
-        return None
-
-    def ascend_resolver(self, *_: Any) -> None:
-        return None
 
 
 # ------------------------------------------------------------ resolution
@@ -89,10 +68,10 @@ for _words, _value in (
     for _word in _words:
         _RESOLVE_MAP[_word] = _value
 
-_YAML_STYLE_FLOAT = re.compile(r"[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?")
-_GO_DOT_FLOAT = re.compile(r"\.[0-9]+([eE][-+]?[0-9]+)?")
-_GO_INT = re.compile(r"([-+]?)(0[xX][0-9a-fA-F]+|0[oO][0-7]+|0[bB][01]+|0[0-7]*|[1-9][0-9]*)")
-_TIMESTAMP = re.compile(
+_YAML_STYLE_FLOAT = LazyPattern(r"[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?")
+_GO_DOT_FLOAT = LazyPattern(r"\.[0-9]+([eE][-+]?[0-9]+)?")
+_GO_INT = LazyPattern(r"([-+]?)(0[xX][0-9a-fA-F]+|0[oO][0-7]+|0[bB][01]+|0[0-7]*|[1-9][0-9]*)")
+_TIMESTAMP = LazyPattern(
     r"(\d{4})-(\d{1,2})-(\d{1,2})"
     r"(?:(?:[Tt](\d{1,2}):(\d{1,2}):(\d{1,2})(?:[.,]\d+)?(?:Z|[+-]\d\d:\d\d))"
     r"|(?: (\d{1,2}):(\d{1,2}):(\d{1,2})(?:[.,]\d+)?))?"
@@ -175,209 +154,13 @@ def resolve_plain(text: str) -> Any:
     return text
 
 
-# ------------------------------------------------------------ construction
-
-
-class _Builder:
-    """Turns libyaml nodes into Go values the way go-yaml v2 + the JSON round trip do."""
-
-    def __init__(self, ints: bool) -> None:
-        self.ints = ints
-        # sigs.k8s.io/yaml turns go-yaml's value into JSON once go-yaml has decoded
-        # the whole document: a key JSON cannot hold, then NaN or Inf (json.Marshal's
-        # complaint), fail only when go-yaml itself found nothing wrong.
-        self.key_error: GoYAMLError | None = None
-        self.non_finite = False
-
-    def document(self, node: Any) -> Any:
-        """One document's value, or the error Helm reports first for it."""
-        self.key_error, self.non_finite = None, False
-        value = self.value(node)
-        self.raise_json_errors(value)
-        return value
-
-    def raise_json_errors(self, value: Any) -> None:
-        if self.key_error is not None:
-            raise self.key_error
-        if self.non_finite:
-            bad = _first_non_finite(value)
-            raise GoYAMLError(f"json: unsupported value: {format_float(bad)}")
-
-    def value(self, node: Any) -> Any:
-        if isinstance(node, ScalarNode):
-            return self.json_value(self.scalar(node))
-        if isinstance(node, SequenceNode):
-            return [self.value(child) for child in node.value]
-        return self.mapping(node)
-
-    def json_value(self, value: Any) -> Any:
-        """The JSON round trip: numbers become float64, NaN/Inf are errors (see __init__)."""
-        if value is None or value is True or value is False or type(value) is str:
-            return value
-        if isinstance(value, float):
-            if math.isnan(value) or math.isinf(value):
-                self.non_finite = True
-            return value
-        if isinstance(value, int):
-            return value if self.ints else float(value)
-        return str(value)
-
-    def scalar(self, node: Any) -> Any:
-        tag, text = node.tag, node.value
-        if tag == _PLAIN:
-            value = resolve_plain(text)
-            return str(value) if type(value) is Timestamp else value
-        if tag == _QUOTED or tag == _TAG + "str" or not tag.startswith(_TAG):
-            return text
-        return self.tagged(tag[len(_TAG) :], text)
-
-    def tagged(self, short: str, text: str) -> Any:
-        if short == "binary":
-            import base64
-
-            # Go's base64.StdEncoding: padding required, only \r and \n skipped.
-            data = text.replace("\r", "").replace("\n", "").encode("utf-8", "surrogateescape")
-            try:
-                return base64.b64decode(data, validate=True).decode("utf-8", "replace")
-            except ValueError:
-                raise GoYAMLError("yaml: !!binary value contains invalid base64 data") from None
-        if short not in ("bool", "int", "float", "null", "timestamp"):
-            return text
-        value = resolve_plain(text)
-        if short == "float" and type(value) is int:
-            return float(value)
-        if short == "timestamp" and type(value) is Timestamp:
-            return str(value)
-        expected = {"bool": bool, "int": int, "float": float, "null": type(None)}.get(short)
-        if expected is not None and type(value) is not expected:
-            shown = "!!" + {bool: "bool", int: "int", float: "float", type(None): "null"}.get(
-                type(value), "str"
-            )
-            raise GoYAMLError(f"yaml: cannot decode {shown} `{text}` as a !!{short}")
-        return value
-
-    def mapping(self, node: Any) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        self.fill(node, out)
-        return out
-
-    def fill(self, node: Any, out: dict[str, Any]) -> None:
-        """go-yaml v2 decoder.mapping: pairs in order, `<<` merges overwrite earlier keys."""
-        for key_node, value_node in node.value:
-            if (
-                isinstance(key_node, ScalarNode)
-                and key_node.value == "<<"
-                and key_node.tag == _PLAIN
-            ):
-                self.merge(value_node, out)
-                continue
-            key = self.key(key_node, value_node)
-            out[key] = self.value(value_node)
-
-    def merge(self, node: Any, out: dict[str, Any]) -> None:
-        if isinstance(node, MappingNode):
-            self.fill(node, out)
-            return
-        if isinstance(node, SequenceNode) and all(isinstance(n, MappingNode) for n in node.value):
-            for child in reversed(node.value):  # earlier maps take precedence
-                self.fill(child, out)
-            return
-        raise GoYAMLError("yaml: map merge requires map or sequence of maps as the value")
-
-    def key(self, node: Any, value_node: Any) -> str:
-        """sigs.k8s.io/yaml convertToJSONableObject: non-string keys become strings."""
-        if not isinstance(node, ScalarNode):
-            raise GoYAMLError(f"yaml: invalid map key: {_go_syntax(self.raw(node))}")
-        key = self.scalar(node)
-        if type(key) is str:
-            return key
-        if key is True or key is False:
-            return "true" if key else "false"
-        if isinstance(key, float):
-            # sigs.k8s.io/yaml formats float keys with float32 precision.
-            text = format_float(key, "g", -1, 32)
-            return {"+Inf": ".inf", "-Inf": "-.inf", "NaN": ".nan"}.get(text, text)
-        if isinstance(key, int) and key <= _INT64_MAX:
-            return str(key)
-        if self.key_error is None:  # raised once the document is decoded (see __init__)
-            value = _go_syntax(self.raw(value_node))
-            self.key_error = GoYAMLError(
-                f"unsupported map key of type: uint64, key: {key:#x}, value: {value}"
-                if isinstance(key, int)
-                else f"unsupported map key of type: %!s(<nil>), key: <nil>, value: {value}"
-            )
-        return str(key)
-
-    def raw(self, node: Any) -> Any:
-        """The go-yaml value before the JSON conversion (for error texts only)."""
-        if isinstance(node, ScalarNode):
-            return self.scalar(node)
-        if isinstance(node, SequenceNode):
-            return [self.raw(child) for child in node.value]
-        return {self.raw(k): self.raw(v) for k, v in node.value}
-
-
-class _Checker(_Builder):
-    """Walks a node tree raising exactly what _Builder would, building nothing."""
-
-    def value(self, node: Any) -> None:
-        if isinstance(node, ScalarNode):
-            # Only tagged scalars and go-yaml's words (.nan, .inf) can fail the JSON round trip.
-            if node.tag != _QUOTED and (node.tag != _PLAIN or node.value in _RESOLVE_MAP):
-                self.json_value(self.scalar(node))
-        elif isinstance(node, SequenceNode):
-            for child in node.value:
-                self.value(child)
-        else:
-            self.fill(node, {})
-
-
-class _NodePicker(_Builder):
-    """A mapping's keys, merges applied, each to its value's node (left unbuilt)."""
-
-    def value(self, node: Any) -> Any:
-        return node
-
-
-def _first_non_finite(value: Any) -> Any:
-    """The NaN or Inf json.Marshal meets first (it writes map keys sorted), else None."""
-    if isinstance(value, float) and (math.isnan(value) or math.isinf(value)):
-        return value
-    children = [value[k] for k in sorted(value)] if isinstance(value, dict) else value
-    if isinstance(children, list):
-        for child in children:
-            found = _first_non_finite(child)
-            if found is not None:
-                return found
-    return None
-
-
-def _go_syntax(value: Any, nested: bool = False) -> str:
-    """A small `%#v` for go-yaml values in error texts."""
-    if value is None:
-        return "interface {}(nil)" if nested else "<nil>"
-    if isinstance(value, str):
-        from runner.template.gofmt import quote
-
-        return quote(value)
-    if value is True or value is False:
-        return "true" if value else "false"
-    if isinstance(value, list):
-        return "[]interface {}{" + ", ".join(_go_syntax(v, True) for v in value) + "}"
-    if isinstance(value, dict):
-        ordered = sorted(value.items(), key=lambda kv: (not isinstance(kv[0], str), str(kv[0])))
-        items = ", ".join(f"{_go_syntax(k, True)}:{_go_syntax(v, True)}" for k, v in ordered)
-        return "map[interface {}]interface {}{" + items + "}"
-    if isinstance(value, float):
-        return format_float(value, "g", -1, 64)
-    return str(value)
-
-
 # ------------------------------------------------------------ errors
 
 
-def _error_text(exc: YAMLError, text: str) -> str:
-    """go-yaml v2 parser.fail(): "yaml: line N: problem" with its line quirks."""
+def _error_text(exc: Exception, text: str) -> str:
+    """go-yaml v2 parser.fail(): "yaml: line N: problem" with its line quirks (of a YAMLError)."""
+    from yaml import MarkedYAMLError  # loaded: PyYAML raised `exc`
+
     if not isinstance(exc, MarkedYAMLError):
         return "yaml: " + str(exc)
     name = type(exc).__name__
@@ -395,7 +178,7 @@ def _error_text(exc: YAMLError, text: str) -> str:
     return f"yaml: {where}{problem}"
 
 
-def _composer_problem(exc: MarkedYAMLError, problem: str, text: str) -> str:
+def _composer_problem(exc: Any, problem: str, text: str) -> str:
     if problem.startswith("found undefined alias") and exc.problem_mark is not None:
         # libyaml does not name the alias; read it at the mark as go-yaml shows it.
         line = text.splitlines()[exc.problem_mark.line] if text else ""
@@ -426,7 +209,7 @@ def _utf8_problem(text: str, at: int) -> str:
     return "invalid leading UTF-8 octet"
 
 
-_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x84\x86-\x9f\ud800-\udfff\ufffe\uffff]")
+_CONTROL = LazyPattern("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x84\x86-\x9f\ud800-\udfff\ufffe\uffff]")
 
 
 # ------------------------------------------------------------ public API
@@ -438,79 +221,21 @@ def _text(data: str | bytes) -> str:
     return data
 
 
-def _nodes(text: str, first_only: bool) -> list[Any]:
-    """Node trees of the documents (or just the first), parsed as go-yaml v2 would."""
-    if goscan.needs_go_scanner(text):
-        return _go_nodes(text, first_only)
-    if "!" in text and _NON_SPECIFIC_TAG.search(text):  # the find is ~50x faster
-        nodes = _event_nodes(text, first_only)  # sees a "!" tag libyaml's composer hides
-    else:
-        nodes = _libyaml_nodes(text, first_only)
-    if goscan.may_split_on_question_mark(text) and goscan.has_flow_plain_question_mark(nodes):
-        return _go_nodes(text, first_only)
-    return nodes
-
-
-# "! 2": go-yaml gives the non-specific tag's value as a string.
-_NON_SPECIFIC_TAG = re.compile(r"(?:^|[\s\[{,])!(?=[\s\]},]|$)", re.M)
-
-
-def _libyaml_nodes(text: str, first_only: bool) -> list[Any]:
-    composer = _Composer(text)
-    try:
-        nodes = []
-        while composer.check_node():
-            nodes.append(composer.get_node())
-            if first_only:
-                break
-        return nodes
-    except YAMLError as exc:
-        problem = getattr(exc, "problem", None) or ""
-        if isinstance(exc, MarkedYAMLError) and goscan.differs_after_error(problem):
-            return _go_nodes(text, first_only)
-        if "duplicate anchor" in (getattr(exc, "context", None) or "") + problem:
-            return _event_nodes(text, first_only)
-        raise GoYAMLError(_error_text(exc, text)) from None
-    finally:
-        composer.dispose()
-
-
-def _event_nodes(text: str, first_only: bool) -> list[Any]:
-    parser = _Composer(text)
-    try:
-        return goscan.compose_events(parser, first_only)
-    except YAMLError as exc:
-        problem = getattr(exc, "problem", None) or ""
-        if isinstance(exc, MarkedYAMLError) and goscan.differs_after_error(problem):
-            return _go_nodes(text, first_only)
-        raise GoYAMLError(_error_text(exc, text)) from None
-    finally:
-        parser.dispose()
-
-
-def _go_nodes(text: str, first_only: bool) -> list[Any]:
-    try:
-        return goscan.compose(text, first_only)
-    except MarkedYAMLError as exc:
-        exc.problem = goscan.libyaml_problem(exc)
-        raise GoYAMLError(_error_text(exc, text)) from None
-
-
 def load(data: str | bytes, *, ints: bool = False) -> Any:
     """sigs.k8s.io/yaml.Unmarshal of the first document into interface{}.
 
     Numbers are float64 (Python float); `ints=True` keeps integers as int
     (go-yaml's own typing, as JSONToYAML sees it). An empty document is None.
-    Raises GoYAMLError with go-yaml's / encoding/json's text.
+    Raises GoYAMLError with go-yaml's / encoding/json's text. Trees come from
+    this run's memory, else from runner.encoding.yamlcache (across runs),
+    else from `decode`.
     """
     text = _text(data)
     key = (text, ints)
     cached = _LOAD_CACHE.get(key, _MISSING)
     if cached is not _MISSING:
         return _copy(cached)
-    _reader_guard(text)
-    nodes = _nodes(text, first_only=True)
-    value = _Builder(ints).document(nodes[0]) if nodes else None
+    value = yamlcache.load(text, ints)
     if len(text) <= 65536:
         if len(_LOAD_CACHE) >= 256:
             _LOAD_CACHE.clear()
@@ -522,6 +247,15 @@ def load(data: str | bytes, *, ints: bool = False) -> Any:
 # include output); callers may mutate what they get, so hand out copies.
 _LOAD_CACHE: dict[tuple[str, bool], Any] = {}
 _MISSING = object()
+
+
+def decode(data: str | bytes, ints: bool = False) -> Any:
+    """`load` without its caches: the first document parsed now (PyYAML imported at the first)."""
+    text = _text(data)
+    _reader_guard(text)
+    from runner.encoding import yamldecode
+
+    return yamldecode.first_document(text, ints)
 
 
 def _copy(value: Any) -> Any:
@@ -542,28 +276,18 @@ def load_fields(data: str | bytes, keys: tuple[str, ...], *, ints: bool = False)
     """
     text = _text(data)
     _reader_guard(text)
-    nodes = _nodes(text, first_only=True)
-    if not nodes:
-        return None
-    top = nodes[0]
-    builder = _Builder(ints)
-    if not isinstance(top, MappingNode):
-        return builder.document(top)
-    checker = _Checker(ints)
-    checker.value(top)
-    if checker.key_error is not None or checker.non_finite:
-        builder.document(top)  # raises: the whole value tells which NaN json.Marshal meets first
-    picked: dict[str, Any] = {}
-    _NodePicker(ints).fill(top, picked)
-    return {key: builder.value(picked[key]) for key in keys if key in picked}
+    from runner.encoding import yamldecode
+
+    return yamldecode.first_document_fields(text, keys, ints)
 
 
 def load_all(data: str | bytes, *, ints: bool = False) -> list[Any]:
     """Every document of a stream, each as `load` would give it."""
     text = _text(data)
     _reader_guard(text)
-    builder = _Builder(ints)
-    return [builder.document(node) for node in _nodes(text, first_only=False)]
+    from runner.encoding import yamldecode
+
+    return yamldecode.all_documents(text, ints)
 
 
 _JSON_KIND = {

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import random
 import re
+from pathlib import Path
 
 import pytest
 
+from runner.encoding import goyaml
 from runner.manifest import (
     ManifestError,
+    SortedManifests,
     hooks_for_event,
     sort_manifests,
     split_manifests,
@@ -95,3 +98,77 @@ def test_hooks_are_separated_and_unknown_hooks_skipped() -> None:
 def test_invalid_yaml_names_the_template() -> None:
     with pytest.raises(ManifestError, match=r"^YAML parse error on c/templates/bad.yaml: "):
         sort_manifests({"c/templates/bad.yaml": "a: [\n"})
+
+
+@pytest.fixture()
+def cache_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.delenv("DEPLOY_RUNNER_NO_CACHE", raising=False)
+    return tmp_path
+
+
+def _heads(result: SortedManifests) -> list[tuple[str, str, str]]:
+    return [(m.name, m.head.kind, m.head.name) for m in result.manifests]
+
+
+def _no_parsing(monkeypatch: pytest.MonkeyPatch) -> None:
+    def refuse(*_: object, **__: object) -> None:
+        raise AssertionError("parsed although remembered")
+
+    monkeypatch.setattr(goyaml, "load_fields", refuse)
+
+
+FILES = {
+    "c/templates/a.yaml": _doc("ConfigMap", "cm") + "---\n" + _doc("Service", "s"),
+    "c/templates/b.yaml": _doc("Job", "j", "    helm.sh/hook: pre-install\n"),
+}
+
+
+def test_heads_of_a_repeated_render_are_remembered(cache_home: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    first = sort_manifests(FILES)
+    _no_parsing(monkeypatch)
+    again = sort_manifests(FILES)
+    assert _heads(again) == _heads(first) == [("c/templates/a.yaml", "ConfigMap", "cm"),
+                                              ("c/templates/a.yaml", "Service", "s")]
+    assert [(h.kind, h.name, h.events) for h in again.hooks] == [("Job", "j", ["pre-install"])]
+
+
+def test_a_changed_document_is_parsed_again(cache_home: Path) -> None:
+    sort_manifests(FILES)
+    changed = {**FILES, "c/templates/a.yaml": _doc("ConfigMap", "cm") + "---\n" + _doc("Service", "t")}
+    assert _heads(sort_manifests(changed))[1] == ("c/templates/a.yaml", "Service", "t")
+
+
+def test_a_yaml_error_reads_the_same_after_the_document_was_remembered(
+    cache_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    broken = {**FILES, "c/templates/b.yaml": "kind: Job\nmetadata: [\n"}
+    monkeypatch.setenv("DEPLOY_RUNNER_NO_CACHE", "1")
+    with pytest.raises(ManifestError) as uncached:
+        sort_manifests(broken)
+    monkeypatch.delenv("DEPLOY_RUNNER_NO_CACHE")
+    sort_manifests(FILES)
+    for _ in range(2):  # a failed run stores nothing
+        with pytest.raises(ManifestError) as cached:
+            sort_manifests(broken)
+        assert str(cached.value) == str(uncached.value)
+        assert str(cached.value).startswith("YAML parse error on c/templates/b.yaml: error converting YAML")
+
+
+def test_a_head_type_error_reads_the_same_from_remembered_fields(cache_home: Path) -> None:
+    files = {"c/templates/a.yaml": "kind: A\nmetadata:\n  name: [x]\n"}
+    message = "json: cannot unmarshal array into Go struct field .metadata.name of type string"
+    for _ in range(2):
+        with pytest.raises(ManifestError, match=re.escape(message)):
+            sort_manifests(files)
+
+
+def test_a_damaged_entry_is_ignored(cache_home: Path) -> None:
+    expected = _heads(sort_manifests(FILES))
+    entries = list((cache_home / "deploy-runner" / "manifest-heads").glob("*/*"))
+    assert len(entries) == 1
+    entries[0].write_bytes(entries[0].read_bytes()[:-5])
+    assert _heads(sort_manifests(FILES)) == expected
+    entries[0].write_bytes(b"garbage")
+    assert _heads(sort_manifests(FILES)) == expected
