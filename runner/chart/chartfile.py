@@ -9,7 +9,6 @@ Validation follows chart.Metadata.Validate.
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from collections.abc import Callable
 from typing import Any
@@ -18,13 +17,8 @@ from runner.chart.errors import ChartError, ChartValidationError
 from runner.chart.model import Dependency, Lock, Maintainer, Metadata
 from runner.template.gotypes import format_float
 
-_ALIAS_FORMAT = re.compile(r"^[a-zA-Z0-9_-]+$")
-# Masterminds semver NewVersion (loose: `v` prefix, missing minor/patch allowed).
-_SEMVER = re.compile(
-    r"^v?([0-9]+)(\.[0-9]+)?(\.[0-9]+)?"
-    r"(-([0-9A-Za-z\-]+(\.[0-9A-Za-z\-]+)*))?"
-    r"(\+([0-9A-Za-z\-]+(\.[0-9A-Za-z\-]+)*))?$"
-)
+# Helm's alias format `^[a-zA-Z0-9_-]+$`, as a character set.
+_ALIAS_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
 
 
 class _DecodeError(Exception):
@@ -244,14 +238,12 @@ def sanitize(text: str) -> str:
 
 def is_loose_semver(version: str) -> bool:
     """Masterminds semver's NewVersion acceptance (what Helm checks chart versions with)."""
-    match = _SEMVER.match(version)
-    if match is None:
+    from runner.funcs.semver import SemverError, new_version  # most charts load it anyway
+
+    try:
+        new_version(version)
+    except SemverError:
         return False
-    pre = match.group(5)
-    if pre:
-        for part in pre.split("."):  # numeric prerelease identifiers: no leading zeros
-            if part.isdigit() and len(part) > 1 and part.startswith("0"):
-                return False
     return True
 
 
@@ -287,7 +279,7 @@ def _validate_dependencies(dependencies: list[Dependency]) -> None:
         dep.repository, dep.condition = sanitize(dep.repository), sanitize(dep.condition)
         dep.alias = sanitize(dep.alias)
         dep.tags = [sanitize(t) for t in dep.tags]
-        if dep.alias and not _ALIAS_FORMAT.match(dep.alias):
+        if dep.alias and not set(dep.alias) <= _ALIAS_CHARS:
             raise ChartValidationError(
                 f"dependency {_go_quote(dep.name)} has disallowed characters in the alias"
             )
