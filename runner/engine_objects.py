@@ -199,15 +199,33 @@ class Capabilities:
                 ("helmversion", self.HelmVersion)]
 
 
-_GENERIC = re.compile(r"^\s*v?([0-9]+(?:\.[0-9]+)*)(.*)$")
+_DIGITS_AND_DOTS = frozenset("0123456789.")
+
+
+def _generic_components(text: str) -> list[str] | None:
+    """The numbers k8s ParseGeneric's `^\\s*v?([0-9]+(?:\\.[0-9]+)*)(.*)$` finds
+    (Go's \\s is ASCII, its `.` and `$` stop at a newline), or None."""
+    start = len(text) - len(text.lstrip("\t\n\f\r "))
+    start += text.startswith("v", start)
+    run_end = start
+    while run_end < len(text) and text[run_end] in _DIGITS_AND_DOTS:
+        run_end += 1
+    components: list[str] = []
+    for part in text[start:run_end].split("."):
+        if not part:
+            break
+        components.append(part)
+    rest_start = start + len(".".join(components))
+    if not components or "\n" in text[rest_start:]:
+        return None
+    return components
 
 
 def parse_kube_version(text: str) -> KubeVersion:
     """common.ParseKubeVersion: k8s util/version ParseGeneric, at least MAJOR.MINOR."""
-    match = _GENERIC.match(text)
-    if match is None:
+    components = _generic_components(text)
+    if components is None:
         raise RunnerError(f'invalid kube version {_squote(text)}: could not parse "{text}" as version')
-    components = match.group(1).split(".")
     if len(components) < 2:
         raise RunnerError(f'invalid kube version {_squote(text)}: illegal version string "{text}"')
     version = text if text.startswith("v") else f"v{text}"

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import io
 import posixpath
-import re
 import zlib
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
@@ -24,7 +23,6 @@ if TYPE_CHECKING:
 
 MAX_CHART_SIZE = 100 * 1024 * 1024  # Helm's MaxDecompressedChartSize
 MAX_FILE_SIZE = 5 * 1024 * 1024  # Helm's MaxDecompressedFileSize
-_DRIVE_PATH = re.compile(r"^[a-zA-Z]:/")
 UTF8_BOM = b"\xef\xbb\xbf"
 
 
@@ -100,9 +98,14 @@ def _entry_name(member: tarfile.TarInfo, source: str) -> str:
         raise ArchiveError(f'chart illegally contains content outside the base directory: "{raw}"')
     if name.startswith(".."):
         raise ArchiveError("chart illegally references parent directory")
-    if _DRIVE_PATH.match(name) or raw.startswith("/") or parts[0] in ("", ".."):
+    if _is_drive_path(name) or raw.startswith("/") or parts[0] in ("", ".."):
         raise ArchiveError("chart contains illegally named files")
     return name
+
+
+def _is_drive_path(name: str) -> bool:
+    """Helm's `^[a-zA-Z]:/`: a Windows drive letter."""
+    return name[1:3] == ":/" and name[0].isascii() and name[0].isalpha()
 
 
 def _check_entry(

@@ -14,10 +14,10 @@ from typing import Any
 
 from runner.chart.errors import ChartError, ChartValidationError
 from runner.chart.model import Dependency, Lock, Maintainer, Metadata
-from runner.lazy_pattern import LazyPattern
 from runner.template.gotypes import format_float
 
-_ALIAS_FORMAT = LazyPattern(r"^[a-zA-Z0-9_-]+$")
+# Helm's alias format `^[a-zA-Z0-9_-]+$`, as a character set.
+_ALIAS_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
 
 
 class _DecodeError(Exception):
@@ -238,34 +238,14 @@ def sanitize(text: str) -> str:
 
 
 def is_loose_semver(version: str) -> bool:
-    """Masterminds semver's NewVersion acceptance (what Helm checks chart versions with):
-    `v?N(.N)?(.N)?(-PRE)?(+BUILD)?`, identifiers [0-9A-Za-z-], no leading zero in a
-    numeric prerelease identifier. Read by hand: the regex costs more to compile than
-    every chart's check."""
-    rest, _, build = version.removeprefix("v").partition("+")
-    numbers, _, pre = rest.partition("-")
-    parts = numbers.split(".")
-    if len(parts) > 3 or not all(_is_digits(part) for part in parts):
+    """Masterminds semver's NewVersion acceptance (what Helm checks chart versions with)."""
+    from runner.funcs.semver import SemverError, new_version  # most charts load it anyway
+
+    try:
+        new_version(version)
+    except SemverError:
         return False
-    if "+" in version and not _are_identifiers(build):
-        return False
-    if "-" not in rest:
-        return True
-    if not _are_identifiers(pre):
-        return False
-    return not any(_is_digits(part) and len(part) > 1 and part.startswith("0") for part in pre.split("."))
-
-
-_IDENTIFIER_CHARS = frozenset("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-")
-
-
-def _is_digits(text: str) -> bool:
-    return text.isascii() and text.isdigit()
-
-
-def _are_identifiers(text: str) -> bool:
-    """Dot-separated, non-empty runs of [0-9A-Za-z-]."""
-    return all(part and _IDENTIFIER_CHARS.issuperset(part) for part in text.split("."))
+    return True
 
 
 def validate_metadata(md: Metadata) -> None:
@@ -300,7 +280,7 @@ def _validate_dependencies(dependencies: list[Dependency]) -> None:
         dep.repository, dep.condition = sanitize(dep.repository), sanitize(dep.condition)
         dep.alias = sanitize(dep.alias)
         dep.tags = [sanitize(t) for t in dep.tags]
-        if dep.alias and not _ALIAS_FORMAT.match(dep.alias):
+        if dep.alias and not set(dep.alias) <= _ALIAS_CHARS:
             raise ChartValidationError(
                 f"dependency {_go_quote(dep.name)} has disallowed characters in the alias"
             )

@@ -10,7 +10,7 @@ is: a `!pattern` rule ignores every path it does NOT match.
 from __future__ import annotations
 
 import re
-from typing import NamedTuple
+from collections.abc import Callable
 
 from runner.chart.errors import ChartError
 
@@ -140,8 +140,25 @@ def _get_esc(chunk: str) -> tuple[str, str]:
     return c, chunk
 
 
-def glob_regex(pattern: str) -> re.Pattern[str] | None:
-    """The regex equivalent of a valid Go glob (None when Python cannot express it)."""
+_GLOB_SPECIALS = frozenset("*?[\\")
+
+
+def glob_matcher(pattern: str) -> Callable[[str], bool] | None:
+    """A test equivalent to a valid Go glob (None when Python cannot express it).
+
+    A literal or `*literal` glob (most .helmignore lines) is a string test:
+    compiling a regex for each line cost every chart load ~1 ms.
+    """
+    if not _GLOB_SPECIALS.intersection(pattern):
+        return pattern.__eq__
+    suffix = pattern[1:]
+    if pattern.startswith("*") and not _GLOB_SPECIALS.intersection(suffix):
+        return lambda name: name.endswith(suffix) and "/" not in name[: len(name) - len(suffix)]
+    regex = _glob_regex(pattern)
+    return None if regex is None else lambda name: regex.fullmatch(name) is not None
+
+
+def _glob_regex(pattern: str) -> re.Pattern[str] | None:
     out: list[str] = []
     i = 0
     while i < len(pattern):
@@ -191,20 +208,26 @@ def _class_char(pattern: str, i: int) -> tuple[str, int]:
     return pattern[i], i + 1
 
 
-class _Pattern(NamedTuple):
-    raw: str
-    glob: str
-    negate: bool
-    must_dir: bool
-    anchored: bool
-    structural: bool
-    regex: re.Pattern[str] | None
+class _Pattern:
+    """One rule: its glob, what it applies to, and its test."""
+
+    __slots__ = ("raw", "glob", "negate", "must_dir", "anchored", "structural", "matcher")
+
+    def __init__(self, raw: str, glob: str, negate: bool, must_dir: bool, anchored: bool,
+                 structural: bool) -> None:
+        self.raw = raw
+        self.glob = glob
+        self.negate = negate
+        self.must_dir = must_dir
+        self.anchored = anchored
+        self.structural = structural
+        self.matcher = glob_matcher(glob)
 
     def match(self, path: str, base: str) -> bool:
         """Whether the glob matches `path` (or its last element `base`, for a bare name)."""
         name = path if self.anchored or self.structural else base
-        if self.regex is not None:
-            return self.regex.fullmatch(name) is not None
+        if self.matcher is not None:
+            return self.matcher(name)
         try:
             return go_match(self.glob, name)
         except BadPattern:
@@ -245,9 +268,7 @@ class Rules:
         anchored = glob.startswith("/")
         glob = glob.removeprefix("/")
         structural = not anchored and "/" in glob
-        self.patterns.append(
-            _Pattern(rule, glob, negate, must_dir, anchored, structural, glob_regex(glob))
-        )
+        self.patterns.append(_Pattern(rule, glob, negate, must_dir, anchored, structural))
 
     def ignore(self, path: str, is_dir: bool) -> bool:
         """True when `path` (slash-separated, relative to the chart root) is ignored."""

@@ -59,27 +59,35 @@ class UnmarshalError(ValueError):
 
 # ------------------------------------------------------------ marshal
 
-_HTML = LazyPattern("[<>&\u2028\u2029]")
-_HTML_ESCAPES = {
-    "<": "\\u003c",
-    ">": "\\u003e",
-    "&": "\\u0026",
-    "\u2028": "\\u2028",
-    "\u2029": "\\u2029",
-}
-_LINE_SEPS = LazyPattern("[\u2028\u2029]")
 _SURROGATE = LazyPattern("[\ud800-\udfff]")
+
+
+def _has_surrogate(text: str) -> bool:
+    """Whether text holds a surrogate (how a Go string's invalid UTF-8 reads):
+    strict UTF-8 encoding fails on nothing else, and needs no class compiled."""
+    if text.isascii():
+        return False
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+def _escape_specials(text: str, escape_html: bool) -> str:
+    """encoding/json's escapes of <, > and & (with HTML escaping) and of U+2028 / U+2029."""
+    if escape_html:
+        text = text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+    if not text.isascii():
+        text = text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+    return text
 
 
 def quote(s: str, escape_html: bool = True) -> str:
     """encoding/json's string text (Go 1.22+: \\b and \\f short escapes)."""
-    if _SURROGATE.search(s):
+    if _has_surrogate(s):
         s = _SURROGATE.sub("\ufffd", s)
-    text = encode_basestring(s)
-    pattern = _HTML if escape_html else _LINE_SEPS
-    if pattern.search(text):
-        text = pattern.sub(lambda m: _HTML_ESCAPES[m[0]], text)
-    return text
+    return _escape_specials(encode_basestring(s), escape_html)
 
 
 def float_text(f: float) -> str:
@@ -288,12 +296,9 @@ def _fast_dumps(value: Any, escape_html: bool, indent: str | None) -> str | None
         text = json.dumps(
             plain, ensure_ascii=False, separators=(",", ": "), sort_keys=True, indent=indent
         )
-    if _SURROGATE.search(text):
+    if _has_surrogate(text):
         return None
-    pattern = _HTML if escape_html else _LINE_SEPS
-    if pattern.search(text):
-        text = pattern.sub(lambda m: _HTML_ESCAPES[m[0]], text)
-    return text
+    return _escape_specials(text, escape_html)
 
 
 def _indent(value: Any, out: list[str], html: bool, prefix: str, indent: str, depth: int) -> None:
@@ -353,7 +358,7 @@ def unmarshal(text: str | bytes, *, ints: bool = False) -> Any:
         # Python's decoder accepts what Go's scanner accepts; ask the scanner
         # port for Go's words only when something is wrong.
         raise UnmarshalError(syntax_error(text) or str(exc)) from None
-    if _SURROGATE_ESCAPE.search(text) or _SURROGATE.search(text):
+    if _has_surrogate(text) or ("\\u" in text and _SURROGATE_ESCAPE.search(text)):
         result = _replace_surrogates(result)  # invalid UTF-8 and lone escapes read as U+FFFD
     if range_errors:
         message = f"json: cannot unmarshal number {range_errors[0]} into Go value of type float64"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from runner.chart.ignore import BadPattern, Rules, glob_regex, go_match
+from runner.chart.ignore import BadPattern, Rules, glob_matcher, go_match
 
 MATCHES = [
     ("abc", "abc", True),
@@ -88,7 +88,17 @@ def test_rules_follow_helms_pkg_ignore_semantics() -> None:
 
 
 @pytest.mark.parametrize(("pattern", "name", "expected"), MATCHES)
-def test_compiled_glob_regex_agrees_with_go_match(pattern: str, name: str, expected: bool) -> None:
-    regex = glob_regex(pattern)
-    assert regex is not None
-    assert (regex.fullmatch(name) is not None) is expected
+def test_glob_matcher_agrees_with_go_match(pattern: str, name: str, expected: bool) -> None:
+    matcher = glob_matcher(pattern)
+    assert matcher is not None
+    assert matcher(name) is expected
+
+
+@pytest.mark.parametrize("pattern", ["*.swp", "*~", "*/b", "*", ".git", "a/b", "templates/.?*"])
+def test_glob_matcher_agrees_with_go_match_on_helmignore_shapes(pattern: str) -> None:
+    # Literal and `*literal` globs are string tests, not regexes: same answers.
+    names = ["", ".git", ".gitx", "x.git", "a.swp", ".swp", "a/b.swp", "a~", "~", "a/~",
+             "b", "a/b", "x/a/b", "/b", "templates/.a", "templates/.", "templates/.a/b"]
+    matcher = glob_matcher(pattern)
+    assert matcher is not None
+    assert [matcher(name) for name in names] == [go_match(pattern, name) for name in names]
