@@ -63,7 +63,6 @@ def validate_single(values: Any, schema_bytes: bytes) -> str:
     # Imported here: most charts have no schema, and these cost ~1.5 ms to import.
     from runner.chart import quickcheck
     from runner.chart.metaschema import detect_draft, looks_valid
-    from runner.chart.schema_errors import error_report
 
     draft = detect_draft(schema)
     quick = draft is not None and draft != "draft3" and looks_valid(schema, draft)
@@ -81,6 +80,8 @@ def validate_single(values: Any, schema_bytes: bytes) -> str:
         return _reference_error(exc)
     if not errors:
         return ""
+    from runner.chart.schema_errors import error_report  # only for a failing chart
+
     return error_report(errors, validator)
 
 
