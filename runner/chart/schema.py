@@ -14,7 +14,6 @@ schema order (required first, then properties by name).
 
 from __future__ import annotations
 
-import json
 from typing import TYPE_CHECKING, Any
 
 from runner.chart.errors import SchemaError
@@ -55,6 +54,8 @@ def validate_single(values: Any, schema_bytes: bytes) -> str:
     Violations end with a newline (Helm's JSONSchemaValidationError adds it);
     a schema that does not compile gives the bare compiler message.
     """
+    import json  # here: most charts have no schema
+
     text = schema_bytes.decode("utf-8", "replace")  # Go's decoder replaces bad UTF-8 too
     try:
         schema = json.loads(text, parse_constant=_reject_constant)
