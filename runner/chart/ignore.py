@@ -10,9 +10,9 @@ is: a `!pattern` rule ignores every path it does NOT match.
 from __future__ import annotations
 
 import re
-from typing import NamedTuple
 
 from runner.chart.errors import ChartError
+from runner.records import Record
 
 HELM_IGNORE = ".helmignore"
 
@@ -191,14 +191,18 @@ def _class_char(pattern: str, i: int) -> tuple[str, int]:
     return pattern[i], i + 1
 
 
-class _Pattern(NamedTuple):
-    raw: str
-    glob: str
-    negate: bool
-    must_dir: bool
-    anchored: bool
-    structural: bool
-    regex: re.Pattern[str] | None
+class _Pattern(Record):
+    __slots__ = ("raw", "glob", "negate", "must_dir", "anchored", "structural", "regex")
+
+    def __init__(self, raw: str, glob: str, negate: bool, must_dir: bool, anchored: bool,
+                 structural: bool, regex: re.Pattern[str] | None) -> None:
+        self.raw = raw
+        self.glob = glob
+        self.negate = negate
+        self.must_dir = must_dir
+        self.anchored = anchored
+        self.structural = structural
+        self.regex = regex
 
     def match(self, path: str, base: str) -> bool:
         """Whether the glob matches `path` (or its last element `base`, for a bare name)."""
