@@ -107,11 +107,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _exit_now(code: int) -> None:
     """Flush and leave at once when nothing waits for exit (no atexit hook, no other
     thread): tearing down every module and object costs more than a small render."""
+    import _thread
     import atexit
     import os
-    import threading
 
-    if atexit._ncallbacks() or threading.active_count() > 1:  # noqa: SLF001
+    if atexit._ncallbacks() or _thread._count():  # noqa: SLF001 - threads other than this one
         return
     try:
         sys.stdout.flush()

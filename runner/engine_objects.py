@@ -17,6 +17,8 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from runner.errors import RunnerError
+from runner.funcs.registry import ANY
+from runner.template.calls import gomethod  # declared: a call never imports inspect (~5 ms)
 from runner.template.gotypes import StringSlice
 
 if TYPE_CHECKING:
@@ -106,9 +108,11 @@ class KubeVersion:
         self.Minor = minor
         self._normalized = normalized
 
+    @gomethod()
     def String(self) -> str:  # noqa: N802 - Go's method name
         return self._normalized
 
+    @gomethod()
     def GitVersion(self) -> str:  # noqa: N802
         return self.Version
 
@@ -134,6 +138,7 @@ class VersionSet(StringSlice):
     __slots__ = ()
     go_type = "common.VersionSet"
 
+    @gomethod((ANY,))
     def Has(self, api_version: str) -> bool:  # noqa: N802
         return api_version in self
 
@@ -270,16 +275,20 @@ class Files(dict):
     __slots__ = ()
     go_type = "engine.files"
 
+    @gomethod((ANY,))
     def GetBytes(self, name: str) -> bytes:  # noqa: N802
         return self.get(name, b"")
 
+    @gomethod((ANY,))
     def Get(self, name: str) -> str:  # noqa: N802
         return _go_string(self.get(name, b""))
 
+    @gomethod((ANY,))
     def Glob(self, pattern: str) -> Files:  # noqa: N802
         matcher = compile_glob(pattern)
         return Files({k: v for k, v in self.items() if matcher(k)})
 
+    @gomethod((ANY,))
     def Lines(self, path: str) -> StringSlice:  # noqa: N802
         data = self.get(path)
         if not data:
@@ -290,9 +299,11 @@ class Files(dict):
         return StringSlice(text.split("\n"))
 
     # Helm returns "" only for a nil map; .Files and Glob results never are ("{}" when empty).
+    @gomethod()
     def AsConfig(self) -> str:  # noqa: N802
         return _to_yaml({posixpath.basename(k): _go_string(v) for k, v in self.items()})
 
+    @gomethod()
     def AsSecrets(self) -> str:  # noqa: N802
         import base64
 

@@ -12,14 +12,13 @@ from __future__ import annotations
 
 import io
 import posixpath
-import zlib
-from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
 
 from runner.chart.errors import ArchiveError
 
 if TYPE_CHECKING:
     import tarfile  # imported where archives are read: with shutil, bz2 and lzma it costs ~5 ms
+    from pathlib import Path  # pathlib, zlib: not loaded for a chart directory
 
 MAX_CHART_SIZE = 100 * 1024 * 1024  # Helm's MaxDecompressedChartSize
 MAX_FILE_SIZE = 5 * 1024 * 1024  # Helm's MaxDecompressedFileSize
@@ -39,6 +38,8 @@ class _LimitedReader(io.RawIOBase):
         return True
 
     def readinto(self, buffer: memoryview) -> int:  # type: ignore[override]
+        import zlib  # loaded by gzip already
+
         try:
             data = self._gz.read(min(len(buffer), self._left + 1))
         except (OSError, EOFError, zlib.error) as exc:

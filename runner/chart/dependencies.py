@@ -9,7 +9,6 @@ parent's values (child tables under the parent's keys, parent values win).
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from runner.chart.errors import DependencyError
@@ -100,9 +99,9 @@ def _alias_copy(charts: list[Chart], req: Dependency) -> Chart | None:
             continue
         if not is_compatible_range(req.version, candidate.metadata.version):
             continue
-        out = copy.copy(candidate)
+        out = candidate.shallow_copy()
         out.metadata = _copy_metadata(candidate.metadata)
-        out.set_dependencies([copy.copy(child) for child in candidate.dependencies])
+        out.set_dependencies([child.shallow_copy() for child in candidate.dependencies])
         if req.alias:
             out.metadata.name = req.alias
         return out
@@ -110,8 +109,8 @@ def _alias_copy(charts: list[Chart], req: Dependency) -> Chart | None:
 
 
 def _copy_metadata(md: Metadata) -> Metadata:
-    out = copy.copy(md)
-    out.dependencies = [copy.copy(d) for d in md.dependencies]
+    out = md.replace()
+    out.dependencies = [d.replace() for d in md.dependencies]
     return out
 
 

@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from runner.records import Record
 
 
-class Warning(NamedTuple):  # noqa: A001 - the name Helm's users know; never shadows a builtin we use
+class Warning(Record):  # noqa: A001 - the name Helm's users know; never shadows a builtin we use
     """One line Helm writes to stderr through slog (`level=... msg=... key=value`)."""
 
-    message: str
-    level: str = "INFO"
-    attrs: tuple[tuple[str, str], ...] = ()
+    __slots__ = ("message", "level", "attrs")
+
+    def __init__(self, message: str, level: str = "INFO",
+                 attrs: tuple[tuple[str, str], ...] = ()) -> None:
+        self.message = message
+        self.level = level
+        self.attrs = attrs
 
     def __str__(self) -> str:
         parts = [f"level={self.level}", f"msg={_slog_quote(self.message)}"]

@@ -10,7 +10,7 @@ none), which is what `Metadata.to_go_map` returns.
 from __future__ import annotations
 
 import posixpath
-from typing import Any, NamedTuple
+from typing import Any
 
 from runner.chart.logs import Warning  # noqa: A004 - Helm's log line, not the builtin
 from runner.records import Record
@@ -20,11 +20,14 @@ API_VERSION_V2 = "v2"
 CHART_TYPES = ("", "application", "library")
 
 
-class ChartFile(NamedTuple):  # a NamedTuple: ~10x cheaper to define than a dataclass
+class ChartFile(Record):
     """One file of a chart: its slash-separated path from the chart root and its bytes."""
 
-    name: str
-    data: bytes
+    __slots__ = ("name", "data")
+
+    def __init__(self, name: str, data: bytes) -> None:
+        self.name = name
+        self.data = data
 
 
 class Maintainer(Record):
@@ -170,6 +173,12 @@ class Chart:
 
     def __repr__(self) -> str:
         return f"Chart(metadata={self.metadata!r}, dependencies={len(self.dependencies)})"
+
+    def shallow_copy(self) -> Chart:
+        """copy.copy(self), without importing copy (and weakref) on the render path."""
+        out = object.__new__(type(self))
+        out.__dict__.update(self.__dict__)
+        return out
 
     def name(self) -> str:
         return self.metadata.name

@@ -14,7 +14,6 @@ schema order (required first, then properties by name).
 
 from __future__ import annotations
 
-import json
 from typing import TYPE_CHECKING, Any
 
 from runner.chart.errors import SchemaError
@@ -55,6 +54,8 @@ def validate_single(values: Any, schema_bytes: bytes) -> str:
     Violations end with a newline (Helm's JSONSchemaValidationError adds it);
     a schema that does not compile gives the bare compiler message.
     """
+    import json  # here: most charts have no schema
+
     text = schema_bytes.decode("utf-8", "replace")  # Go's decoder replaces bad UTF-8 too
     try:
         schema = json.loads(text, parse_constant=_reject_constant)
@@ -63,7 +64,6 @@ def validate_single(values: Any, schema_bytes: bytes) -> str:
     # Imported here: most charts have no schema, and these cost ~1.5 ms to import.
     from runner.chart import quickcheck
     from runner.chart.metaschema import detect_draft, looks_valid
-    from runner.chart.schema_errors import error_report
 
     draft = detect_draft(schema)
     quick = draft is not None and draft != "draft3" and looks_valid(schema, draft)
@@ -81,6 +81,8 @@ def validate_single(values: Any, schema_bytes: bytes) -> str:
         return _reference_error(exc)
     if not errors:
         return ""
+    from runner.chart.schema_errors import error_report  # only for a failing chart
+
     return error_report(errors, validator)
 
 

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
+
+from runner.records import Record
 
 if TYPE_CHECKING:
     from jsonschema.exceptions import ValidationError
@@ -20,11 +21,13 @@ if TYPE_CHECKING:
 _TYPE_ORDER = ("null", "boolean", "number", "integer", "string", "array", "object")
 
 
-@dataclass
-class _Node:
-    location: str
-    message: str
-    causes: list[_Node] = field(default_factory=list)
+class _Node(Record):
+    __slots__ = ("location", "message", "causes")
+
+    def __init__(self, location: str, message: str, causes: list[_Node] | None = None) -> None:
+        self.location = location
+        self.message = message
+        self.causes = causes if causes is not None else []
 
     def lines(self, depth: int) -> list[str]:
         out = [f"{'  ' * depth}- at '{self.location}': {self.message}"]

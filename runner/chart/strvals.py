@@ -11,7 +11,6 @@ value from a file, --set-literal takes the rest of the argument verbatim.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from typing import Any
 
@@ -325,6 +324,8 @@ class _Parser:
     def _json_value(self) -> Any:
         if self._empty_value():
             return None
+        import json  # --set-json only: it is not loaded otherwise
+
         decoder = json.JSONDecoder()
         try:
             value, end = decoder.raw_decode(self.text, self.pos)

@@ -16,15 +16,16 @@ declaration order, written in that order). Typed nil maps and slices
 Unmarshal into interface{}: numbers are float64 (Python float), errors carry
 Go's text ("invalid character 'x' looking for beginning of value",
 "unexpected end of JSON input").
+
+Python's json is imported where it is used: every render loads this module
+(the YAML emitter uses it), and most charts never call toJson or fromJson.
 """
 
 from __future__ import annotations
 
 import base64
-import json
 import math
 from datetime import UTC, datetime
-from json.encoder import encode_basestring  # type: ignore[attr-defined]
 from typing import Any
 
 from runner.encoding.jsonscan import syntax_error
@@ -85,6 +86,8 @@ def _escape_specials(text: str, escape_html: bool) -> str:
 
 def quote(s: str, escape_html: bool = True) -> str:
     """encoding/json's string text (Go 1.22+: \\b and \\f short escapes)."""
+    from json.encoder import encode_basestring  # type: ignore[attr-defined]
+
     if _has_surrogate(s):
         s = _SURROGATE.sub("\ufffd", s)
     return _escape_specials(encode_basestring(s), escape_html)
@@ -290,6 +293,8 @@ def _fast_dumps(value: Any, escape_html: bool, indent: str | None) -> str | None
         plain = _plain(value)
     except _NotPlain:
         return None
+    import json
+
     if indent is None:
         text = json.dumps(plain, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
     else:
@@ -337,6 +342,8 @@ def unmarshal(text: str | bytes, *, ints: bool = False) -> Any:
     Raises UnmarshalError with Go's message; for a number out of float64's
     range, `partial` holds the value with that number as None, as Go leaves it.
     """
+    import json
+
     if isinstance(text, bytes):
         text = text.decode("utf-8", "replace")
     range_errors: list[str] = []

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import binascii
 import re
-import string
 
 from runner.funcs.gotext import from_utf8, to_utf8
 
@@ -35,7 +34,8 @@ def b32_decode(s: str) -> str:
 
 
 _B64_CLEAN = re.compile(r"(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?")
-_B64_ALPHABET = {c: i for i, c in enumerate(string.ascii_uppercase + string.ascii_lowercase + string.digits + "+/")}
+_UPPER = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"  # string.ascii_uppercase: importing string costs ~0.6 ms
+_B64_ALPHABET = {c: i for i, c in enumerate(_UPPER + _UPPER.lower() + "0123456789+/")}
 
 
 def _b64_decode_go(src: bytes) -> bytes:
@@ -91,7 +91,7 @@ def _b64_pack(out: bytearray, quantum: list[int]) -> None:
     out += word.to_bytes(3, "big")[: len(quantum) - 1]
 
 
-_B32_ALPHABET = {c: i for i, c in enumerate(string.ascii_uppercase + "234567")}
+_B32_ALPHABET = {c: i for i, c in enumerate(_UPPER + "234567")}
 
 
 def _b32_decode_go(src: bytes) -> bytes:

@@ -362,9 +362,12 @@ def _random_string(count: int, alphabet: str) -> str:
     """goutils.CryptoRandom*: crypto-random runes; a negative count gives ""."""
     if count <= 0:
         return ""
-    import secrets  # on use: it imports random and hmac, ~1 ms a render would pay for nothing
+    # secrets.choice is SystemRandom().choice; secrets itself imports hmac, which loads
+    # OpenSSL (~3 ms), and random is imported only here, where it is used.
+    from random import SystemRandom
 
-    return "".join(secrets.choice(alphabet) for _ in range(count))
+    choice = SystemRandom().choice
+    return "".join(choice(alphabet) for _ in range(count))
 
 
 @gofunc("randAlphaNum", ("int",), returns="string")
@@ -390,10 +393,10 @@ def rand_ascii(count: int) -> str:
 @gofunc("shuffle", ("string",), returns="string")
 def shuffle(s: str) -> str:
     """xstrings.Shuffle: the runes in random order."""
-    import secrets
+    from random import SystemRandom  # not secrets: see _random_string
 
     runes = list(s)
-    secrets.SystemRandom().shuffle(runes)
+    SystemRandom().shuffle(runes)
     return "".join(runes)
 
 

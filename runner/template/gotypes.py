@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import math
 import re
-import struct
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -297,6 +296,8 @@ def _shortest_digits(a: float) -> tuple[str, int]:
 
 def to_float32(f: float) -> float:
     """Go's float32(f): round to nearest float32, overflowing to infinity."""
+    import struct  # float32 and the b/x verbs only: not loaded by most renders
+
     try:
         return struct.unpack("f", struct.pack("f", f))[0]
     except OverflowError:
@@ -367,6 +368,8 @@ def _fmt_g(neg: bool, digits: str, dp: int, prec: int, shortest: bool, letter: s
 
 def _float_bits(f: float, bits: int) -> tuple[bool, int, int]:
     """(negative, mantissa with implicit bit, unbiased exponent) as strconv splits them."""
+    import struct
+
     if bits == 32:
         raw = struct.unpack(">I", struct.pack(">f", f))[0]
         mant_bits, exp_bits, bias = 23, 8, -127

@@ -9,6 +9,7 @@ from __future__ import annotations
 import base64
 import datetime as dt
 import re
+import uuid
 
 import bcrypt as bcrypt_lib
 import pytest
@@ -88,6 +89,8 @@ def test_rand_bytes_is_base64_of_the_requested_length() -> None:
 def test_uuidv4_format() -> None:
     value = crypto.uuidv4()
     assert re.fullmatch(r"[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}", value)
+    parsed = uuid.UUID(value)
+    assert (parsed.version, parsed.variant, str(parsed)) == (4, uuid.RFC_4122, value)
     assert value != crypto.uuidv4()
 
 
