@@ -9,30 +9,26 @@ so that importing the function map stays fast.
 from __future__ import annotations
 
 import base64
+import hashlib
 import os
 import struct
 import zlib
 
-from runner.diskcache import sha256  # CPython's own SHA-256: hashlib would load OpenSSL (~3 ms)
 from runner.funcs.registry import FuncError, gofunc
 
 
 @gofunc("sha1sum", ("string",), returns="string")
 def sha1sum(text: str) -> str:
-    import hashlib
-
     return hashlib.sha1(text.encode("utf-8", "surrogateescape")).hexdigest()
 
 
 @gofunc("sha256sum", ("string",), returns="string")
 def sha256sum(text: str) -> str:
-    return sha256(text.encode("utf-8", "surrogateescape")).hexdigest()
+    return hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()
 
 
 @gofunc("sha512sum", ("string",), returns="string")
 def sha512sum(text: str) -> str:
-    import hashlib
-
     return hashlib.sha512(text.encode("utf-8", "surrogateescape")).hexdigest()
 
 
@@ -112,7 +108,6 @@ _TEMPLATE_CHARACTERS = {
 
 @gofunc("derivePassword", ("uint32", "string", "string", "string", "string"), returns="string")
 def derive_password(counter: int, password_type: str, password: str, user: str, site: str) -> str:
-    import hashlib
     import hmac
 
     templates = _PASSWORD_TEMPLATES.get(password_type)
