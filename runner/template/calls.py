@@ -115,6 +115,8 @@ def ideal_constant(n: NumberNode) -> Any:
 
 def literal_value(n: Node, typ: str) -> Any:
     """evalArg for a literal node and a parameter type; raises ArgError like Go."""
+    if typ == "string" and type(n) is StringNode:  # the usual case first
+        return n.text
     if isinstance(n, NilNode):
         if can_be_nil(typ):
             return None
