@@ -50,6 +50,13 @@ class Certificate(Record):
         return {"Cert": self.Cert, "Key": self.Key}
 
 
+# The keys this process wrote as PEM, by that PEM: a CA made by genCA is usually
+# passed straight to genSignedCert, and parsing its key again (OpenSSL checks the
+# primes) costs ~40 ms. Bounded: a long-lived process renders many charts.
+_WRITTEN_KEYS: dict[str, Any] = {}
+_WRITTEN_KEYS_MAX = 64
+
+
 def _pem_for_key(key: Any) -> str:
     from cryptography.hazmat.primitives import serialization
     from cryptography.hazmat.primitives.asymmetric import dsa, ec, rsa
@@ -61,7 +68,11 @@ def _pem_for_key(key: Any) -> str:
         fmt = serialization.PrivateFormat.TraditionalOpenSSL
     else:
         fmt = serialization.PrivateFormat.PKCS8
-    return key.private_bytes(encoding, fmt, no_encryption).decode("ascii")
+    pem: str = key.private_bytes(encoding, fmt, no_encryption).decode("ascii")
+    if len(_WRITTEN_KEYS) >= _WRITTEN_KEYS_MAX:
+        _WRITTEN_KEYS.clear()
+    _WRITTEN_KEYS[pem] = key
+    return pem
 
 
 def _generate_key(kind: str) -> Any:
@@ -97,6 +108,9 @@ _KEY_FORMATS = {
 
 def _parse_private_key_pem(text: str) -> Any:
     """parsePrivateKeyPEM: PKCS#8, PKCS#1 RSA, SEC 1 EC and DSA blocks."""
+    generated = _WRITTEN_KEYS.get(text)
+    if generated is not None:
+        return generated
     from cryptography.hazmat.primitives import serialization
 
     block_type, body = _pem_decode(text)

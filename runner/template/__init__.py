@@ -51,7 +51,6 @@ __all__ = [
 
 _CACHE: dict[tuple[str, str, bool, bool], ParseResult] = {}
 _CACHE_LIMIT = 8192
-_PERSIST_MIN = 256  # shorter texts compile faster than a cache entry is read
 
 
 def parse_cached(name: str, text: str, funcs: Mapping[str, Any]) -> ParseResult:
@@ -77,7 +76,7 @@ def parse_cached(name: str, text: str, funcs: Mapping[str, Any]) -> ParseResult:
 def _parse_persisted(name: str, text: str, break_is_func: bool, continue_is_func: bool) -> ParseResult:
     """parse_text and compile_result, through the cross-run cache (runner.template.cache)
     for texts worth it."""
-    persist = len(text) >= _PERSIST_MIN and cache.enabled()
+    persist = _worth_persisting(text) and cache.enabled()
     if persist:
         # Keyed by content only (a library chart vendored twice shares its entries),
         # unless the text might name a define after the template itself.
@@ -90,6 +89,13 @@ def _parse_persisted(name: str, text: str, break_is_func: bool, continue_is_func
     if persist:
         cache.store(key, to_entry(name, result))
     return result
+
+
+def _worth_persisting(text: str) -> bool:
+    """Texts with actions: reading an entry (~10 us) beats compiling even a short one
+    (~100 us, and the lexer's pattern is compiled on first use, ~1 ms); a text without
+    any compiles to one string written out, as fast as an entry is read."""
+    return "{{" in text
 
 
 class Template:

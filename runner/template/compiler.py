@@ -13,8 +13,8 @@ Everything else is a call site `S[k].run(st, dot, final)`: a command (field
 chain, function or method call, variable, literal, parenthesized pipeline)
 or a run of texts, printing actions and template calls (one "emit" site).
 What a site needs (field names, argument kinds, literal values, the position
-and kind of the nodes its errors name) is data: the tree's table, each entry
-marshalled apart, which runtime.Sites builds into a site on its first use.
+and kind of the nodes its errors name) is data: the tree's table, marshalled,
+whose entries runtime.Sites builds into sites on their first use.
 Data costs compile() next to nothing, and sites in branches that never run
 are never built. Behaviour follows Go's text/template exec.go (see
 docs/engine.md).
@@ -54,7 +54,7 @@ def where(node: Node) -> tuple[int, str]:
 
 class Generated:
     """One tree's generated code: its functions' names (run first), its table of call
-    sites (each marshalled apart, then the tuple of them), and its frame size."""
+    sites (marshalled), and its frame size."""
 
     __slots__ = ("names", "table", "nslots")
 
@@ -73,7 +73,7 @@ def generate(trees: list[Tree], tracked: bool = False) -> tuple[str, list[Genera
         define = _Define(tree, tracked, f"r{i}")
         sources.append(define.source())
         names = [define.name] + [f"{define.name}_{k}" for k in range(len(define.funcs))]
-        table = marshal.dumps(tuple(marshal.dumps(spec) for spec in define.specs))
+        table = marshal.dumps(tuple(define.specs))
         generated.append(Generated(names, table, define.nslots))
     return "\n".join(sources), generated
 

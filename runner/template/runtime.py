@@ -128,7 +128,7 @@ class Define:
 
     def __init__(self, code: tuple[CodeType, ...] | bytes, table: bytes, file: FileCode, meta: tuple[Any, ...]) -> None:
         self.code = code  # run function first, then the functions it calls; marshalled from the cache
-        self.table = table  # its call sites (compiler.py), unmarshalled when one is first used
+        self.table = table  # its call sites (compiler.py), unmarshalled when the first is used
         self.file = file
         self.run: Any = None
         self.sites: Sites | None = None
@@ -304,7 +304,7 @@ class Where(Node):
     __slots__ = ("lookup", "file", "kind", "start", "_text")
 
     def __init__(self, pos: int, lookup: str, file: FileCode, kind: str = "", start: int = -1) -> None:
-        super().__init__(pos)
+        self.pos = pos  # as every node does (nodes.Node): no super().__init__ call
         self.lookup = lookup
         self.file = file
         self.kind = kind or lookup  # type: ignore[misc]
@@ -327,7 +327,8 @@ def fail_at(st: State, tree: FileTree, pos: int, kind: str, reason: str) -> NoRe
 
 class Sites(dict):  # type: ignore[type-arg]
     """One tree's call sites by number, `S[k]` in its generated code: each is built from
-    its entry of the generated table (separately marshalled) on its first use."""
+    its entry of the generated table on its first use (the table is unmarshalled whole
+    then: one call costs less than one per site used, most sites of a run tree being)."""
 
     __slots__ = ("tree", "table", "specs")
 
@@ -335,13 +336,13 @@ class Sites(dict):  # type: ignore[type-arg]
         super().__init__()
         self.tree = tree
         self.table = table
-        self.specs: tuple[bytes, ...] | None = None
+        self.specs: tuple[tuple[Any, ...], ...] | None = None
 
     def __missing__(self, k: int) -> Any:
         specs = self.specs
         if specs is None:
             specs = self.specs = marshal.loads(self.table)
-        spec = marshal.loads(specs[k])
+        spec = specs[k]
         site = self[k] = _BUILDERS[spec[0]](self, spec)
         return site
 
@@ -364,10 +365,11 @@ class Sites(dict):  # type: ignore[type-arg]
         return bad
 
     def call_site(self, name: str, call: tuple[int, str], head: tuple[int, str], args: tuple[Any, ...]) -> _Site:
-        nodes = [_arg_node(node, self.tree.file) for node, _ in args]
+        tree = self.tree
+        file = tree.file
+        nodes = [_arg_node(node, file) for node, _ in args]
         evals = [None if ev is None else self.evaluator(ev) for _, ev in args]
-        file = self.tree.file
-        return _Site(self.tree, name, Where(*call, file), Where(*head, file), nodes, evals)
+        return _Site(tree, name, Where(call[0], call[1], file), Where(head[0], head[1], file), nodes, evals)
 
 
 def _arg_node(spec: tuple[Any, ...], file: FileCode) -> Node:

@@ -115,9 +115,6 @@ class _Bound:
 def _arg_converter(tree: Tree, node: Node, typ: str, ev: Eval) -> Eval:
     """ev followed by validateType in one closure, the common cases first."""
     if typ == ANY:
-        direct = getattr(ev, "unboxed", None)
-        if direct is not None:
-            return direct  # type: ignore[no-any-return]
         if node.kind == "dot":
             return lambda st, dot: None if dot is NIL else dot
 
@@ -184,8 +181,9 @@ class _Site:
     def bind(self, key: Any, sig: Signature, impl: Any, kind: str | None) -> _Bound:
         b = _Bound()
         b.key, b.impl, b.kind = key, impl, kind
-        b.plan = tuple(self._converter(i, sig.param_type(i)) for i in range(self.nargs))
-        b.n = len(b.plan)
+        param_type = sig.param_type
+        b.plan = tuple([self._converter(i, param_type(i)) for i in range(self.nargs)])
+        b.n = self.nargs
         b.err0 = sig.count_error(self.name, self.nargs, False)
         b.err1 = sig.count_error(self.name, self.nargs, True)
         b.final_check = _checker(sig.final_type(self.nargs + 1))

@@ -11,8 +11,9 @@ import runner.template as template
 from runner.engine import render_chart
 from runner.funcs import function_map
 from runner.template import Template, cache
+from runner.template.runtime import CodeTree
 
-PAD = "# " + "long enough for the cross-run cache (runner.template._PERSIST_MIN) " * 5 + "\n"
+PAD = "# " + "a line ahead of the template " * 5 + "\n"
 HELPERS = """{{/* helpers */}}
 {{- define "t.name" -}}
 {{- default "app" .name | trunc 63 | trimSuffix "-" -}}
@@ -203,7 +204,7 @@ def test_parse_errors_are_not_cached(cache_home: Path) -> None:
             render(broken)
     assert not main_entry(cache_home).exists()
     assert len(entries(cache_home)) == 1  # the helpers only
-    assert len(MAIN) >= template._PERSIST_MIN and len(HELPERS) >= template._PERSIST_MIN
+    assert template._worth_persisting(MAIN) and template._worth_persisting(HELPERS)
 
 
 def test_a_chart_renders_the_same_cold_warm_and_uncached(tmp_path: Path,
@@ -223,3 +224,15 @@ def test_a_chart_renders_the_same_cold_warm_and_uncached(tmp_path: Path,
         outputs.append(render_chart(str(chart), release_name="r", namespace="n").texts())
     assert outputs[0] == outputs[1] == outputs[2]
     assert "extra: YES" in outputs[0]["c/templates/cm.yaml"]
+
+
+def test_short_texts_with_actions_are_stored_and_plain_texts_are_not(cache_home: Path) -> None:
+    tmpl = Template("gotpl", funcs=function_map())
+    tmpl.parse("c/templates/short.yaml", "name: {{ .name }}")
+    tmpl.parse("c/templates/plain.yaml", "kind: ConfigMap\n" * 100)
+    assert len(entries(cache_home)) == 1
+    fresh_process()
+    tmpl = Template("gotpl", funcs=function_map())
+    tmpl.parse("c/templates/short.yaml", "name: {{ .name }}")
+    assert isinstance(tmpl.lookup("c/templates/short.yaml"), CodeTree)  # read from the entry
+    assert tmpl.execute("c/templates/short.yaml", {"name": "x"}) == "name: x"

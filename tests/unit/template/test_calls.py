@@ -91,3 +91,30 @@ def test_functions_added_at_execute_time() -> None:
     tmpl.parse("t", "{{ f }}")
     assert tmpl.execute("t", None, funcs={"f": GoFunc("f", lambda: "b", ())}) == "b"
     assert tmpl.execute("t", None) == "a"
+
+
+class _Methods:
+    def two(self, a: Any, b: Any = 1) -> None: ...
+    def rest(self, a: Any, *more: Any, flag: bool = False, **named: Any) -> None: ...
+    def none(self) -> None: ...
+    def only(self, a: Any, /, b: Any) -> None: ...
+
+    @classmethod
+    def klass(cls, a: Any) -> None: ...
+
+    @staticmethod
+    def static(a: Any, b: Any, c: Any) -> None: ...
+
+
+def test_undeclared_method_signatures_match_inspect() -> None:
+    import inspect
+
+    from runner.template.calls import ANY, method_signature
+
+    obj = _Methods()
+    for method in (obj.two, obj.rest, obj.none, obj.only, obj.klass, obj.static, "s".upper, len):
+        params = inspect.signature(method).parameters.values()
+        fixed = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+        variadic = ANY if any(p.kind == p.VAR_POSITIONAL for p in params) else None
+        sig = method_signature(method)
+        assert (sig.params, sig.variadic) == ((ANY,) * len(fixed), variadic), method
