@@ -23,7 +23,7 @@ from types import CodeType, FunctionType
 from typing import Any, NoReturn
 
 from runner.funcs.registry import FuncError
-from runner.template import compiler, positions
+from runner.template import positions
 from runner.template.calls import ArgError
 from runner.template.errors import ExecError
 from runner.template.gotypes import print_copied_value, print_value
@@ -183,6 +183,8 @@ def _reparsed(name: str, text: str, modes: tuple[bool, bool]) -> dict[str, Tree]
 
 
 def _compile(name: str, text: str, trees: list[Tree], tracked: bool, modes: tuple[bool, bool]) -> list[Define]:
+    from runner.template import compiler  # a warm run loads code from the cache: no generating
+
     source, generated = compiler.generate(trees, tracked)
     module = compile(source, "<template>", "exec")  # the same for every name: code is shared
     codes = {c.co_name: c for c in module.co_consts if isinstance(c, CodeType)}
