@@ -330,7 +330,8 @@ def fail_at(st: State, tree: FileTree, pos: int, kind: str, reason: str) -> NoRe
 class Sites(dict):  # type: ignore[type-arg]
     """One tree's call sites by number, `S[k]` in its generated code: each is built from
     its entry of the generated table on its first use (the table is unmarshalled whole
-    then: one call costs less than one per site used, most sites of a run tree being)."""
+    then: about what unmarshalling only the entries a run uses, one by one, cost, and the
+    generator marshals one table instead of one entry per site)."""
 
     __slots__ = ("tree", "table", "specs")
 
