@@ -227,8 +227,8 @@ def _inspect_signature(method: Any) -> Signature:
     ones (its code object says, as inspect.signature would), variadic if it has *args."""
     func = getattr(method, "__func__", method)
     code = getattr(func, "__code__", None)
-    if code is None or hasattr(func, "__wrapped__"):  # a builtin, or a decorated function
-        return _signature_from_inspect(method)
+    if code is None or hasattr(func, "__wrapped__") or hasattr(func, "__signature__"):
+        return _signature_from_inspect(method)  # a builtin, or what inspect reads elsewhere
     fixed = code.co_argcount - (0 if func is method else 1)  # a bound method's self
     variadic = ANY if code.co_flags & _CO_VARARGS else None
     return Signature((ANY,) * fixed, variadic, False)

@@ -23,7 +23,7 @@ from types import CodeType, FunctionType
 from typing import Any, NoReturn
 
 from runner.funcs.registry import FuncError
-from runner.template import compiler, positions
+from runner.template import positions
 from runner.template.calls import ArgError
 from runner.template.errors import ExecError
 from runner.template.gotypes import print_copied_value, print_value
@@ -183,6 +183,8 @@ def _reparsed(name: str, text: str, modes: tuple[bool, bool]) -> dict[str, Tree]
 
 
 def _compile(name: str, text: str, trees: list[Tree], tracked: bool, modes: tuple[bool, bool]) -> list[Define]:
+    from runner.template import compiler  # a warm run loads code from the cache: no generating
+
     source, generated = compiler.generate(trees, tracked)
     module = compile(source, "<template>", "exec")  # the same for every name: code is shared
     codes = {c.co_name: c for c in module.co_consts if isinstance(c, CodeType)}
@@ -328,7 +330,8 @@ def fail_at(st: State, tree: FileTree, pos: int, kind: str, reason: str) -> NoRe
 class Sites(dict):  # type: ignore[type-arg]
     """One tree's call sites by number, `S[k]` in its generated code: each is built from
     its entry of the generated table on its first use (the table is unmarshalled whole
-    then: one call costs less than one per site used, most sites of a run tree being)."""
+    then: about what unmarshalling only the entries a run uses, one by one, cost, and the
+    generator marshals one table instead of one entry per site)."""
 
     __slots__ = ("tree", "table", "specs")
 
