@@ -40,7 +40,9 @@ def read_csv(value: str) -> list[str]:
     """pflag readAsCSV: encoding/csv's first record of `value` ([] when empty)."""
     if value == "":
         return []
-    import csv  # only when a -f/--values flag is given
+    if not any(special in value for special in '"\r\n\0'):
+        return value.split(",")  # what csv reads from a plain line, without importing it (~0.5 ms)
+    import csv
 
     return next(csv.reader([value]), [])
 

@@ -23,7 +23,6 @@ Python's json is imported where it is used: every render loads this module
 
 from __future__ import annotations
 
-import base64
 import math
 from datetime import UTC, datetime
 from typing import Any
@@ -130,6 +129,8 @@ def json_shape(value: Any) -> Any:
     if isinstance(value, datetime):
         return time_text(value)
     if isinstance(value, bytes | bytearray):
+        import base64  # []byte values are rare: not loaded by most renders
+
         return base64.b64encode(bytes(value)).decode()
     hook = getattr(value, "__go_json__", None) or getattr(value, "go_json", None)
     if hook is not None:

@@ -102,3 +102,33 @@ def test_a_bug_reads_as_one_error_line_and_the_traceback_needs_debug(
     assert capsys.readouterr().err == "Error: internal error: ValueError: boom\n"
     with pytest.raises(ValueError, match="boom"):
         cli.main(["--debug", "repo", "index", "."])
+
+
+def test_a_template_run_leaves_heavy_modules_unloaded(tmp_path: Path) -> None:
+    # What many charts use: a digest, a random string, Capabilities and Files methods
+    # and an aliased subchart; none of it needs these modules (each ~0.5-5 ms to import).
+    chart = tmp_path / "c"
+    (chart / "templates").mkdir(parents=True)
+    (chart / "charts" / "sub").mkdir(parents=True)
+    (chart / "Chart.yaml").write_text(
+        "apiVersion: v2\nname: c\nversion: 0.1.0\n"
+        "dependencies:\n- name: sub\n  version: 0.1.0\n  alias: other\n")
+    (chart / "charts" / "sub" / "Chart.yaml").write_text("apiVersion: v2\nname: sub\nversion: 0.1.0\n")
+    (chart / "files").mkdir()
+    (chart / "files" / "a.txt").write_text("a")
+    (chart / "templates" / "cm.yaml").write_text(
+        "kind: ConfigMap\ndata:\n"
+        "  sum: {{ sha256sum \"x\" }}\n"
+        "  rand: {{ randAlphaNum 5 | len }}\n"
+        "  has: {{ .Capabilities.APIVersions.Has \"v1\" }}\n"
+        "  kube: {{ .Capabilities.KubeVersion.GitVersion }}\n"
+        "  files: {{ .Files.Glob \"files/*\" | len }}\n")
+    heavy = ["threading", "hashlib", "dataclasses", "inspect", "json", "copy", "zlib", "uuid",
+             "secrets", "string"]
+    code = ("import sys; from runner import cli;"
+            f"code = cli.main(['template', 'rel', {str(chart)!r}]);"
+            f"print(code, sorted(set({heavy!r}) & set(sys.modules)), file=sys.stderr)")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          cwd=REPO, timeout=120, check=True)
+    assert "sum: 2d711642b726b04401627ca9fbac32f5c8530fb1903cc4db02258717921a4881" in proc.stdout
+    assert proc.stderr.strip().splitlines()[-1] == "0 []"
