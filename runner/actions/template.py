@@ -14,7 +14,6 @@ import os
 import posixpath
 import sys
 from collections.abc import Sequence
-from typing import Any, TextIO
 
 from runner import engine
 from runner.engine_objects import default_capabilities
@@ -29,6 +28,10 @@ from runner.manifest import (
     split_manifests,
     split_manifests_order_key,
 )
+
+TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
+if TYPE_CHECKING:
+    from typing import Any, TextIO
 
 NOTES_SUFFIX = "NOTES.txt"
 DEBUG_HINT = "\n\nUse --debug flag to render out invalid YAML"

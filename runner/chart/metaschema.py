@@ -11,8 +11,10 @@ problem does the caller run the full check for Helm's message.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
+TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
+if TYPE_CHECKING:
+    from typing import Any
 _SIMPLE_TYPES = {"array", "boolean", "integer", "null", "number", "object", "string"}
 
 

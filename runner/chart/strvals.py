@@ -12,14 +12,17 @@ value from a file, --set-literal takes the rest of the argument verbatim.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from runner.template.gotypes import Int64
 
 MAX_INDEX = 65536
 MAX_NESTED_NAME_LEVEL = 30
 
-ValueReader = Callable[[str], Any]
+TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
+if TYPE_CHECKING:
+    from typing import Any
+
+    ValueReader = Callable[[str], Any]
 
 
 class StrvalsError(Exception):

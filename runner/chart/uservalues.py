@@ -10,12 +10,15 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
 
 from runner.chart.errors import ChartError, ValuesError
 from runner.chart.loader import load_values, merge_maps
 from runner.errors import RunnerError
 from runner.records import Record
+
+TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class ValueOptions(Record):

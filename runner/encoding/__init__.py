@@ -10,8 +10,10 @@ Importing this package installs a finder that, at PyYAML's first import
 from __future__ import annotations
 
 import sys
-from typing import Any
 
+TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
+if TYPE_CHECKING:
+    from typing import Any
 
 class _PyYAMLWithLazyPatterns:
     """A meta path finder for `yaml` alone: it runs PyYAML's package (and the

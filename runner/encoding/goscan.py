@@ -16,8 +16,6 @@ its own elsewhere, e.g. tabs in flow context).
 
 from __future__ import annotations
 
-from typing import Any
-
 import yaml
 from yaml.composer import Composer
 from yaml.events import AliasEvent, MappingStartEvent, ScalarEvent, SequenceStartEvent
@@ -29,6 +27,10 @@ from yaml.scanner import Scanner
 from yaml.tokens import ScalarToken
 
 from runner.lazy_pattern import LazyPattern
+
+TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
+if TYPE_CHECKING:
+    from typing import Any
 
 _BLANKZ = "\0 \t\r\n\x85\u2028\u2029"
 

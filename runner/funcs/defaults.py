@@ -8,10 +8,12 @@ live with the encoders (runner/funcs/helm.py and friends).
 
 from __future__ import annotations
 
-from typing import Any
-
 from runner.funcs.registry import ANY, gofunc
 from runner.template.gotypes import is_empty
+
+TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
+if TYPE_CHECKING:
+    from typing import Any
 
 
 @gofunc("default", (ANY,), variadic=ANY, returns=ANY)

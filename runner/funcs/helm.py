@@ -15,10 +15,12 @@ the render ("error calling mustToYaml: ...").
 
 from __future__ import annotations
 
-from typing import Any
-
 from runner.encoding import gojson, goyaml
 from runner.funcs.registry import FuncError, gofunc
+
+TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
+if TYPE_CHECKING:
+    from typing import Any
 
 ANY = "interface {}"
 MAP = "map[string]interface {}"

@@ -17,12 +17,12 @@ from __future__ import annotations
 import re
 import unicodedata
 from functools import lru_cache
-from typing import TYPE_CHECKING
 
 from runner.funcs.registry import FuncError, gofunc
 from runner.funcs.strings import quote_string
 from runner.template.gotypes import NilStringSlice, StringSlice
 
+TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:  # the RE2 translator is imported on the first pattern: it is large
     from runner.funcs.regex_syntax import RegexSyntaxError, Translation
 

@@ -23,7 +23,6 @@ docs/engine.md).
 from __future__ import annotations
 
 import marshal
-from typing import Any
 
 from runner.template.calls import ArgError, ideal_constant
 from runner.template.lex import go_quote
@@ -39,7 +38,12 @@ from runner.template.nodes import (
 from runner.template.parse import Tree
 from runner.template.positions import line_of
 
-Spec = tuple[Any, ...]
+TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
+if TYPE_CHECKING:
+    from typing import Any
+
+    Spec = tuple[Any, ...]
+
 _LITERALS = ("nil", "bool", "number", "string")
 _CHUNK = 40  # lines of one generated function, about
 _NEST = 32  # commands of a pipeline nested in one expression

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
-from typing import Any, NoReturn
 
 from runner.funcs.registry import GoFunc
 from runner.template.errors import ExecError
@@ -21,7 +20,12 @@ if sys.getrecursionlimit() < 30000:
     sys.setrecursionlimit(30000)
 
 _ABSENT: Any = object()
-Eval = Callable[["State", Any], Any]  # an argument's evaluator: (state, dot) -> value
+TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
+if TYPE_CHECKING:
+    from typing import Any, NoReturn
+
+    Eval = Callable[["State", Any], Any]  # an argument's evaluator: (state, dot) -> value
+
 
 
 class _Break(Exception):
