@@ -15,7 +15,6 @@ or hashlib (OpenSSL) would cost more at start-up than the lookups do.
 
 from __future__ import annotations
 
-import contextlib
 import os
 
 try:  # CPython's own SHA-256 (3.11 `_sha256`, 3.12 `_sha2`): loading OpenSSL costs ~3 ms
@@ -70,6 +69,8 @@ def write(kind: str, key: str, data: bytes) -> None:
             handle.write(data)
         os.replace(temporary, path)
     except OSError:
+        import contextlib  # here, as in prune: most runs never need it
+
         with contextlib.suppress(OSError):
             os.unlink(temporary)
         return
@@ -80,6 +81,8 @@ def write(kind: str, key: str, data: bytes) -> None:
 def prune(kind: str, max_bytes: int = MAX_BYTES) -> int:
     """Delete the least recently read entries of `kind` while it holds more than
     `max_bytes`, down to PRUNE_TO of it; returns how many were deleted."""
+    import contextlib
+
     entries = []
     with contextlib.suppress(OSError), os.scandir(kind_dir(kind)) as shards:
         for shard in shards:
