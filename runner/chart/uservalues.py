@@ -10,22 +10,28 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, NamedTuple
+from typing import Any
 
 from runner.chart.errors import ChartError, ValuesError
 from runner.chart.loader import load_values, merge_maps
 from runner.errors import RunnerError
+from runner.records import Record
 
 
-class ValueOptions(NamedTuple):  # a NamedTuple: ~10x cheaper to define than a dataclass
+class ValueOptions(Record):
     """The values flags of `helm template/install/upgrade`."""
 
-    value_files: Sequence[str] = ()
-    set_json: Sequence[str] = ()
-    set: Sequence[str] = ()
-    set_string: Sequence[str] = ()
-    set_file: Sequence[str] = ()
-    set_literal: Sequence[str] = ()
+    __slots__ = ("value_files", "set_json", "set", "set_string", "set_file", "set_literal")
+
+    def __init__(self, value_files: Sequence[str] = (), set_json: Sequence[str] = (),
+                 set: Sequence[str] = (), set_string: Sequence[str] = (),
+                 set_file: Sequence[str] = (), set_literal: Sequence[str] = ()) -> None:
+        self.value_files = value_files
+        self.set_json = set_json
+        self.set = set
+        self.set_string = set_string
+        self.set_file = set_file
+        self.set_literal = set_literal
 
 
 FileReader = Callable[[str], bytes]
