@@ -429,15 +429,17 @@ class _HeadReader:
 
     Helm converts each whole document to JSON to read its head, so all of it
     must parse; of a mapping only the head's keys are built (goyaml.load_fields).
-    One yamlcache entry per set of template paths maps each document's text
-    to those fields, so a run that renders what the chart's last run did
-    reads one entry and parses nothing, and a changed document (matched by
-    its whole text) is parsed again. Only a run whose documents all parsed
-    stores an entry: YAML errors come from the parser every time.
+    One yamlcache entry per chart (the templates' top directory) maps each
+    document's text to those fields, so a run that renders what the chart's
+    last run did reads one entry and parses nothing, and only new or changed
+    documents (matched by their whole text) are parsed. Only a run whose
+    documents all parsed stores an entry: YAML errors come from the parser
+    every time.
     """
 
     def __init__(self, paths: list[str]) -> None:
-        self.key = diskcache.digest("\0".join([*_HEAD_KEYS, *paths]).encode("utf-8", "surrogateescape"))
+        charts = sorted({path.split("/", 1)[0] for path in paths})
+        self.key = diskcache.digest("\0".join([*_HEAD_KEYS, *charts]).encode("utf-8", "surrogateescape"))
         self.key += yamlcache.reader_fingerprint()
         known = yamlcache.get(_HEADS_KIND, self.key)
         self.known: dict[str, Any] = known if type(known) is dict else {}

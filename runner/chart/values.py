@@ -34,11 +34,18 @@ _SCALARS = frozenset({str, int, float, bool, type(None)})
 
 
 def deep_copy(value: Any) -> Any:
-    """copystructure.Copy for the plain value trees Helm coalesces (dicts and lists copied)."""
-    if isinstance(value, dict):
+    """copystructure.Copy for the plain value trees Helm coalesces (dicts and lists copied).
+
+    Exact types first: a large chart's defaults are copied a few dozen times a run."""
+    kind = type(value)
+    if kind is dict:
         return {k: v if type(v) in _SCALARS else deep_copy(v) for k, v in value.items()}
-    if isinstance(value, list):
+    if kind is list:
         return [v if type(v) in _SCALARS else deep_copy(v) for v in value]
+    if isinstance(value, dict):
+        return {k: deep_copy(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [deep_copy(v) for v in value]
     return value
 
 

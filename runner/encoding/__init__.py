@@ -25,7 +25,8 @@ class _PyYAMLWithLazyPatterns:
             return None
         sys.meta_path.remove(cls)
         for finder in sys.meta_path:
-            spec = finder.find_spec(name, path, target)
+            find_spec = getattr(finder, "find_spec", None)
+            spec = find_spec(name, path, target) if find_spec is not None else None
             if spec is not None:
                 break
         else:

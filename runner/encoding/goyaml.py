@@ -89,8 +89,18 @@ class Timestamp(str):
     __slots__ = ()
 
 
+# What the patterns can match at all: most scalars toYaml checks ("100Mi", "1.2.3")
+# are told apart without compiling them.
+_INT_CHARS = frozenset("+-0123456789abcdefABCDEFxXoObB")
+_FLOAT_CHARS = frozenset("+-0123456789.eE")
+
+
 def _go_parse_int(text: str) -> int | None:
     """strconv.ParseInt/ParseUint(text, 0, 64) syntax (underscores already removed)."""
+    if text.isdigit() and text.isascii() and (text[0] != "0" or len(text) == 1):
+        return int(text)
+    if not _INT_CHARS.issuperset(text):
+        return None
     m = _GO_INT.fullmatch(text)
     if m is None:
         return None
@@ -106,6 +116,8 @@ def _go_parse_int(text: str) -> int | None:
 
 def _is_timestamp(text: str) -> bool:
     """go-yaml v2 parseTimestamp: time.Parse with its four layouts (range-checked)."""
+    if len(text) < 8 or text[4] != "-":
+        return False
     m = _TIMESTAMP.fullmatch(text)
     if m is None:
         return False
@@ -146,11 +158,11 @@ def resolve_plain(text: str) -> Any:
     value = _go_parse_int(plain)
     if value is not None and _INT64_MIN <= value <= _UINT64_MAX:
         return value
-    if _YAML_STYLE_FLOAT.fullmatch(plain):
+    if plain.count(".") <= 1 and _FLOAT_CHARS.issuperset(plain) and _YAML_STYLE_FLOAT.fullmatch(plain):
         number = float(plain)
         if not math.isinf(number):
             return number
-    if re.fullmatch(r"-0b[01]+", plain):
+    if plain.startswith("-0b") and re.fullmatch(r"-0b[01]+", plain):
         value = -int(plain[3:], 2)
         if value >= _INT64_MIN:
             return value

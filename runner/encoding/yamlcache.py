@@ -5,7 +5,7 @@ Parsing a large chart's values takes longer than the rest of loading it, and
 importing the parser (PyYAML, runner.encoding.yamldecode) costs more than a
 small chart's render; the same text always parses to the same tree, so the
 tree is stored under the user's cache directory (runner.diskcache), keyed by
-the SHA-256 of the text, the parse mode and a fingerprint of the YAML reader
+a digest of the text, the parse mode and a fingerprint of the YAML reader
 (our reader's files and PyYAML's, so a new reader never sees old trees).
 Failures to parse are not cached: errors always come from the parser.
 

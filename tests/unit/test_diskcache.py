@@ -18,8 +18,16 @@ def cache_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path
 
 
-def test_digest_is_sha256_of_the_parts_in_order() -> None:
-    assert diskcache.digest(b"ab", b"c") == hashlib.sha256(b"abc").hexdigest()
+def test_digest_is_blake2b_256_of_the_parts_in_order() -> None:
+    assert diskcache.digest(b"ab", b"c") == hashlib.blake2b(b"abc", digest_size=32).hexdigest()
+
+
+def test_the_cache_directory_follows_the_environment(cache_home: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    assert diskcache.kind_dir("k") == str(cache_home / "deploy-runner" / "k")
+    monkeypatch.delenv("XDG_CACHE_HOME")
+    monkeypatch.setenv("HOME", str(cache_home / "home"))
+    assert diskcache.kind_dir("k") == str(cache_home / "home" / ".cache" / "deploy-runner" / "k")
 
 
 def test_an_entry_reads_back_and_leaves_no_temporary_file(cache_home: Path) -> None:

@@ -134,10 +134,23 @@ def test_heads_of_a_repeated_render_are_remembered(cache_home: Path,
     assert [(h.kind, h.name, h.events) for h in again.hooks] == [("Job", "j", ["pre-install"])]
 
 
-def test_a_changed_document_is_parsed_again(cache_home: Path) -> None:
+def test_only_new_and_changed_documents_are_parsed(cache_home: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     sort_manifests(FILES)
-    changed = {**FILES, "c/templates/a.yaml": _doc("ConfigMap", "cm") + "---\n" + _doc("Service", "t")}
-    assert _heads(sort_manifests(changed))[1] == ("c/templates/a.yaml", "Service", "t")
+    parsed: list[str] = []
+    load_fields = goyaml.load_fields
+
+    def counting(text: str, *args: object, **kwargs: object) -> object:
+        parsed.append(text)
+        return load_fields(text, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(goyaml, "load_fields", counting)
+    changed = {"c/templates/a.yaml": _doc("ConfigMap", "cm") + "---\n" + _doc("Service", "t"),
+               "c/templates/c.yaml": _doc("Secret", "x")}
+    assert _heads(sort_manifests(changed)) == [("c/templates/c.yaml", "Secret", "x"),
+                                               ("c/templates/a.yaml", "ConfigMap", "cm"),
+                                               ("c/templates/a.yaml", "Service", "t")]
+    assert parsed == [_doc("Service", "t").strip(), _doc("Secret", "x").strip()]
 
 
 def test_a_yaml_error_reads_the_same_after_the_document_was_remembered(

@@ -40,6 +40,8 @@ def test_ints_option_keeps_go_yaml_integers() -> None:
         ("1e400", "1e400"),  # ParseFloat range error: stays a string
         ("2001-12-14", "2001-12-14"),  # timestamps decode to their text
         ("1.2.3", "1.2.3"), ("yes please", "yes please"), ("<<", "<<"),
+        ("0", 0.0), ("8080", 8080.0), ("-12", -12.0), ("100Mi", "100Mi"), ("1.5Gi", "1.5Gi"),
+        ("0x1G", "0x1G"), ("-0b2", "-0b2"), ("2024-1-1", "2024-1-1"), ("1-2-3", "1-2-3"),
     ],
 )  # fmt: skip
 def test_plain_scalars_resolve_as_go_yaml_v2(text: str, expected: object) -> None:
