@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import base64
 
-from runner.diskcache import sha256
+from runner.funcs.crypto import sha256
 from runner.funcs.registry import FuncError, gofunc
 from runner.records import Record
 from runner.template.gotypes import format_value

@@ -33,12 +33,6 @@ TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
     from typing import Any
 
-try:  # CPython's own BLAKE2b: 3x SHA-256's speed over a large chart's text, without OpenSSL
-    from _blake2 import blake2b
-except ImportError:  # pragma: no cover - other Python builds
-    from hashlib import blake2b
-
-_SOURCES = ("lex.py", "parse.py", "nodes.py", "numbers.py", "calls.py", "cache.py", "compiler.py", "runtime.py")
 _MAGIC = b"drtpl2\n"
 KIND = "templates"
 
@@ -49,29 +43,25 @@ def enabled() -> bool:
 
 @cache
 def _fingerprint() -> bytes:
-    """The package version, Python's, and which compiler sources these are (by size and
-    modification time, as Python's own .pyc check does: reading and hashing them costs
-    more than a small chart's lookups)."""
+    """The package version, Python's, and which template package sources these are (every
+    module, by size and modification time, as Python's own .pyc check does: reading and
+    hashing them costs more than a small chart's lookups)."""
     from runner import __version__
 
     here = os.path.dirname(__file__)
     parts = [__version__, sys.version]
-    for name in _SOURCES:
-        try:
+    for name in sorted(os.listdir(here)):
+        if name.endswith(".py"):
             stat = os.stat(os.path.join(here, name))
             parts.append(f"{name}:{stat.st_size}:{stat.st_mtime_ns}")
-        except OSError:
-            parts.append(name)
-    return blake2b("\0".join(parts).encode(), digest_size=32).digest()
+    return diskcache.digest("\0".join(parts).encode()).encode()
 
 
 def entry_key(name: str, text: str, mode: str) -> str:
     """The hex key of one compiled text: template name ("" for any), text, mode, compiler
     fingerprint."""
-    hasher = blake2b(_fingerprint(), digest_size=32)
-    hasher.update(f"{mode}\0{name}\0".encode("utf-8", "surrogatepass"))
-    hasher.update(text.encode("utf-8", "surrogatepass"))
-    return hasher.hexdigest()
+    return diskcache.digest(_fingerprint(), f"{mode}\0{name}\0".encode("utf-8", "surrogatepass"),
+                            text.encode("utf-8", "surrogatepass"))
 
 
 def load(key: str) -> tuple[Any, ...] | None:
