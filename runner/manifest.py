@@ -430,11 +430,11 @@ class _HeadReader:
     Helm converts each whole document to JSON to read its head, so all of it
     must parse; of a mapping only the head's keys are built (goyaml.load_fields).
     One yamlcache entry per chart (the templates' top directory) maps each
-    document's text to those fields, so a run that renders what the chart's
+    document's digest to those fields, so a run that renders what the chart's
     last run did reads one entry and parses nothing, and only new or changed
-    documents (matched by their whole text) are parsed. Only a run whose
-    documents all parsed stores an entry: YAML errors come from the parser
-    every time.
+    documents are parsed. The documents' text is not stored: a Secret's data
+    never reaches the disk. Only a run whose documents all parsed stores an
+    entry: YAML errors come from the parser every time.
     """
 
     def __init__(self, paths: list[str]) -> None:
@@ -460,13 +460,14 @@ class _HeadReader:
                                 f"while decoding JSON: json: {err}") from err
 
     def _fields(self, content: str) -> Any:
-        fields = self.known.get(content, yamlcache.MISSING)
+        key = diskcache.digest(content.encode("utf-8", "surrogatepass"))
+        fields = self.known.get(key, yamlcache.MISSING)
         if fields is yamlcache.MISSING:
             from runner.encoding import goyaml
 
             fields = goyaml.load_fields(content, _HEAD_KEYS, ints=True)
             self.parsed = True
-        self.used[content] = fields
+        self.used[key] = fields
         return fields
 
     def save(self) -> None:

@@ -23,16 +23,22 @@ class _DecodeError(Exception):
     """encoding/json's UnmarshalTypeError, raised while walking a document."""
 
 
-def load_yaml_document(data: bytes, what: str, *, ints: bool = False) -> Any:
+def load_yaml_document(data: bytes, what: str, *, ints: bool = False, remember: bool = True) -> Any:
     """Parse one YAML document as sigs.k8s.io/yaml does; errors name the file as Helm does.
 
     `ints=True` keeps go-yaml's integers as int, which the string-typed fields
     of Chart.yaml need (an int prints as written, a float through float32).
+    `remember`: a chart's own file, kept parsed across runs (runner.encoding.yamlcache);
+    a user's values file may hold secrets and is never written to disk.
     """
-    from runner.encoding import yamlcache
-
     try:
-        return yamlcache.load(data, ints)
+        if remember:
+            from runner.encoding import yamlcache
+
+            return yamlcache.load(data, ints)
+        from runner.encoding import goyaml
+
+        return goyaml.load(data, ints=ints)
     except ValueError as exc:  # goyaml.GoYAMLError; not imported here when the cache answers
         message = getattr(exc, "unmarshal_message", None)
         if message is None:

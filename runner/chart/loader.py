@@ -270,12 +270,13 @@ def _load_subchart(parent: Chart, name: str, files: list[tuple[str, bytes]]) -> 
         raise ChartError(f"error unpacking subchart {name} in {parent.name()}: {exc}") from exc
 
 
-def load_values(data: bytes, what: str = "values.yaml") -> dict[str, Any]:
-    """Helm's LoadValues: every YAML document must be a map; documents merge, later wins."""
+def load_values(data: bytes, what: str = "values.yaml", *, remember: bool = True) -> dict[str, Any]:
+    """Helm's LoadValues: every YAML document must be a map; documents merge, later wins.
+    `remember=False` for a user's file: see chartfile.load_yaml_document."""
     values: dict[str, Any] = {}
     for document in _split_documents(data, what):
         try:
-            doc = load_yaml_document(document, what)
+            doc = load_yaml_document(document, what, remember=remember)
         except ChartError as exc:
             detail = str(exc).split(": ", 1)[1]
             raise ChartError(

@@ -70,7 +70,7 @@ def merge_options(options: ValueOptions, read: FileReader = read_values_file) ->
     base: dict[str, Any] = {}
     for name in options.value_files:
         try:
-            current = load_values(read(name), name)
+            current = load_values(read(name), name, remember=False)
         except ChartError as exc:
             raise ValuesError(f"failed to parse {name}: {_strip_prefix(str(exc), name)}") from None
         base = merge_maps(base, current)

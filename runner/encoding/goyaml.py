@@ -22,7 +22,6 @@ from __future__ import annotations
 import math
 import re
 
-from runner.encoding import yamlcache
 from runner.encoding.yamlemit import EncodeError, dump, dump_pretty  # noqa: F401 - public API
 from runner.lazy_pattern import LazyPattern
 
@@ -242,15 +241,17 @@ def load(data: str | bytes, *, ints: bool = False) -> Any:
     Numbers are float64 (Python float); `ints=True` keeps integers as int
     (go-yaml's own typing, as JSONToYAML sees it). An empty document is None.
     Raises GoYAMLError with go-yaml's / encoding/json's text. Trees come from
-    this run's memory, else from runner.encoding.yamlcache (across runs),
-    else from `decode`.
+    this run's memory, else from `decode`. Only a chart's own files are kept
+    across runs (runner.encoding.yamlcache, through chartfile): what reaches
+    here (fromYaml's rendered text, -f values, lint's documents, repository
+    indexes) may hold secrets, and nothing of it is written to disk.
     """
     text = _text(data)
     key = (text, ints)
     cached = _LOAD_CACHE.get(key, _MISSING)
     if cached is not _MISSING:
         return _copy(cached)
-    value = yamlcache.load(text, ints)
+    value = decode(text, ints)
     if len(text) <= 65536:
         if len(_LOAD_CACHE) >= 256:
             _LOAD_CACHE.clear()

@@ -1,5 +1,8 @@
-"""A content-addressed cache of parsed YAML across runs: goyaml.load's trees (chart
-files, -f values, fromYaml texts) and rendered documents' heads (runner.manifest).
+"""A content-addressed cache of parsed YAML across runs: a chart's own files
+(Chart.yaml, values.yaml, Chart.lock, requirements; through chartfile.load_yaml_document)
+and rendered documents' head fields, keyed by their digests (runner.manifest).
+Nothing a user passes (-f values) or a render produces is stored as text or
+tree: it may hold secrets, and the cache directory is often saved by CI.
 
 Parsing a large chart's values takes longer than the rest of loading it, and
 importing the parser (PyYAML, runner.encoding.yamldecode) costs more than a
@@ -58,7 +61,7 @@ def put(kind: str, key: str, tree: Any) -> None:
 
 
 def load(data: str | bytes, ints: bool) -> Any:
-    """goyaml.decode(data, ints), from the cache when this text was parsed before.
+    """goyaml.load(data, ints=ints), from the cache when this text was parsed before.
 
     Bytes are read as goyaml reads them (UTF-8, bad bytes kept as surrogate
     escapes), so a text has one key whichever form it comes in.
@@ -70,7 +73,7 @@ def load(data: str | bytes, ints: bool) -> Any:
     if tree is MISSING:
         from runner.encoding import goyaml  # imports the parser only now
 
-        tree = goyaml.decode(text, ints)
+        tree = goyaml.load(text, ints=ints)
         put(KIND, key, tree)
     return tree
 
