@@ -53,7 +53,9 @@ _SPACE_BREAK = _AsciiSplit(" [\r\n]", " [\r\n\x85\u2028\u2029]")
 _FLOW_INNER = LazyPattern(r"[,?\[\]{}]")
 _COLON_BLANK = LazyPattern(r":(?:[ \t]|\Z)")
 _BLANKZ_HASH = _AsciiSplit("[ \t\r\n\x00]#", "[ \t\r\n\x85\u2028\u2029\x00]#")
-_SAFE_PLAIN = LazyPattern(r"[A-Za-z0-9_./=+][A-Za-z0-9_./=+@%$^()~<>;-]*")
+# Text that is plain whatever it holds: `[A-Za-z0-9_./=+][A-Za-z0-9_./=+@%$^()~<>;-]*`.
+_SAFE_PLAIN_FIRST = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./=+")
+_SAFE_PLAIN_REST = _SAFE_PLAIN_FIRST | frozenset("@%$^()~<>;-")
 _BASE60 = LazyPattern(r"[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?")
 _STYLE_CACHE: dict[str, tuple[int, bool, bool, bool, bool]] = {}
 
@@ -98,7 +100,7 @@ def analyze(s: str, v3: bool = False) -> tuple[int, bool, bool, bool, bool]:
     cached = _STYLE_CACHE.get(s)
     if cached is not None and not (v3 and "\t" in s):
         return cached
-    if _SAFE_PLAIN.fullmatch(s) and not s.startswith(("---", "...")):
+    if s[:1] in _SAFE_PLAIN_FIRST and _SAFE_PLAIN_REST.issuperset(s) and not s.startswith(("---", "...")):
         result = (PLAIN if _resolves_to_string(s) else DOUBLE, True, True, True, False)
     elif not s:
         result = (DOUBLE, True, True, False, False)
