@@ -48,8 +48,6 @@ NON_PRINTABLE = _AsciiSplit(lambda s: not s.replace("\n", "").isprintable(),
 _LINE_BREAK = _AsciiSplit(lambda s: "\n" in s or "\r" in s, "[\r\n\x85\u2028\u2029]")
 _BREAK_SPACE = _AsciiSplit(lambda s: "\n " in s or "\r " in s, "[\r\n\x85\u2028\u2029] ")
 _SPACE_BREAK = _AsciiSplit(lambda s: " \n" in s or " \r" in s, " [\r\n\x85\u2028\u2029]")
-_FLOW_INNER = LazyPattern(r"[,?\[\]{}]")
-_COLON_BLANK = LazyPattern(r":(?:[ \t]|\Z)")
 _BLANKZ_HASH = _AsciiSplit(lambda s: "#" in s and any(blank + "#" in s for blank in " \t\r\n\x00"),
                            "[ \t\r\n\x85\u2028\u2029\x00]#")
 # Text that is plain whatever it holds: `[A-Za-z0-9_./=+][A-Za-z0-9_./=+@%$^()~<>;-]*`.
@@ -83,12 +81,12 @@ def _indicators(s: str) -> tuple[bool, bool]:
         block = block or followed
     elif first == "-" and followed:
         flow = block = True
-    if _FLOW_INNER.search(s, 1):
+    if any(s.find(inner, 1) > 0 for inner in ",?[]{}"):
         flow = True
-    if _COLON_BLANK.search(s, 1):
-        flow = block = True
-    elif s.find(":", 1) > 0:
+    if s.find(":", 1) > 0:
         flow = True
+        # ": ", ":\t" or a final ":" after the first character
+        block = block or s.find(": ", 1) > 0 or s.find(":\t", 1) > 0 or s[-1] == ":"
     if _BLANKZ_HASH.found_in(s):
         flow = block = True
     return flow, block
