@@ -20,7 +20,6 @@ import os
 import sys
 from collections.abc import Callable, Mapping, Sequence
 
-from runner.engine_errors import cleanup_parse_error, reformat_exec_error
 from runner.engine_objects import (
     Capabilities,
     Files,
@@ -227,6 +226,8 @@ class Engine:
             try:
                 _parse(tset, name, renderables[name].text)
             except RunnerError as err:
+                from runner.engine_errors import cleanup_parse_error  # error paths only
+
                 raise RenderError(cleanup_parse_error(name, str(err))) from err
         result = RenderResult(warnings=self.warnings)
         for name in order:
@@ -248,6 +249,8 @@ class Engine:
         except RecursionError as err:
             raise RenderError(f"rendering template failed: {err}") from err
         except RunnerError as err:
+            from runner.engine_errors import reformat_exec_error  # error paths only
+
             raise RenderError(reformat_exec_error(name, str(err), _is_exec_error(err))) from err
         return RenderedFile(name, text.replace(_NO_VALUE, ""), positions)
 

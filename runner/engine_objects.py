@@ -232,12 +232,35 @@ def parse_kube_version(text: str) -> KubeVersion:
     """common.ParseKubeVersion: k8s util/version ParseGeneric, at least MAJOR.MINOR."""
     components = _generic_components(text)
     if components is None:
-        raise RunnerError(f'invalid kube version {_squote(text)}: could not parse "{text}" as version')
+        raise _kube_version_error(text, f"could not parse {_go_quote(text)} as version")
     if len(components) < 2:
-        raise RunnerError(f'invalid kube version {_squote(text)}: illegal version string "{text}"')
+        raise _kube_version_error(text, f"illegal version string {_go_quote(text)}")
+    numbers = [_generic_number(text, index, component) for index, component in enumerate(components)]
     version = text if text.startswith("v") else f"v{text}"
-    normalized = "v" + ".".join(str(int(c)) for c in components)
-    return KubeVersion(version, normalized, components[0], components[1])
+    return KubeVersion(version, "v" + ".".join(map(str, numbers)), str(numbers[0]), str(numbers[1]))
+
+
+def _generic_number(text: str, index: int, component: str) -> int:
+    """ParseGeneric's reading of one component: no leading zero on the first, a uint64."""
+    if index == 0 and component.startswith("0") and component != "0":
+        reason = f"illegal zero-prefixed version component {_go_quote(component)} in {_go_quote(text)}"
+        raise _kube_version_error(text, reason)
+    number = int(component)
+    if number >= 1 << 64:
+        quoted = _go_quote(component)
+        raise _kube_version_error(text, f"illegal non-numeric version component {quoted} in {_go_quote(text)}: "
+                                        f"strconv.ParseUint: parsing {quoted}: value out of range")
+    return number
+
+
+def _kube_version_error(text: str, reason: str) -> RunnerError:
+    return RunnerError(f"invalid kube version {_squote(text)}: {reason}")
+
+
+def _go_quote(text: str) -> str:
+    from runner.template.gofmt import quote  # error paths only
+
+    return quote(text)
 
 
 def _squote(text: str) -> str:

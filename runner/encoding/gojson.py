@@ -26,7 +26,6 @@ from __future__ import annotations
 import math
 from datetime import UTC, datetime
 
-from runner.encoding.jsonscan import syntax_error
 from runner.lazy_pattern import LazyPattern
 from runner.template.gotypes import NilMap, NilSlice, format_float, go_type_name, json_float
 
@@ -368,6 +367,8 @@ def unmarshal(text: str | bytes, *, ints: bool = False) -> Any:
     except ValueError as exc:
         # Python's decoder accepts what Go's scanner accepts; ask the scanner
         # port for Go's words only when something is wrong.
+        from runner.encoding.jsonscan import syntax_error
+
         raise UnmarshalError(syntax_error(text) or str(exc)) from None
     if _has_surrogate(text) or ("\\u" in text and _SURROGATE_ESCAPE.search(text)):
         result = _replace_surrogates(result)  # invalid UTF-8 and lone escapes read as U+FFFD

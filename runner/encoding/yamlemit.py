@@ -128,7 +128,7 @@ class _Emitter:
     def node(self, value: Any, mapping: bool = False) -> None:
         kind = type(value)
         if kind is str:
-            if not self.v3 and JSON_RAW_TROUBLE.search(value):
+            if not self.v3 and JSON_RAW_TROUBLE.found_in(value):
                 value = through_json(value, False)
             self.string(value, simple_key=False)
         elif kind is dict or kind is list:
@@ -345,7 +345,7 @@ class _Emitter:
         # that starts with U+FEFF gets every character escaped.
         bom = s.startswith("\ufeff")
         for i, c in enumerate(s):
-            if bom or c in '"\\' or c in BREAKS or NON_PRINTABLE.match(c):
+            if bom or c in '"\\' or c in BREAKS or NON_PRINTABLE.found_in(c):
                 self.put(escape(c))
                 spaces = False
             elif c == " ":

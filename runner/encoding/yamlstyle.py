@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable
 from functools import cmp_to_key
 
 from runner.encoding import gojson
@@ -25,35 +26,33 @@ PLAIN, SINGLE, DOUBLE, LITERAL = range(4)
 # ------------------------------------------------------------ scalar analysis
 
 class _AsciiSplit:
-    """A character-class pattern in two forms: ASCII text is searched with the
-    class's ASCII part (quick to compile), and only non-ASCII text compiles the
-    whole class (classes beyond Latin-1 cost 0.2-4 ms to compile)."""
+    """A character-class test in two forms: ASCII text is answered by `str`
+    tests on the class's ASCII part, and only non-ASCII text compiles the whole
+    class (classes beyond Latin-1 cost 0.2-4 ms to compile)."""
 
-    __slots__ = ("_ascii", "_full")
+    __slots__ = ("_ascii_test", "_full")
 
-    def __init__(self, ascii_source: str, full_source: str) -> None:
-        self._ascii = LazyPattern(ascii_source)
+    def __init__(self, ascii_test: Callable[[str], bool], full_source: str) -> None:
+        self._ascii_test = ascii_test
         self._full = LazyPattern(full_source)
 
-    def _for(self, s: str) -> LazyPattern:
-        return self._ascii if s.isascii() else self._full
-
-    def search(self, s: str) -> re.Match[str] | None:
-        return self._for(s).search(s)
-
-    def match(self, s: str) -> re.Match[str] | None:
-        return self._for(s).match(s)
+    def found_in(self, s: str) -> bool:
+        if s.isascii():
+            return self._ascii_test(s)
+        return self._full.search(s) is not None
 
 
-# go-yaml's !is_printable.
-NON_PRINTABLE = _AsciiSplit("[^\n\x20-\x7e]", "[^\n\x20-\x7e\xa0-\ud7ff\ue000-\ufefe\uff00-\ufffd]")
-_LINE_BREAK = _AsciiSplit("[\r\n]", "[\r\n\x85\u2028\u2029]")
-_BREAK_SPACE = _AsciiSplit("[\r\n] ", "[\r\n\x85\u2028\u2029] ")
-_SPACE_BREAK = _AsciiSplit(" [\r\n]", " [\r\n\x85\u2028\u2029]")
-_FLOW_INNER = LazyPattern(r"[,?\[\]{}]")
-_COLON_BLANK = LazyPattern(r":(?:[ \t]|\Z)")
-_BLANKZ_HASH = _AsciiSplit("[ \t\r\n\x00]#", "[ \t\r\n\x85\u2028\u2029\x00]#")
-_SAFE_PLAIN = LazyPattern(r"[A-Za-z0-9_./=+][A-Za-z0-9_./=+@%$^()~<>;-]*")
+# go-yaml's !is_printable: besides "\n", ASCII's printable range is Python's.
+NON_PRINTABLE = _AsciiSplit(lambda s: not s.replace("\n", "").isprintable(),
+                            "[^\n\x20-\x7e\xa0-\ud7ff\ue000-\ufefe\uff00-\ufffd]")
+_LINE_BREAK = _AsciiSplit(lambda s: "\n" in s or "\r" in s, "[\r\n\x85\u2028\u2029]")
+_BREAK_SPACE = _AsciiSplit(lambda s: "\n " in s or "\r " in s, "[\r\n\x85\u2028\u2029] ")
+_SPACE_BREAK = _AsciiSplit(lambda s: " \n" in s or " \r" in s, " [\r\n\x85\u2028\u2029]")
+_BLANKZ_HASH = _AsciiSplit(lambda s: "#" in s and any(blank + "#" in s for blank in " \t\r\n\x00"),
+                           "[ \t\r\n\x85\u2028\u2029\x00]#")
+# Text that is plain whatever it holds: `[A-Za-z0-9_./=+][A-Za-z0-9_./=+@%$^()~<>;-]*`.
+_SAFE_PLAIN_FIRST = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./=+")
+_SAFE_PLAIN_REST = _SAFE_PLAIN_FIRST | frozenset("@%$^()~<>;-")
 _BASE60 = LazyPattern(r"[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?")
 _STYLE_CACHE: dict[str, tuple[int, bool, bool, bool, bool]] = {}
 
@@ -82,13 +81,13 @@ def _indicators(s: str) -> tuple[bool, bool]:
         block = block or followed
     elif first == "-" and followed:
         flow = block = True
-    if _FLOW_INNER.search(s, 1):
+    if any(s.find(inner, 1) > 0 for inner in ",?[]{}"):
         flow = True
-    if _COLON_BLANK.search(s, 1):
-        flow = block = True
-    elif s.find(":", 1) > 0:
+    if s.find(":", 1) > 0:
         flow = True
-    if _BLANKZ_HASH.search(s):
+        # ": ", ":\t" or a final ":" after the first character
+        block = block or s.find(": ", 1) > 0 or s.find(":\t", 1) > 0 or s[-1] == ":"
+    if _BLANKZ_HASH.found_in(s):
         flow = block = True
     return flow, block
 
@@ -98,7 +97,7 @@ def analyze(s: str, v3: bool = False) -> tuple[int, bool, bool, bool, bool]:
     cached = _STYLE_CACHE.get(s)
     if cached is not None and not (v3 and "\t" in s):
         return cached
-    if _SAFE_PLAIN.fullmatch(s) and not s.startswith(("---", "...")):
+    if s[:1] in _SAFE_PLAIN_FIRST and _SAFE_PLAIN_REST.issuperset(s) and not s.startswith(("---", "...")):
         result = (PLAIN if _resolves_to_string(s) else DOUBLE, True, True, True, False)
     elif not s:
         result = (DOUBLE, True, True, False, False)
@@ -127,12 +126,12 @@ def _analyze_full(s: str) -> tuple[int, bool, bool, bool, bool]:
     else:
         requested = DOUBLE
     _, block_ind = _indicators(s)
-    special = NON_PRINTABLE.search(s) is not None
-    multiline = _LINE_BREAK.search(s) is not None
+    special = NON_PRINTABLE.found_in(s)
+    multiline = _LINE_BREAK.found_in(s)
     edge_space = s[0] == " " or s[-1] == " "
     edge_break = s[0] in BREAKS or s[-1] in BREAKS
-    break_space = _BREAK_SPACE.search(s) is not None
-    space_break = _SPACE_BREAK.search(s) is not None
+    break_space = _BREAK_SPACE.found_in(s)
+    space_break = _SPACE_BREAK.found_in(s)
     plain = not (edge_space or edge_break or break_space or space_break or special)
     plain = plain and not multiline and not block_ind
     single = not (break_space or space_break or special)
@@ -154,7 +153,7 @@ def select_style(s: str, simple_key: bool, v3: bool = False) -> int:
 
 # ------------------------------------------------------------ JSON text quirks
 
-JSON_RAW_TROUBLE = _AsciiSplit("\x7f", "[\x7f-\x9f\ufffe\uffff\ud800-\udfff]")
+JSON_RAW_TROUBLE = _AsciiSplit(lambda s: "\x7f" in s, "[\x7f-\x9f\ufffe\uffff\ud800-\udfff]")
 _NOT_READABLE = LazyPattern("[\x7f-\x84\x86-\x9f\ufffe\uffff]")
 _NEL_RUN = LazyPattern(" *((?:\x85 *)+)")
 
@@ -167,7 +166,7 @@ def through_json(s: str, key: bool) -> str:
     scalar, folding it (one break -> a space, n breaks -> n-1 newlines).
     Lone surrogates were written as U+FFFD.
     """
-    if not JSON_RAW_TROUBLE.search(s):
+    if not JSON_RAW_TROUBLE.found_in(s):
         return s
     s = re.sub("[\ud800-\udfff]", "\ufffd", s)
     if _NOT_READABLE.search(s):

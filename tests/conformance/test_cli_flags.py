@@ -2,7 +2,8 @@
 
 Flags without a value (short and long spellings), unknown and abbreviated
 flags, pflag's CSV reading of `-f a.yaml,b.yaml`, `--set` strings that end
-inside an index, and `--post-renderer` (a plugin name in Helm 4). Helm runs
+inside an index, `--post-renderer` (a plugin name in Helm 4), and
+`--kube-version` texts k8s' ParseGeneric reads, or rejects. Helm runs
 every case in the test run; nothing expected is stored.
 """
 
@@ -49,6 +50,14 @@ TEMPLATE_CASES: tuple[tuple[str, ...], ...] = (
     ("--post-renderer=",),
     ("--post-renderer-args", "x"),
     ("--post-renderer-args", "x", "--post-renderer", "nosuch"),
+    ("--kube-version", "1.020.3"),
+    ("--kube-version", " \tv1.21.3-gke.1"),
+    ("--kube-version", "1.20\n"),
+    ("--kube-version", "\v1.20"),
+    ("--kube-version", "01.20"),
+    ("--kube-version", "x1.2"),
+    ("--kube-version", "1"),
+    ("--kube-version", "1.99999999999999999999"),
 )
 LINT_CASES: tuple[tuple[str, ...], ...] = (
     ("-f",),
@@ -65,7 +74,10 @@ def workdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("cli-flags")
     (root / "ch" / "templates").mkdir(parents=True)
     (root / "ch" / "Chart.yaml").write_text("apiVersion: v2\nname: ch\nversion: 0.1.0\n")
-    (root / "ch" / "templates" / "cm.yaml").write_text("values: {{ .Values | toJson }}\n")
+    (root / "ch" / "templates" / "cm.yaml").write_text(
+        "values: {{ .Values | toJson }}\n"
+        "kube: {{ .Capabilities.KubeVersion }} {{ .Capabilities.KubeVersion.Major }} {{ .Capabilities.KubeVersion.Minor }}\n"
+    )
     (root / "x.yaml").write_text("a: 1\n")
     (root / "y.yaml").write_text("b: 2\n")
     (root / "pr.sh").write_text("#!/bin/sh\nsed s/values:/v:/\n")

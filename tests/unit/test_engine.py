@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 
-from runner.engine import cleanup_parse_error, reformat_exec_error, sort_templates
+from runner.engine import sort_templates
+from runner.engine_errors import cleanup_parse_error, reformat_exec_error
 from runner.engine_objects import Files, default_capabilities, parse_kube_version
 from runner.errors import RunnerError
 
