@@ -62,7 +62,7 @@ def entries(root: Path) -> list[Path]:
 
 def main_entry(root: Path) -> Path:
     key = cache.entry_key("", MAIN, "00")
-    return root / key[:2] / key
+    return root / key
 
 
 def fresh_process() -> None:
