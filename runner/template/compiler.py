@@ -205,7 +205,7 @@ class _Define:
         pipe: PipeNode | None = node.pipe  # type: ignore[attr-defined]
         if pipe is not None and pipe.decl:
             return False
-        sites = () if pipe is None else tuple(self.site(self.command(c, i > 0)) for i, c in enumerate(pipe.cmds))
+        sites = () if pipe is None else tuple([self.site(self.command(c, i > 0)) for i, c in enumerate(pipe.cmds)])
         if kind == "template":
             run.append(("t", node.pos, node.name, *sites))  # type: ignore[attr-defined]
         else:
@@ -405,14 +405,15 @@ class _Define:
 
     def pipe_spec(self, pipe: PipeNode) -> Spec:
         """A pipeline in argument position, as data (runtime.PipeEval)."""
-        cmds = tuple(self.site(self.command(cmd, i > 0)) for i, cmd in enumerate(pipe.cmds))
+        cmds = tuple([self.site(self.command(cmd, i > 0)) for i, cmd in enumerate(pipe.cmds)])
         slots, undefined = self.declared(pipe)
         return (cmds, tuple(slots), undefined)
 
     def command(self, cmd: CommandNode, has_final: bool) -> Spec:
         """One command's site (runtime.py builds it); `has_final`: a previous command's value follows."""
         first, rest = cmd.args[0], cmd.args[1:]
-        kind, at = first.kind, where(first)
+        kind = first.kind
+        at = (first.pos, kind)  # where(first), inline: the generator calls this most
         extra = bool(rest) or has_final
         if kind == "field":
             return ("chain", ("dot",), tuple(first.ident), at, at, self.dot_boxed, self.args(rest))  # type: ignore[attr-defined]
@@ -452,7 +453,7 @@ class _Define:
     # ------------------------------------------------------- arguments
 
     def args(self, nodes: list[Node]) -> tuple[Spec, ...]:
-        return tuple(self.arg(n) for n in nodes)
+        return tuple(map(self.arg, nodes)) if nodes else ()
 
     def arg(self, node: Node) -> tuple[Spec, Spec | None]:
         """(what the call site keeps of the node, how to evaluate it; None for literals).
