@@ -34,6 +34,7 @@ from runner.template.runtime import (
     execute_tree_tracked,
     from_entry,
     pending_entries,
+    pending_entry,
 )
 from runner.template.state import MISSINGKEY_MODES
 
@@ -87,7 +88,7 @@ def _parse_persisted(name: str, text: str, break_is_func: bool, continue_is_func
         # Keyed by content only (a library chart vendored twice shares its entries),
         # unless the text might name a define after the template itself.
         key = cache.entry_key(name if name in text else "", text, f"{break_is_func:d}{continue_is_func:d}")
-        entry = cache.load(key)
+        entry = pending_entry(key) or cache.load(key)
         if entry is not None:
             return from_entry(name, text, (break_is_func, continue_is_func), entry, key)
     result = parse_text(name, text, break_is_func=break_is_func, continue_is_func=continue_is_func)

@@ -78,7 +78,7 @@ class FileCode:
     def changed(self) -> None:
         """Something was compiled: the file's cache entry is written again (store_pending)."""
         if self.entry is not None:
-            _PENDING[id(self)] = self
+            _PENDING[self.entry[0]] = self
 
     def globals(self) -> dict[str, Any]:
         g = self._globals
@@ -275,7 +275,17 @@ def from_entry(name: str, text: str, modes: tuple[bool, bool], entry: tuple[Any,
     return ParseResult(trees, idents)
 
 
-_PENDING: dict[int, FileCode] = {}  # files whose cache entries are to be written
+_PENDING: dict[str, FileCode] = {}  # by cache key: the files whose entries are to be written
+
+
+def pending_entry(key: str) -> tuple[Any, ...] | None:
+    """The entry not written yet under `key`, for from_entry: the same text parsed again
+    (a library vendored twice) shares the first parse's functions, compiled or not."""
+    file = _PENDING.get(key)
+    if file is None:
+        return None
+    _, idents, defines = file.entry  # type: ignore[misc]
+    return (idents, tuple((n, d.meta(), d.code, d.table) for n, d in defines))
 
 
 def pending_entries() -> list[tuple[str, tuple[Any, ...]]]:

@@ -275,3 +275,17 @@ def test_code_that_never_ran_is_stored_as_source_and_compiled_by_the_run_that_ca
     fresh_process()
     assert run(True).endswith("start " + "".join(f"true{i}," for i in range(3 * compiler._CHUNK)) + "end")
     assert not any(isinstance(f, str) for f in stored_functions(text))
+
+
+def test_the_same_text_twice_in_one_render_is_parsed_once(cache_home: Path) -> None:
+    """A library vendored under two charts: the second copy shares the first's code
+    before any entry is written."""
+    tmpl = Template("gotpl", funcs=function_map(), missingkey="zero")
+    tmpl.parse("a/templates/cm.yaml", MAIN)
+    tmpl.parse("b/templates/cm.yaml", MAIN)
+    assert not isinstance(tmpl.lookup("a/templates/cm.yaml"), CodeTree)
+    assert isinstance(tmpl.lookup("b/templates/cm.yaml"), CodeTree)
+    tmpl.parse("c/templates/_helpers.tpl", HELPERS)
+    assert tmpl.execute("b/templates/cm.yaml", DATA) == tmpl.execute("a/templates/cm.yaml", DATA)
+    template.store_pending()
+    assert len(entries(cache_home)) == 2
