@@ -186,6 +186,14 @@ def _has(tset: Any, name: str) -> bool:
     return tset.lookup(name) is not None
 
 
+def _store_compiled() -> None:
+    """The cache entries of the texts parsed, with the code of what ran: once a render is
+    done, failed or not."""
+    from runner.template import store_pending
+
+    store_pending()
+
+
 def _execute(tset: Any, name: str, data: Any) -> str:
     return tset.execute(name, data)
 
@@ -221,6 +229,12 @@ class Engine:
         self._funcs = self._function_map()
         tset = _new_set(self._funcs, self.strict)
         self._bind(tset)
+        try:
+            return self._parse_and_execute(tset, renderables)
+        finally:
+            _store_compiled()
+
+    def _parse_and_execute(self, tset: Any, renderables: dict[str, _Renderable]) -> RenderResult:
         order = sort_templates(list(renderables))
         for name in order:
             try:

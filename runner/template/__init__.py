@@ -8,8 +8,10 @@ Every file and `define` shares one namespace; a later definition replaces an
 earlier one unless it is empty (Go's AddParseTree/associate), so parse order
 matters as it does in Helm. Each parsed file is compiled to Python code
 (compiler.py, runtime.py), cached in-process by (name, text) and across runs
-by content (cache.py: the code objects, marshalled); a tree's code is only
-materialised when the tree first runs.
+by content (cache.py: the code objects, marshalled, written by
+`store_pending` once a render is done); a tree's code is only materialised
+when the tree first runs, and each generated function compiled on its first
+call.
 """
 
 from __future__ import annotations
@@ -31,7 +33,8 @@ from runner.template.runtime import (
     execute_tree,
     execute_tree_tracked,
     from_entry,
-    to_entry,
+    pending_entries,
+    pending_entry,
 )
 from runner.template.state import MISSINGKEY_MODES
 
@@ -50,6 +53,7 @@ __all__ = [
     "Tree",
     "gomethod",
     "parse_cached",
+    "store_pending",
 ]
 
 _CACHE: dict[tuple[str, str, bool, bool], ParseResult] = {}
@@ -79,19 +83,25 @@ def parse_cached(name: str, text: str, funcs: Mapping[str, Any]) -> ParseResult:
 def _parse_persisted(name: str, text: str, break_is_func: bool, continue_is_func: bool) -> ParseResult:
     """parse_text and compile_result, through the cross-run cache (runner.template.cache)
     for texts worth it."""
-    persist = _worth_persisting(text) and cache.enabled()
-    if persist:
+    key = None
+    if _worth_persisting(text) and cache.enabled():
         # Keyed by content only (a library chart vendored twice shares its entries),
         # unless the text might name a define after the template itself.
         key = cache.entry_key(name if name in text else "", text, f"{break_is_func:d}{continue_is_func:d}")
-        entry = cache.load(key)
+        entry = pending_entry(key) or cache.load(key)
         if entry is not None:
-            return from_entry(name, text, (break_is_func, continue_is_func), entry)
+            return from_entry(name, text, (break_is_func, continue_is_func), entry, key)
     result = parse_text(name, text, break_is_func=break_is_func, continue_is_func=continue_is_func)
-    compile_result(name, text, result, (break_is_func, continue_is_func))
-    if persist:
-        cache.store(key, to_entry(name, result))
+    compile_result(name, text, result, (break_is_func, continue_is_func), key)
     return result
+
+
+def store_pending() -> None:
+    """Write the cache entries of the texts parsed, or compiled further, since the last
+    call: a render calls it once done, when the functions that ran are compiled (only
+    those are: the entry keeps the others' source)."""
+    for key, entry in pending_entries():
+        cache.store(key, entry)
 
 
 def _worth_persisting(text: str) -> bool:

@@ -2,8 +2,10 @@
 
 Parsing and compiling is most of what rendering a large chart costs, and the
 same text always compiles to the same code, so each file's compiled form
-(runtime.to_entry: the function names it uses and, per tree, its flags,
-marshalled code objects and call-site table) is stored under the user's
+(runtime.pending_entries: the function names it uses and, per tree, its
+flags, marshalled functions (code objects, or the source of those no run has
+called yet) and call-site table) is stored, once a render is done
+(runner.template.store_pending), under the user's
 cache directory (`$XDG_CACHE_HOME/deploy-runner/templates`, else
 `~/.cache/...`), named by the BLAKE2b of its text (and of the template name
 when the text contains it: a define could be named after it), the parse

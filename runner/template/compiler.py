@@ -7,7 +7,8 @@ its control flow inline: if/with as `if truth(...)`, range as a `for` over
 `V = st.vars` (slots fixed here, Go's variable scoping being lexical). Long
 runs of statements and deep nesting go into functions `r{i}_{k}` of their
 own: Python compiles large functions in more than linear time and limits
-nesting.
+nesting; and each function is compiled on its first call only (a branch that
+never runs is never compiled: a quarter to half of a chart's code).
 
 Everything else is a call site `S[k].run(st, dot, final)`: a command (field
 chain, function or method call, variable, literal, parenthesized pipeline)
@@ -57,29 +58,29 @@ def where(node: Node) -> tuple[int, str]:
 
 
 class Generated:
-    """One tree's generated code: its functions' names (run first), its table of call
-    sites (marshalled), and its frame size."""
+    """One tree's generated code: its functions' sources (run function first, then the
+    functions it calls; each compiled on its first call, runtime.Define), its table of
+    call sites (marshalled), and its frame size."""
 
-    __slots__ = ("names", "table", "nslots")
+    __slots__ = ("sources", "table", "nslots")
 
-    def __init__(self, names: list[str], table: bytes, nslots: int) -> None:
-        self.names = names
+    def __init__(self, sources: list[str], table: bytes, nslots: int) -> None:
+        self.sources = sources
         self.table = table
         self.nslots = nslots
 
 
-def generate(trees: list[Tree], tracked: bool = False) -> tuple[str, list[Generated]]:
-    """Module source with the functions of every tree (`r{i}(st, dot, S)` runs tree i),
-    and what else each tree's code needs. `tracked`: the form that records where each
-    output piece came from (positions.py)."""
-    sources, generated = [], []
+def generate(trees: list[Tree], tracked: bool = False) -> list[Generated]:
+    """The code of every tree (`r{i}(st, dot, S)` runs tree i, its functions named
+    `r{i}_{k}`: one namespace holds a file's trees). `tracked`: the form that records
+    where each output piece came from (positions.py)."""
+    generated = []
     for i, tree in enumerate(trees):
         define = _Define(tree, tracked, f"r{i}")
-        sources.append(define.source())
-        names = [define.name] + [f"{define.name}_{k}" for k in range(len(define.funcs))]
+        run = define.source()
         table = marshal.dumps(tuple(define.specs))
-        generated.append(Generated(names, table, define.nslots))
-    return "\n".join(sources), generated
+        generated.append(Generated([run, *define.funcs], table, define.nslots))
+    return generated
 
 
 class _Define:
@@ -106,8 +107,9 @@ class _Define:
     # ---------------------------------------------------------- output
 
     def source(self) -> str:
+        """The run function's source (the functions it calls are in `funcs`)."""
         body = self.body(self.tree.root or ListNode(0), "dot")
-        return "\n".join([*self.funcs, self.function(self.name, "dot", body)]) + "\n"
+        return self.function(self.name, "dot", body)
 
     def function(self, name: str, dot: str, body: list[str]) -> str:
         """A module-level function running `body` (lines indented from 0)."""
@@ -205,7 +207,7 @@ class _Define:
         pipe: PipeNode | None = node.pipe  # type: ignore[attr-defined]
         if pipe is not None and pipe.decl:
             return False
-        sites = () if pipe is None else tuple(self.site(self.command(c, i > 0)) for i, c in enumerate(pipe.cmds))
+        sites = () if pipe is None else tuple([self.site(self.command(c, i > 0)) for i, c in enumerate(pipe.cmds)])
         if kind == "template":
             run.append(("t", node.pos, node.name, *sites))  # type: ignore[attr-defined]
         else:
@@ -405,14 +407,15 @@ class _Define:
 
     def pipe_spec(self, pipe: PipeNode) -> Spec:
         """A pipeline in argument position, as data (runtime.PipeEval)."""
-        cmds = tuple(self.site(self.command(cmd, i > 0)) for i, cmd in enumerate(pipe.cmds))
+        cmds = tuple([self.site(self.command(cmd, i > 0)) for i, cmd in enumerate(pipe.cmds)])
         slots, undefined = self.declared(pipe)
         return (cmds, tuple(slots), undefined)
 
     def command(self, cmd: CommandNode, has_final: bool) -> Spec:
         """One command's site (runtime.py builds it); `has_final`: a previous command's value follows."""
         first, rest = cmd.args[0], cmd.args[1:]
-        kind, at = first.kind, where(first)
+        kind = first.kind
+        at = (first.pos, kind)  # where(first), inline: the generator calls this most
         extra = bool(rest) or has_final
         if kind == "field":
             return ("chain", ("dot",), tuple(first.ident), at, at, self.dot_boxed, self.args(rest))  # type: ignore[attr-defined]
@@ -452,7 +455,7 @@ class _Define:
     # ------------------------------------------------------- arguments
 
     def args(self, nodes: list[Node]) -> tuple[Spec, ...]:
-        return tuple(self.arg(n) for n in nodes)
+        return tuple(map(self.arg, nodes)) if nodes else ()
 
     def arg(self, node: Node) -> tuple[Spec, Spec | None]:
         """(what the call site keeps of the node, how to evaluate it; None for literals).

@@ -1,10 +1,12 @@
 """What generated template code (runner.template.compiler) runs on.
 
-A parsed file becomes one Python module source, compiled once; each tree
-(the file and every `define` in it) gets a `Define` holding its code
-objects and call-site table, made into a run function on the tree's first
-execution only. Across runs both are kept by cache.py (marshal), so a warm
-run neither parses, nor unpickles trees, nor generates code; a tree loaded
+Each tree of a parsed file (the file and every `define` in it) gets a
+`Define` holding its functions (source until first called, then code) and
+call-site table, made into a run function on the tree's first execution
+only. Across runs both are kept by cache.py (marshal): the package's
+`store_pending`, called once a render is done, writes each file's entry
+with the code of the functions that ran, so a warm run neither parses, nor
+unpickles trees, nor generates or compiles what ran before; a tree loaded
 that way parses its text again only if something asks for its nodes
 (`.root`: a tracked execution, whose generated form is made on first use)
 or an error must quote a node (`FileCode.node_text`).
@@ -62,7 +64,7 @@ if TYPE_CHECKING:
 class FileCode:
     """What the trees of one parsed file share: its text, and the globals of its code."""
 
-    __slots__ = ("parse_name", "text", "modes", "trees", "_globals")
+    __slots__ = ("parse_name", "text", "modes", "trees", "_globals", "entry")
 
     def __init__(self, parse_name: str, text: str, modes: tuple[bool, bool], trees: dict[str, Tree] | None) -> None:
         self.parse_name = parse_name
@@ -70,6 +72,13 @@ class FileCode:
         self.modes = modes  # break/continue as functions: how to parse the text again
         self.trees = trees  # the parse, when at hand (not loaded from the cache)
         self._globals: dict[str, Any] | None = None
+        # For the cross-run cache: the entry's key, idents and trees (stored name, Define)
+        self.entry: tuple[str, list[Any], list[tuple[str | None, Define]]] | None = None
+
+    def changed(self) -> None:
+        """Something was compiled: the file's cache entry is written again (store_pending)."""
+        if self.entry is not None:
+            _PENDING[self.entry[0]] = self
 
     def globals(self) -> dict[str, Any]:
         g = self._globals
@@ -129,8 +138,10 @@ class Define:
 
     __slots__ = ("code", "table", "file", "run", "sites", "nslots", "empty", "has_root")
 
-    def __init__(self, code: tuple[CodeType, ...] | bytes, table: bytes, file: FileCode, meta: tuple[Any, ...]) -> None:
-        self.code = code  # run function first, then the functions it calls; marshalled from the cache
+    def __init__(self, code: list[CodeType | str] | bytes, table: bytes, file: FileCode, meta: tuple[Any, ...]) -> None:
+        # run function first, then the functions it calls: each a source until compiled
+        # (on its first call); marshalled when loaded from the cache
+        self.code = code
         self.table = table  # its call sites (compiler.py), unmarshalled when the first is used
         self.file = file
         self.run: Any = None
@@ -140,14 +151,49 @@ class Define:
     def meta(self) -> tuple[Any, ...]:
         return (self.has_root, self.empty, self.nslots)
 
+    def marshalled(self) -> bytes:
+        return self.code if isinstance(self.code, bytes) else marshal.dumps(tuple(self.code))
+
     def load(self) -> Any:
-        codes = self.code if isinstance(self.code, tuple) else marshal.loads(self.code)
+        code = self.code
+        if isinstance(code, bytes):
+            code = self.code = list(marshal.loads(code))
         g = self.file.globals()
-        for code in codes[1:]:
-            g[code.co_name] = FunctionType(code, g)
+        for i in range(1, len(code)):
+            item = code[i]
+            if isinstance(item, str):
+                g[item[4 : item.index("(")]] = _Uncompiled(self, i)  # "def NAME(st, ..."
+            else:
+                g[item.co_name] = FunctionType(item, g)
         self.sites = Sites(g["T"], self.table)
-        self.run = FunctionType(codes[0], g)
+        self.run = self.function(0)
         return self.run
+
+    def function(self, i: int) -> Any:
+        """Function i, compiled first if it is still source."""
+        code: list[Any] = self.code  # type: ignore[assignment]  # loaded
+        item = code[i]
+        if isinstance(item, str):
+            module = compile(item, "<template>", "exec")  # the same for every name: code is shared
+            item = code[i] = next(c for c in module.co_consts if isinstance(c, CodeType))
+            self.file.changed()
+        return FunctionType(item, self.file.globals())
+
+
+class _Uncompiled:
+    """A generated function not called yet: compiled on its first call, which puts the
+    function in its place."""
+
+    __slots__ = ("define", "index")
+
+    def __init__(self, define: Define, index: int) -> None:
+        self.define = define
+        self.index = index
+
+    def __call__(self, st: State, dot: Any, sites: Sites) -> None:
+        function = self.define.function(self.index)
+        self.define.file.globals()[function.__name__] = function
+        function(st, dot, sites)
 
 
 _ROOT = Tree.root  # the base class's slot, behind CodeTree's property
@@ -188,45 +234,35 @@ def _reparsed(name: str, text: str, modes: tuple[bool, bool]) -> dict[str, Tree]
 def _compile(name: str, text: str, trees: list[Tree], tracked: bool, modes: tuple[bool, bool]) -> list[Define]:
     from runner.template import compiler  # a warm run loads code from the cache: no generating
 
-    source, generated = compiler.generate(trees, tracked)
-    module = compile(source, "<template>", "exec")  # the same for every name: code is shared
-    codes = {c.co_name: c for c in module.co_consts if isinstance(c, CodeType)}
     file = FileCode(name, text, modes, {t.name: t for t in trees})
     return [
-        Define(
-            tuple(codes[n] for n in gen.names),
-            gen.table,
-            file,
-            (tree.root is not None, is_empty_tree(tree.root), gen.nslots),
-        )
-        for tree, gen in zip(trees, generated, strict=True)
+        Define(gen.sources, gen.table, file, (tree.root is not None, is_empty_tree(tree.root), gen.nslots))
+        for tree, gen in zip(trees, compiler.generate(trees, tracked), strict=True)
     ]
 
 
-def compile_result(name: str, text: str, result: ParseResult, modes: tuple[bool, bool]) -> None:
-    """Generate and compile the code of every tree of a fresh parse (attached as `tree.compiled`)."""
+def compile_result(name: str, text: str, result: ParseResult, modes: tuple[bool, bool], key: str | None) -> None:
+    """Generate the code of every tree of a fresh parse (attached as `tree.compiled`);
+    with a cache `key`, the next store_pending writes its entry."""
     trees = list(result.trees.values())
-    for tree, define in zip(trees, _compile(name, text, trees, False, modes), strict=True):
+    defines = _compile(name, text, trees, False, modes)
+    for tree, define in zip(trees, defines, strict=True):
         tree.compiled = define
+    if key is not None and defines:
+        file = defines[0].file
+        # The file's own tree is stored as None: the same text under another name
+        # compiles to the same code.
+        stored = [(None if t.name == name else t.name, d) for t, d in zip(trees, defines, strict=True)]
+        file.entry = (key, list(result.idents), stored)
+        file.changed()
 
 
-def to_entry(name: str, result: ParseResult) -> tuple[Any, ...]:
-    """What cache.py stores for a compiled parse of template `name`: marshal-able, each
-    tree's code apart, the file's own tree named None (the same text under another
-    name compiles to the same code)."""
-    defines = []
-    for tree_name, tree in result.trees.items():
-        d: Define = tree.compiled  # type: ignore[assignment]
-        code = d.code if isinstance(d.code, bytes) else marshal.dumps(d.code)
-        defines.append((None if tree_name == name else tree_name, d.meta(), code, d.table))
-    return (list(result.idents), tuple(defines))
-
-
-def from_entry(name: str, text: str, modes: tuple[bool, bool], entry: tuple[Any, ...]) -> ParseResult:
+def from_entry(name: str, text: str, modes: tuple[bool, bool], entry: tuple[Any, ...], key: str) -> ParseResult:
     """The ParseResult a cache entry stands for; trees' code is unmarshalled on first run."""
     idents, defines = entry
     file = FileCode(name, text, modes, None)
     trees: dict[str, Tree] = {}
+    stored = []
     for stored_name, meta, code, table in defines:
         tree_name = name if stored_name is None else stored_name
         tree = CodeTree(tree_name, name, text)
@@ -234,7 +270,34 @@ def from_entry(name: str, text: str, modes: tuple[bool, bool], entry: tuple[Any,
         tree.compiled = define = Define(code, table, file, meta)
         tree.root = _UNPARSED if define.has_root else None
         trees[tree_name] = tree
+        stored.append((stored_name, define))
+    file.entry = (key, idents, stored)
     return ParseResult(trees, idents)
+
+
+_PENDING: dict[str, FileCode] = {}  # by cache key: the files whose entries are to be written
+
+
+def pending_entry(key: str) -> tuple[Any, ...] | None:
+    """The entry not written yet under `key`, for from_entry: the same text parsed again
+    (a library vendored twice) shares the first parse's functions, compiled or not."""
+    file = _PENDING.get(key)
+    if file is None:
+        return None
+    _, idents, defines = file.entry  # type: ignore[misc]
+    return (idents, tuple((n, d.meta(), d.code, d.table) for n, d in defines))
+
+
+def pending_entries() -> list[tuple[str, tuple[Any, ...]]]:
+    """The cache entries (key, entry) of every file parsed, or compiled further, since the
+    last call: each tree's functions, as code once they ran."""
+    files = list(_PENDING.values())
+    _PENDING.clear()
+    entries = []
+    for file in files:
+        key, idents, defines = file.entry  # type: ignore[misc]
+        entries.append((key, (idents, tuple((n, d.meta(), d.marshalled(), d.table) for n, d in defines))))
+    return entries
 
 
 def define_of(tree: Tree) -> Define:

@@ -35,8 +35,7 @@ def test_an_entry_reads_back_and_leaves_no_temporary_file(cache_home: Path) -> N
     assert diskcache.read("k", key) is None
     diskcache.write("k", key, b"payload")
     assert diskcache.read("k", key) == b"payload"
-    shard = cache_home / "deploy-runner" / "k" / key[:2]
-    assert [p.name for p in shard.iterdir()] == [key]
+    assert [p.name for p in (cache_home / "deploy-runner" / "k").iterdir()] == [key]
 
 
 def test_an_unwritable_cache_is_ignored(cache_home: Path) -> None:
@@ -49,12 +48,23 @@ def test_prune_deletes_the_least_recently_read_down_to_the_budget(cache_home: Pa
     keys = [diskcache.digest(bytes([i])) for i in range(10)]
     for age, key in enumerate(keys):
         diskcache.write("k", key, b"x" * 100)
-        path = cache_home / "deploy-runner" / "k" / key[:2] / key
+        path = cache_home / "deploy-runner" / "k" / key
         os.utime(path, (1_000_000 + age, 1_000_000 + age))  # keys[0] read longest ago
     assert diskcache.prune("k", max_bytes=2000) == 0
     deleted = diskcache.prune("k", max_bytes=800)
     assert deleted == 4  # 1000 bytes down to at most 600
     assert [diskcache.read("k", k) is not None for k in keys] == [False] * 4 + [True] * 6
+
+
+def test_prune_deletes_the_shard_directories_of_the_former_layout(cache_home: Path) -> None:
+    key = diskcache.digest(b"x")
+    diskcache.write("k", key, b"payload")
+    shard = cache_home / "deploy-runner" / "k" / "ab"
+    shard.mkdir()
+    (shard / ("ab" + key[2:])).write_bytes(b"old entry")
+    diskcache.prune("k")
+    assert not shard.exists()
+    assert diskcache.read("k", key) == b"payload"
 
 
 def test_disabled_by_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:

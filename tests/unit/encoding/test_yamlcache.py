@@ -20,7 +20,7 @@ def cache_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def _entries(cache_home: Path) -> list[Path]:
-    return list((cache_home / "deploy-runner" / "yaml").glob("*/*"))
+    return list((cache_home / "deploy-runner" / "yaml").glob("*"))
 
 
 def _refuse_parsing(monkeypatch: pytest.MonkeyPatch) -> None:

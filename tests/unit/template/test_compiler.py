@@ -11,7 +11,7 @@ LONG = 3 * compiler._CHUNK  # statements: several generated functions
 
 
 def source_of(src: str) -> str:
-    return compiler.generate(list(parse_text("t", src).trees.values()))[0]
+    return "\n".join(s for gen in compiler.generate(list(parse_text("t", src).trees.values())) for s in gen.sources)
 
 
 def test_a_long_template_is_split_into_functions_and_keeps_its_order() -> None:
