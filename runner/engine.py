@@ -341,7 +341,7 @@ class Engine:
         """
         from runner.template import parse_cached
 
-        trees = parse_cached(TEMPLATE_SET_NAME, text, self._all_funcs).trees
+        trees = parse_cached(TEMPLATE_SET_NAME, text, self._all_funcs, remember=False).trees
         if len(trees) == 1:
             parent.add_tree(TEMPLATE_SET_NAME, trees[TEMPLATE_SET_NAME])
             return parent

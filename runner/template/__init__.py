@@ -60,14 +60,16 @@ _CACHE: dict[tuple[str, str, bool, bool], ParseResult] = {}
 _CACHE_LIMIT = 8192
 
 
-def parse_cached(name: str, text: str, funcs: Mapping[str, Any]) -> ParseResult:
-    """Parse once per (name, text); check function names against `funcs` every time."""
+def parse_cached(name: str, text: str, funcs: Mapping[str, Any], *, remember: bool = True) -> ParseResult:
+    """Parse once per (name, text); check function names against `funcs` every time.
+    `remember=False` keeps the compiled text out of the cross-run cache: tpl's texts
+    come from values, which may hold secrets."""
     key = (name, text, "break" in funcs, "continue" in funcs)
     result = _CACHE.get(key)
     if result is None:
         try:
             with no_gc():
-                result = _parse_persisted(name, text, key[2], key[3])
+                result = _parse_persisted(name, text, key[2], key[3], remember)
         except ParseError as err:
             # An unknown function earlier in the text is the error Go reports first.
             idents = [(i, line) for i, line in getattr(err, "idents", []) if line <= err.line]
@@ -80,11 +82,12 @@ def parse_cached(name: str, text: str, funcs: Mapping[str, Any]) -> ParseResult:
     return result
 
 
-def _parse_persisted(name: str, text: str, break_is_func: bool, continue_is_func: bool) -> ParseResult:
+def _parse_persisted(name: str, text: str, break_is_func: bool, continue_is_func: bool,
+                     remember: bool) -> ParseResult:
     """parse_text and compile_result, through the cross-run cache (runner.template.cache)
     for texts worth it."""
     key = None
-    if _worth_persisting(text) and cache.enabled():
+    if remember and _worth_persisting(text) and cache.enabled():
         # Keyed by content only (a library chart vendored twice shares its entries),
         # unless the text might name a define after the template itself.
         key = cache.entry_key(name if name in text else "", text, f"{break_is_func:d}{continue_is_func:d}")

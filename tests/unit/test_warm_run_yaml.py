@@ -61,9 +61,10 @@ def test_no_secret_from_values_or_output_reaches_the_cache(tmp_path: Path) -> No
 
     chart = _chart(tmp_path, "apiVersion: v1\nkind: Secret\nmetadata:\n  name: s\ndata:\n"
                              "  password: {{ .Values.password | b64enc }}\n"
-                             "  parsed: {{ (fromYaml (printf \"p: %s\" .Values.password)).p | b64enc }}\n")
+                             "  parsed: {{ (fromYaml (printf \"p: %s\" .Values.password)).p | b64enc }}\n"
+                             "  dsn: {{ tpl .Values.dsn . | b64enc }}\n")
     values = tmp_path / "secret-values.yaml"
-    values.write_text(f"password: {SECRET}\n")
+    values.write_text(f"password: {SECRET}\ndsn: 'u:{SECRET}@{{{{ .Release.Name }}}}-db'\n")
     env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")}
     env.pop("DEPLOY_RUNNER_NO_CACHE", None)
     for _ in range(2):
@@ -72,6 +73,7 @@ def test_no_secret_from_values_or_output_reaches_the_cache(tmp_path: Path) -> No
                               env=env, timeout=120, check=True)
     encoded = base64.b64encode(SECRET.encode())
     assert proc.stdout.count(encoded.decode()) == 2
+    assert base64.b64encode(f"u:{SECRET}@rel-db".encode()).decode() in proc.stdout
     kept = [p for p in (tmp_path / "cache").rglob("*") if p.is_file()]
     assert kept  # the chart's own files and the documents' heads are kept
     assert not [p for p in kept if SECRET.encode() in p.read_bytes() or encoded in p.read_bytes()]
