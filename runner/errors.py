@@ -8,6 +8,7 @@ TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
     from typing import Any
 
+
 class RunnerError(Exception):
     """Base of every error deploy-runner reports to a user (no traceback shown)."""
 

@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator
 TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
     from typing import Any
+
 _METHODS = ("search", "match", "fullmatch", "sub", "subn", "split", "finditer", "findall")
 
 

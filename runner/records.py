@@ -13,6 +13,7 @@ TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
     from typing import Any
 
+
 class Record:
     __slots__ = ()
     _compared: tuple[str, ...] = ()

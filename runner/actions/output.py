@@ -6,6 +6,7 @@ TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
     from typing import Any
 
+
 def encode_data(data: Any, output: str) -> str:
     """The text Helm writes for `data` under -o json or -o yaml, final newline included."""
     if output == "json":

@@ -15,6 +15,7 @@ from collections.abc import Callable
 TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
     from typing import Any
+
 _SIMPLE_TYPES = {"array", "boolean", "integer", "null", "number", "object", "string"}
 
 

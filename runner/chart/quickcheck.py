@@ -16,6 +16,7 @@ from functools import lru_cache
 TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
     from typing import Any
+
 _HANDLED_IGNORED = {
     "$schema", "$id", "id", "$comment", "$defs", "definitions", "title", "description",
     "default", "examples", "deprecated", "readOnly", "writeOnly", "$vocabulary",

@@ -15,6 +15,7 @@ TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
     from typing import Any
 
+
 class _PyYAMLWithLazyPatterns:
     """A meta path finder for `yaml` alone: it runs PyYAML's package (and the
     modules it imports) with re.compile making LazyPatterns, then steps aside."""

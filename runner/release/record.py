@@ -15,6 +15,7 @@ from datetime import UTC, datetime
 TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
     from typing import Any
+
 # Helm's release statuses (pkg/release/common/status.go).
 UNKNOWN = "unknown"
 DEPLOYED = "deployed"

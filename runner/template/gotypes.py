@@ -32,6 +32,7 @@ TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
     from typing import Any
 
+
 class Int64(int):
     """Go int64 (Sprig math results, `--set` integers, the `int64` function)."""
 

@@ -27,7 +27,6 @@ if TYPE_CHECKING:
     Eval = Callable[["State", Any], Any]  # an argument's evaluator: (state, dot) -> value
 
 
-
 class _Break(Exception):
     pass
 

@@ -16,6 +16,7 @@ TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
     from typing import Any
 
+
 def _read(path: Path) -> dict[str, Any]:
     try:
         content = json.loads(path.read_text())

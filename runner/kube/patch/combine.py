@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     JSONMap = dict[str, Any]
+
 _MISSING = object()
 
 

@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping
 TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
     from typing import Any
+
 _INT64 = 2**63
 
 
