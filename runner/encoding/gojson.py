@@ -24,13 +24,20 @@ Python's json is imported where it is used: every render loads this module
 from __future__ import annotations
 
 import math
-from datetime import UTC, datetime
 
 from runner.lazy_pattern import LazyPattern
-from runner.template.gotypes import NilMap, NilSlice, format_float, go_type_name, json_float
+from runner.template.gotypes import (
+    NilMap,
+    NilSlice,
+    format_float,
+    go_type_name,
+    is_time,
+    json_float,
+)
 
 TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
+    from datetime import datetime
     from typing import Any
 
 
@@ -104,6 +111,8 @@ def float_text(f: float) -> str:
 def time_text(t: datetime) -> str:
     """time.Time.MarshalJSON's text without quotes (RFC 3339, trailing zeros trimmed)."""
     if t.tzinfo is None:
+        from datetime import UTC  # loaded: t is a datetime
+
         t = t.replace(tzinfo=UTC)
     nanos = t.microsecond * 1000 + getattr(t, "extra_ns", 0)  # GoTime keeps nanoseconds
     frac = f".{nanos:09d}".rstrip("0") if nanos else ""
@@ -128,7 +137,7 @@ def key_text(key: Any) -> str:
 
 def json_shape(value: Any) -> Any:
     """An uncommon Go value as the plain value its JSON text stands for (one level)."""
-    if isinstance(value, datetime):
+    if is_time(value):
         return time_text(value)
     if isinstance(value, bytes | bytearray):
         import base64  # []byte values are rare: not loaded by most renders

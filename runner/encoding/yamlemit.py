@@ -13,8 +13,6 @@ Python value instead of building the JSON text.
 
 from __future__ import annotations
 
-from datetime import datetime
-
 from runner.encoding import gojson
 from runner.encoding.yamlstyle import (
     BEST_WIDTH,
@@ -32,7 +30,7 @@ from runner.encoding.yamlstyle import (
     sorted_keys,
     through_json,
 )
-from runner.template.gotypes import format_float
+from runner.template.gotypes import format_float, is_time
 
 TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
@@ -153,7 +151,7 @@ class _Emitter:
             self.string(self.text(str(value), False), simple_key=False)
         elif isinstance(value, dict | list | tuple):
             self.collection(value, mapping)
-        elif self.v3 and isinstance(value, datetime):
+        elif self.v3 and is_time(value):
             self.atom(gojson.time_text(value))  # v3 writes time.Time as a plain timestamp
         elif self.v3 and hasattr(value, "go_yaml_v3"):
             self.struct(value.go_yaml_v3())

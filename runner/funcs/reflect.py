@@ -3,10 +3,8 @@ and `deepEqual` (Go's reflect.DeepEqual)."""
 
 from __future__ import annotations
 
-from datetime import datetime
-
 from runner.funcs.registry import ANY, gofunc
-from runner.template.gotypes import go_type_name, kind_of
+from runner.template.gotypes import go_type_name, is_time, kind_of
 
 TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
@@ -57,6 +55,6 @@ def deep_equal(x: Any, y: Any) -> bool:
         return len(x) == len(y) and all(k in y and deep_equal(v, y[k]) for k, v in x.items())
     if isinstance(x, (list, tuple)):
         return len(x) == len(y) and all(deep_equal(a, b) for a, b in zip(x, y, strict=True))
-    if isinstance(x, datetime):
+    if is_time(x):
         return x == y and x.utcoffset() == y.utcoffset()
     return bool(x == y)

@@ -8,7 +8,6 @@ message). Plans are built once per (call site, function) and reused.
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import datetime
 
 from runner.funcs.registry import ANY, GoFunc
 from runner.template.gotypes import Duration, Int64, StringMap, StringSlice, go_type_name
@@ -40,7 +39,6 @@ EXACT_TYPES: dict[str, type] = {
     "map[string]string": StringMap,
     "[]byte": bytes,
     "[]uint8": bytes,
-    "time.Time": datetime,
 }
 
 

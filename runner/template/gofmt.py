@@ -8,8 +8,6 @@ missing operands `%!d(MISSING)`, unused ones `%!(EXTRA string=x)`.
 
 from __future__ import annotations
 
-from datetime import datetime
-
 from runner.template.gotypes import (
     Duration,
     Int64,
@@ -21,6 +19,7 @@ from runner.template.gotypes import (
     format_float,
     format_value,
     go_type_name,
+    is_time,
     sort_map_keys,
     time_string,
 )
@@ -438,13 +437,11 @@ class _Printer:
         t = type(arg)
         if t is Duration or isinstance(arg, Duration):
             text = arg.String()
-        elif t is datetime:
-            text = time_string(arg)
-        elif isinstance(arg, datetime):
-            method = getattr(arg, "String", None)  # GoTime: nanoseconds, now's m=+...
-            text = method() if callable(method) else time_string(arg)
         elif t in _PLAIN_TYPES:
             return False
+        elif is_time(arg):
+            method = getattr(arg, "String", None)  # GoTime: nanoseconds, now's m=+...
+            text = method() if callable(method) else time_string(arg)
         else:
             method = getattr(arg, "String", None)
             if not callable(method) or getattr(arg, "go_string_addr_only", False):
@@ -519,7 +516,7 @@ class _Printer:
                 self.print_list([Uint8(c) for c in value], verb, depth, go_type_name(value))
         elif isinstance(value, (list, tuple)):
             self.print_list(value, verb, depth, go_type_name(value))
-        elif isinstance(value, datetime):
+        elif is_time(value):
             self.buf.append("{" + time_string(value) + "}")
         else:
             self.print_object(value, verb, depth)

@@ -25,12 +25,24 @@ from __future__ import annotations
 
 import math
 import re
+import sys
 from collections.abc import Callable
-from datetime import UTC, datetime, timedelta
 
 TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
+    from datetime import datetime
     from typing import Any
+
+
+def is_time(v: object) -> bool:
+    """Whether v is a Go time.Time: a datetime (or runner.funcs.gotime.GoTime).
+
+    Most renders make no time value, so `datetime` (~1 ms) is not imported to
+    ask: whatever makes one (the date functions, fromToml, PyYAML) has
+    imported the module first, and until then no value can be a datetime.
+    Time values therefore sit in no exact-type table; they take the fallbacks."""
+    module = sys.modules.get("datetime")
+    return module is not None and isinstance(v, module.datetime)
 
 
 class Int64(int):
@@ -144,7 +156,6 @@ _TYPE_NAMES: dict[type, str] = {
     IntSlice: "[]int",
     dict: "map[string]interface {}",
     StringMap: "map[string]string",
-    datetime: "time.Time",
     complex: "complex128",
 }
 
@@ -157,7 +168,6 @@ _BASE_TYPE_NAMES: tuple[tuple[type, str], ...] = (
     (bytes, "[]uint8"),
     (list, "[]interface {}"),
     (dict, "map[string]interface {}"),
-    (datetime, "time.Time"),
 )
 
 
@@ -172,7 +182,7 @@ def go_type_name(v: Any) -> str:
     for base, base_name in _BASE_TYPE_NAMES:
         if isinstance(v, base):
             return base_name
-    return type(v).__name__
+    return "time.Time" if is_time(v) else type(v).__name__
 
 
 _KINDS: dict[type, str] = {
@@ -192,7 +202,6 @@ _KINDS: dict[type, str] = {
     IntSlice: "slice",
     dict: "map",
     StringMap: "map",
-    datetime: "struct",
     complex: "complex128",
 }
 
@@ -205,7 +214,6 @@ _BASE_KINDS: tuple[tuple[type, str], ...] = (
     (bytes, "slice"),
     (list, "slice"),
     (dict, "map"),
-    (datetime, "struct"),
 )
 
 
@@ -220,7 +228,7 @@ def kind_of(v: Any) -> str:
     for base, base_kind in _BASE_KINDS:
         if isinstance(v, base):
             return base_kind
-    return "ptr"  # Go objects with methods are pointers to structs
+    return "struct" if is_time(v) else "ptr"  # Go objects with methods are pointers to structs
 
 
 # --------------------------------------------------------------------- truth
@@ -575,8 +583,8 @@ def zone_name(t: datetime) -> str:
 
 def zone_offset(t: datetime, sep: str = "") -> str:
     """-0700 (or -07:00 with sep=':') for t's UTC offset."""
-    offset = t.utcoffset() or timedelta(0)
-    minutes = int(offset.total_seconds()) // 60
+    offset = t.utcoffset()
+    minutes = int(offset.total_seconds()) // 60 if offset else 0
     sign = "-" if minutes < 0 else "+"
     hours, mins = divmod(abs(minutes), 60)
     return f"{sign}{hours:02d}{sep}{mins:02d}"
@@ -585,6 +593,8 @@ def zone_offset(t: datetime, sep: str = "") -> str:
 def time_string(t: datetime) -> str:
     """time.Time.String(): 2006-01-02 15:04:05.999999999 -0700 MST."""
     if t.tzinfo is None:
+        from datetime import UTC  # loaded: t is a datetime
+
         t = t.replace(tzinfo=UTC)
     frac = f".{t.microsecond:06d}".rstrip("0").rstrip(".") if t.microsecond else ""
     return (
@@ -631,7 +641,7 @@ def _format_object(v: Any) -> str:
         return _format_list(v)
     if isinstance(v, dict):
         return _format_map(v)
-    if isinstance(v, datetime):
+    if is_time(v):
         return time_string(v)
     return str(v)
 
@@ -654,7 +664,6 @@ _FORMATTERS: dict[type, Callable[[Any], str]] = {
     StringMap: _format_map,
     bytes: _format_bytes,
     bytearray: _format_bytes,
-    datetime: time_string,
     complex: format_complex,
 }
 

@@ -7,7 +7,6 @@ reuses that until the function map hands it a different function.
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import datetime
 
 from runner.funcs.registry import ANY, FuncError, GoFunc
 from runner.template.builtins import SPECIAL
@@ -22,7 +21,7 @@ from runner.template.calls import (
     signature_of,
 )
 from runner.template.errors import ExecError
-from runner.template.gotypes import Int64, StringMap, format_value, go_type_name
+from runner.template.gotypes import Int64, StringMap, format_value, go_type_name, is_time
 from runner.template.lex import go_quote
 from runner.template.nodes import Node, last_evaluated
 from runner.template.parse import Tree
@@ -88,7 +87,7 @@ def _field(
             if has_args:
                 fail(st, tree, node, f"{name} has arguments but cannot be invoked as function")
             return NIL if v is None else v
-    if isinstance(r, datetime) and exported:
+    if exported and is_time(r):
         from runner.funcs.timemethods import time_method
 
         bound = time_method(r, name)
