@@ -55,6 +55,8 @@ def deep_equal(x: Any, y: Any) -> bool:
         return len(x) == len(y) and all(k in y and deep_equal(v, y[k]) for k, v in x.items())
     if isinstance(x, (list, tuple)):
         return len(x) == len(y) and all(deep_equal(a, b) for a, b in zip(x, y, strict=True))
-    if is_time(x):
-        return x == y and x.utcoffset() == y.utcoffset()
+    if is_time(x):  # Go compares the fields: the instant, its nanoseconds, zone, monotonic reading
+        return (x == y and x.utcoffset() == y.utcoffset()
+                and getattr(x, "extra_ns", 0) == getattr(y, "extra_ns", 0)
+                and getattr(x, "mono_ns", None) == getattr(y, "mono_ns", None))
     return bool(x == y)
