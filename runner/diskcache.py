@@ -85,10 +85,7 @@ def write(kind: str, key: str, data: bytes) -> None:
             handle.write(data)
         os.replace(temporary, path)
     except OSError:
-        import contextlib  # here, as in prune: most runs never need it
-
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
+        _unlink(temporary)
         return
     if os.urandom(1)[0] < 256 // PRUNE_ONE_WRITE_IN:
         prune(kind)
@@ -106,20 +103,11 @@ def _create(path: str) -> BinaryIO:
 
 def prune(kind: str, max_bytes: int = MAX_BYTES) -> int:
     """Delete the least recently read entries of `kind` while it holds more than
-    `max_bytes`, down to PRUNE_TO of it; returns how many were deleted."""
-    import contextlib
+    `max_bytes`, down to PRUNE_TO of it; returns how many were deleted.
 
-    entries = []
-    with contextlib.suppress(OSError), os.scandir(kind_dir(kind)) as files:
-        for entry in files:
-            if entry.is_dir():  # a shard of the former layout (entries by key[:2]): stale
-                import shutil
-
-                shutil.rmtree(entry.path, ignore_errors=True)
-                continue
-            with contextlib.suppress(OSError):
-                stat = entry.stat()
-                entries.append((stat.st_atime, stat.st_size, entry.path))
+    Plain try/except rather than contextlib: a random write of any run prunes, and the
+    render path does not import contextlib (tests/unit/test_cli_startup.py)."""
+    entries = _entries(kind_dir(kind))
     total = sum(size for _, size, _ in entries)
     if total <= max_bytes:
         return 0
@@ -127,8 +115,39 @@ def prune(kind: str, max_bytes: int = MAX_BYTES) -> int:
     for _, size, path in sorted(entries):
         if total <= max_bytes * PRUNE_TO:
             break
-        with contextlib.suppress(OSError):
-            os.unlink(path)
+        if _unlink(path):
             total -= size
             deleted += 1
     return deleted
+
+
+def _unlink(path: str) -> bool:
+    """Remove a file; False when it could not be (contextlib.suppress would load contextlib,
+    which the render path does not import)."""
+    try:
+        os.unlink(path)
+    except OSError:
+        return False
+    return True
+
+
+def _entries(directory: str) -> list[tuple[float, int, str]]:
+    """(last read, size, path) of each entry; a shard directory of the former layout
+    (entries by key[:2]) is stale and removed."""
+    entries = []
+    try:
+        with os.scandir(directory) as files:
+            for entry in files:
+                if entry.is_dir():
+                    import shutil
+
+                    shutil.rmtree(entry.path, ignore_errors=True)
+                    continue
+                try:
+                    stat = entry.stat()
+                except OSError:
+                    continue
+                entries.append((stat.st_atime, stat.st_size, entry.path))
+    except OSError:
+        pass
+    return entries
