@@ -110,6 +110,7 @@ def render(cfg: ActionConfig, opts: DeployOptions, chart: Any, source: str,
 
 
 def deploy(cfg: ActionConfig, opts: DeployOptions, plan: Plan) -> ReleaseResult:
+    """Run a prepared install or upgrade (a dry run stops before the record)."""
     release = plan.release
     if opts.hide_secret:
         release.manifest = without_secrets(release.manifest)
