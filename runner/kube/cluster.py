@@ -8,22 +8,14 @@ install, upgrade, rollback and uninstall move records between statuses.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
-from runner.kube import operations, wait
-from runner.kube.apply import (
-    ApplyResult,
-    FieldConflict,
-    create,
-    preflight_conflicts,
-    server_side_apply,
-)
-from runner.kube.client import KubeClient, KubeError
-from runner.kube.lease import PreviousHolder, ReleaseLock
-from runner.kube.ownership import existing_resources
-from runner.kube.resources import Resource, build, parse_documents, resource_of
+if TYPE_CHECKING:
+    from runner.kube.apply import ApplyResult, FieldConflict
+    from runner.kube.client import KubeClient
+    from runner.kube.lease import PreviousHolder
+    from runner.kube.resources import Resource
 
 
 class Lock(Protocol):
@@ -117,7 +109,9 @@ class Cluster(Protocol):
 
 
 class KubeCluster:
-    """The Cluster over a real API server: each operation is a runner.kube function."""
+    """The Cluster over a real API server: each operation is a runner.kube function.
+    They are imported where used: status, history and get load this module and never
+    apply, wait or delete anything."""
 
     def __init__(self, client: KubeClient) -> None:
         self.client = client
@@ -129,18 +123,26 @@ class KubeCluster:
         return self.client.api_versions()
 
     def build(self, manifest: str, namespace: str) -> list[Resource]:
+        from runner.kube.resources import build
+
         return build(self.client, manifest, namespace)
 
     def existing(self, resources: Sequence[Resource], release: str, namespace: str, *,
                  take_ownership: bool) -> list[Resource]:
+        from runner.kube.ownership import existing_resources
+
         return existing_resources(self.client, resources, release, namespace,
                                   take_ownership=take_ownership)
 
     def preflight(self, resources: Sequence[Resource]) -> list[FieldConflict]:
+        from runner.kube.apply import preflight_conflicts
+
         return preflight_conflicts(self.client, resources)
 
     def create(self, resources: Sequence[Resource], *, server_side: bool, force: bool = False,
                result: ApplyResult | None = None) -> ApplyResult:
+        from runner.kube import operations
+
         return operations.create_all(self.client, resources, server_side=server_side, force=force,
                                      result=result)
 
@@ -148,6 +150,8 @@ class KubeCluster:
                force: bool = False, upgrade_csa_manager: bool = False,
                three_way_for_custom: bool = False, replace: bool = False,
                result: ApplyResult | None = None) -> ApplyResult:
+        from runner.kube import operations
+
         return operations.update_all(self.client, current, target, server_side=server_side,
                                      force=force, upgrade_csa_manager=upgrade_csa_manager,
                                      three_way_for_custom=three_way_for_custom, replace=replace,
@@ -155,16 +159,24 @@ class KubeCluster:
 
     def delete(self, resources: Sequence[Resource], cascade: str = "background"
                ) -> tuple[list[Resource], list[str]]:
+        from runner.kube import operations
+
         return operations.delete_all(self.client, resources, cascade)
 
     def wait(self, resources: Sequence[Resource], timeout: float, *, strategy: str = "watcher",
              jobs: bool = False) -> None:
+        from runner.kube import wait
+
         wait.wait_for(strategy, self.client, resources, timeout, jobs=jobs)
 
     def wait_deleted(self, resources: Sequence[Resource], timeout: float) -> None:
+        from runner.kube import wait
+
         wait.watch_deleted(self.client, resources, timeout)
 
     def create_hook(self, resources: Sequence[Resource], *, server_side: bool) -> None:
+        from runner.kube.apply import create, server_side_apply
+
         for resource in resources:
             if server_side:
                 server_side_apply(self.client, resource, force=False)
@@ -172,15 +184,23 @@ class KubeCluster:
                 create(self.client, resource)
 
     def watch_hook(self, resources: Sequence[Resource], timeout: float) -> None:
+        from runner.kube import wait
+
         wait.watch_ready(self.client, resources, timeout, hooks=True)
 
     def hook_deleted(self, resources: Sequence[Resource], timeout: float) -> list[str]:
+        from runner.kube import operations
+
         return operations.wait_for_delete(self.client, resources, timeout)
 
     def pod_log(self, namespace: str, pod: str) -> tuple[int, str]:
         return self.client.text(f"/api/v1/namespaces/{namespace}/pods/{pod}/log")
 
     def install_crds(self, manifests: Sequence[str], timeout: float) -> list[str]:
+        from runner.kube.apply import create
+        from runner.kube.client import KubeError
+        from runner.kube.resources import parse_documents, resource_of
+
         crds: list[Resource] = []
         for manifest in manifests:
             for obj in parse_documents(manifest):
@@ -197,6 +217,8 @@ class KubeCluster:
         return [crd.ref() for crd in crds]
 
     def _wait_established(self, crds: Sequence[Resource], timeout: float) -> None:
+        import time
+
         deadline = time.monotonic() + timeout
         for crd in crds:
             while time.monotonic() < deadline:
@@ -208,11 +230,14 @@ class KubeCluster:
                 time.sleep(0.2)
 
     def ensure_namespace(self, namespace: str) -> None:
+        from runner.kube.client import KubeError
+
         body = {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": namespace}}
         reply = self.client.request("POST", "/api/v1/namespaces", body=body)
         if not reply.ok and reply.status != 409:
             raise KubeError(f"failed to create namespace {namespace}: {reply.message}", reply.status)
 
     def lock(self, namespace: str, release: str, wait_seconds: float) -> Lock:
-        return ReleaseLock(self.client, namespace, release).acquire(wait_seconds)
+        from runner.kube.lease import ReleaseLock
 
+        return ReleaseLock(self.client, namespace, release).acquire(wait_seconds)
