@@ -16,12 +16,13 @@ import tempfile
 from pathlib import Path
 
 from runner.actions import query
-from runner.actions.install import InstallOptions, install
+from runner.actions.deploy import DeployOptions
+from runner.actions.install import install
 from runner.actions.release_cli import ansic
 from runner.actions.release_config import ActionConfig
 from runner.actions.results import ReleaseResult
 from runner.actions.rollback import RollbackOptions, rollback
-from runner.actions.upgrade import UpgradeOptions, upgrade
+from runner.actions.upgrade import upgrade
 from runner.encoding.uitable import render_table
 from runner.errors import RunnerError
 
@@ -52,10 +53,10 @@ def _run(kubeconfig: str, scratch: Path) -> int:
     cfg = ActionConfig.connect(NAMESPACE, kubeconfig)
 
     _step("1. install chart 1.4.0 (server-side apply)")
-    _show(cfg, install(cfg, InstallOptions(name=NAME, chart=str(v1), create_namespace=True)))
+    _show(cfg, install(cfg, DeployOptions(name=NAME, chart=str(v1), create_namespace=True)))
     _step("2. upgrade to chart 2.0.0 with --release-history-max 2")
-    _show(cfg, upgrade(cfg, UpgradeOptions(name=NAME, chart=str(v2), release_history_max=2,
-                                           values={"greeting": "hello from v2"})))
+    _show(cfg, upgrade(cfg, DeployOptions(name=NAME, chart=str(v2), release_history_max=2,
+                                          values={"greeting": "hello from v2"})))
     _step("3. roll back to revision 1")
     _show(cfg, rollback(cfg, RollbackOptions(name=NAME, revision=1)))
     return 0

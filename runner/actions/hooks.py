@@ -11,10 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from runner.errors import RunnerError
-from runner.kube import operations, wait
-from runner.kube.apply import create, server_side_apply
-from runner.kube.client import KubeClient
-from runner.kube.resources import Resource, build
+from runner.kube.cluster import Cluster
 from runner.release.record import Hook, HookExecution, Release, go_time_now
 
 BEFORE_HOOK_CREATION = "before-hook-creation"
@@ -26,48 +23,43 @@ class HookError(RunnerError):
     """A hook failed (its resource could not be created or did not complete)."""
 
 
-def run_hooks(client: KubeClient, release: Release, event: str, *, server_side: bool,
+def run_hooks(cluster: Cluster, release: Release, event: str, *, server_side: bool,
               timeout: float, record: Callable[[Release], None]) -> None:
     executing = sorted((h for h in release.hooks if event in h.events),
                        key=lambda h: (h.weight, h.name))
     for index, hook in enumerate(executing):
         if not hook.delete_policies:
             hook.delete_policies = [BEFORE_HOOK_CREATION]
-        _delete_by_policy(client, release, hook, BEFORE_HOOK_CREATION, timeout)
-        resources = build(client, hook.manifest, release.namespace)
+        _delete_by_policy(cluster, release, hook, BEFORE_HOOK_CREATION, timeout)
+        resources = cluster.build(hook.manifest, release.namespace)
         hook.last_run = HookExecution(started_at=go_time_now(), phase="Running")
         record(release)
         hook.last_run.phase = "Unknown"
         try:
-            for resource in resources:
-                if server_side:
-                    server_side_apply(client, resource, force=False)
-                else:
-                    create(client, resource)
+            cluster.create_hook(resources, server_side=server_side)
         except RunnerError as err:
             hook.last_run.completed_at, hook.last_run.phase = go_time_now(), "Failed"
             raise HookError(f"warning: Hook {event} {hook.path} failed: {err}") from err
         try:
-            wait.watch_ready(client, resources, timeout, hooks=True)
+            cluster.watch_hook(resources, timeout)
         except RunnerError:
             hook.last_run.completed_at, hook.last_run.phase = go_time_now(), "Failed"
             for earlier in executing[:index]:
-                _delete_by_policy(client, release, earlier, HOOK_SUCCEEDED, timeout)
-            _delete_by_policy(client, release, hook, HOOK_FAILED, timeout)
+                _delete_by_policy(cluster, release, earlier, HOOK_SUCCEEDED, timeout)
+            _delete_by_policy(cluster, release, hook, HOOK_FAILED, timeout)
             raise
         hook.last_run.completed_at, hook.last_run.phase = go_time_now(), "Succeeded"
     for hook in reversed(executing):
-        _delete_by_policy(client, release, hook, HOOK_SUCCEEDED, timeout)
+        _delete_by_policy(cluster, release, hook, HOOK_SUCCEEDED, timeout)
 
 
-def _delete_by_policy(client: KubeClient, release: Release, hook: Hook, policy: str,
+def _delete_by_policy(cluster: Cluster, release: Release, hook: Hook, policy: str,
                       timeout: float) -> None:
     if hook.kind == "CustomResourceDefinition" or policy not in hook.delete_policies:
         return
-    resources: list[Resource] = build(client, hook.manifest, release.namespace)
-    deleted, errors = operations.delete_all(client, resources)
+    deleted, errors = cluster.delete(cluster.build(hook.manifest, release.namespace))
     if errors:
         raise HookError("; ".join(errors))
-    left = operations.wait_for_delete(client, deleted, timeout)
+    left = cluster.hook_deleted(deleted, timeout)
     if left:
         raise HookError(f"timed out waiting for the hook resources to be deleted: {', '.join(left)}")

@@ -212,7 +212,14 @@ def _history_max_default() -> int:
 def _config(args: argparse.Namespace) -> Any:
     from runner.actions.release_config import ActionConfig
 
-    return ActionConfig.connect(args.namespace, args.kubeconfig, args.kube_context)
+    cfg = ActionConfig.connect(args.namespace, args.kubeconfig, args.kube_context)
+    cfg.on_message = _print_message
+    return cfg
+
+
+def _print_message(message: Any) -> None:
+    """What an action tells while it runs: Helm's warning lines go to stderr as they are."""
+    print(message.text, file=sys.stderr)
 
 
 def _values(args: argparse.Namespace) -> dict[str, Any]:
@@ -222,9 +229,29 @@ def _values(args: argparse.Namespace) -> dict[str, Any]:
     return engine.merge_user_values(args.values_files, sets)
 
 
+def _deploy_options(args: argparse.Namespace, name: str, chart: str) -> Any:
+    """The flags install and upgrade share."""
+    from runner.actions.deploy import DeployOptions
+    from runner.actions.postrender import post_renderer
+
+    # Arguments evaluate in order: a bad chart, values file or flag is reported first.
+    return DeployOptions(
+        name=name, chart=_chart_path(args, chart), values=_values(args),
+        dry_run=_dry(args.dry_run), wait=_waits(args.wait), wait_strategy=_strategy(args.wait),
+        timeout=parse_duration(args.timeout), wait_for_lock=parse_duration(args.wait_for_lock),
+        labels=_labels(args.labels), post_renderer=post_renderer(args),
+        server_side=args.server_side, force_conflicts=args.force_conflicts,
+        hide_secret=args.hide_secret, take_ownership=args.take_ownership,
+        create_namespace=args.create_namespace, skip_crds=args.skip_crds, no_hooks=args.no_hooks,
+        wait_for_jobs=args.wait_for_jobs, rollback_on_failure=args.rollback_on_failure,
+        description=args.description, skip_schema_validation=args.skip_schema_validation,
+        render_subchart_notes=args.render_subchart_notes,
+        release_history_max=args.release_history_max,
+        include_history_values=args.include_history_values)
+
+
 def _install(args: argparse.Namespace) -> int:
     from runner.actions.install import InstallOptions, install
-    from runner.actions.postrender import post_renderer
 
     if len(args.args) > 2:
         raise UsageError(f"expected at most two arguments, unexpected arguments: {' '.join(args.args[2:])}")
@@ -236,48 +263,22 @@ def _install(args: argparse.Namespace) -> int:
         raise UsageError("must either provide a name or specify --generate-name")
     else:
         name, chart = args.args
-    opts = InstallOptions(
-        name=name, chart=_chart_path(args, chart), values=_values(args), create_namespace=args.create_namespace,
-        generate_name=args.generate_name, server_side=args.server_side == "true",
-        force_conflicts=args.force_conflicts, dry_run=_dry(args.dry_run),
-        take_ownership=args.take_ownership, replace=args.replace, wait=_waits(args.wait),
-        wait_strategy=_strategy(args.wait), wait_for_jobs=args.wait_for_jobs,
-        skip_schema_validation=args.skip_schema_validation,
-        render_subchart_notes=args.render_subchart_notes,
-        timeout=parse_duration(args.timeout), no_hooks=args.no_hooks, skip_crds=args.skip_crds,
-        description=args.description, release_history_max=args.release_history_max,
-        include_history_values=args.include_history_values,
-        wait_for_lock=parse_duration(args.wait_for_lock),
-        rollback_on_failure=args.rollback_on_failure, hide_secret=args.hide_secret,
-        labels=_labels(args.labels), post_renderer=post_renderer(args))
-    result = _failing("INSTALLATION FAILED", lambda: install(_config(args), opts))
+    opts = _deploy_options(args, name, chart)
+    own = InstallOptions(generate_name=args.generate_name, replace=args.replace)
+    result = _failing("INSTALLATION FAILED", lambda: install(_config(args), opts, own))
     _print_result(result, args.output)
     return 0
 
 
 def _upgrade(args: argparse.Namespace) -> int:
-    from runner.actions.postrender import post_renderer
     from runner.actions.upgrade import UpgradeOptions, upgrade
 
-    opts = UpgradeOptions(
-        name=args.name, chart=_chart_path(args, args.chart), values=_values(args), install=args.install,
-        reuse_values=args.reuse_values, reset_values=args.reset_values,
-        reset_then_reuse_values=args.reset_then_reuse_values, server_side=args.server_side,
-        force_conflicts=args.force_conflicts, cleanup_on_fail=args.cleanup_on_fail,
-        history_max=args.history_max, dry_run=_dry(args.dry_run),
-        take_ownership=args.take_ownership, wait=_waits(args.wait),
-        wait_strategy=_strategy(args.wait), wait_for_jobs=args.wait_for_jobs,
-        skip_schema_validation=args.skip_schema_validation,
-        render_subchart_notes=args.render_subchart_notes, skip_crds=args.skip_crds,
-        timeout=parse_duration(args.timeout), no_hooks=args.no_hooks,
-        description=args.description, create_namespace=args.create_namespace,
-        release_history_max=args.release_history_max,
-        include_history_values=args.include_history_values,
-        wait_for_lock=parse_duration(args.wait_for_lock),
-        rollback_on_failure=args.rollback_on_failure, hide_secret=args.hide_secret,
-        force_replace=args.force_replace, labels=_labels(args.labels),
-        post_renderer=post_renderer(args))
-    result = _failing("UPGRADE FAILED", lambda: upgrade(_config(args), opts))
+    opts = _deploy_options(args, args.name, args.chart)
+    own = UpgradeOptions(
+        install=args.install, reuse_values=args.reuse_values, reset_values=args.reset_values,
+        reset_then_reuse_values=args.reset_then_reuse_values, cleanup_on_fail=args.cleanup_on_fail,
+        history_max=args.history_max, force_replace=args.force_replace)
+    result = _failing("UPGRADE FAILED", lambda: upgrade(_config(args), opts, own))
     if args.output == "table":
         if result.release.version == 1:
             print(f'Release "{args.name}" does not exist. Installing it now.')

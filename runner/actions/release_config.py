@@ -1,22 +1,23 @@
-"""What every release action needs: the cluster client, the release namespace,
-the record storage (HELM_DRIVER: secret | configmap | memory), the per-release
-lock, and rendering a chart for a release (with .Release.History)."""
+"""What every release action needs: the cluster (a runner.kube.cluster.Cluster), the
+release namespace, the record storage (HELM_DRIVER: secret | configmap | memory),
+the per-release lock, where messages go, and rendering a chart for a release
+(with .Release.History)."""
 
 from __future__ import annotations
 
 import os
 import re
-import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from runner import engine
+from runner.actions.results import WARNING, Message
 from runner.engine_objects import default_capabilities
 from runner.errors import RunnerError
 from runner.kube.client import KubeClient
-from runner.kube.lease import ReleaseLock
+from runner.kube.cluster import Cluster, KubeCluster, Lock
 from runner.release import history as release_history
 from runner.release.chartjson import chart_to_json
 from runner.release.record import (
@@ -49,38 +50,57 @@ class PendingError(RunnerError):
 
 @dataclass
 class ActionConfig:
-    client: KubeClient | None
+    cluster: Cluster | None
     namespace: str
     storage: Storage
-    held: dict[str, ReleaseLock] = field(default_factory=dict)
+    # Records kept in memory (HELM_DRIVER=memory) live for one run: no lock to take.
+    locking: bool = True
+    on_message: Callable[[Message], None] | None = None  # told at once (the CLI prints)
+    messages: list[Message] = field(default_factory=list)  # everything told, in order
 
     @classmethod
     def connect(cls, namespace: str | None = None, kubeconfig: str | None = None,
                 context: str | None = None, driver: str | None = None) -> ActionConfig:
         client = KubeClient.from_kubeconfig(kubeconfig or os.environ.get("KUBECONFIG"), context)
         ns = namespace or client.default_namespace
-        return cls(client, ns, Storage(_driver(client, ns, driver)))
+        store = _driver(client, ns, driver)
+        return cls(KubeCluster(client), ns, Storage(store),
+                   locking=not isinstance(store, MemoryDriver))
+
+    def require_cluster(self) -> Cluster:
+        if self.cluster is None:
+            raise RunnerError("this operation needs a cluster connection")
+        return self.cluster
 
     def kube(self) -> KubeClient:
-        if self.client is None:
-            raise RunnerError("this operation needs a cluster connection")
-        return self.client
+        """The API client itself, for read-only views that format what the server
+        returns (status RESOURCES tables); actions use require_cluster()."""
+        client = getattr(self.require_cluster(), "client", None)
+        if not isinstance(client, KubeClient):
+            raise RunnerError("this operation needs a Kubernetes API connection")
+        return client
+
+    def tell(self, kind: str, text: str) -> None:
+        message = Message(kind, text)
+        self.messages.append(message)
+        if self.on_message is not None:
+            self.on_message(message)
+
+    def warn(self, text: str) -> None:
+        self.tell(WARNING, text)
 
     @contextmanager
-    def locked(self, name: str, wait_seconds: float = 0.0) -> Iterator[ReleaseLock | None]:
-        """Hold the release's Lease for the duration (none for the memory driver)."""
-        if self.client is None or isinstance(self.storage.driver, MemoryDriver):
+    def locked(self, name: str, wait_seconds: float = 0.0) -> Iterator[Lock | None]:
+        """Hold the release's Lease for the duration (none without a cluster or locking).
+        An action that runs another inside its own (upgrade's rollback-on-failure)
+        passes the lock it holds on instead of locking again."""
+        if self.cluster is None or not self.locking:
             yield None
             return
-        if name in self.held:  # re-entered (rollback-on-failure runs a rollback inside an upgrade)
-            yield self.held[name]
-            return
-        lock = ReleaseLock(self.client, self.namespace, name).acquire(wait_seconds)
-        self.held[name] = lock
+        lock = self.cluster.lock(self.namespace, name, wait_seconds)
         try:
             yield lock
         finally:
-            del self.held[name]
             lock.release_lock()
 
 
@@ -119,7 +139,7 @@ def merge_labels(current: dict[str, str], wanted: dict[str, str]) -> dict[str, s
     return {k: v for k, v in merged.items() if v != "null"}
 
 
-def recover_stranded(cfg: ActionConfig, last: Release, lock: ReleaseLock | None,
+def recover_stranded(cfg: ActionConfig, last: Release, lock: Lock | None,
                      timeout: float) -> bool:
     """A pending latest record whose operation is gone is marked failed (True);
     one that may still be running raises Helm's errPending."""
@@ -174,16 +194,16 @@ def render_release(cfg: ActionConfig, chart: Any, chart_source: str | None,
     coalesced, warnings = engine.prepare_values(chart, values,
                                                 skip_schema_validation=req.skip_schema_validation)
     for warning in warnings:
-        print(warning, file=sys.stderr)
+        cfg.warn(warning)
     from runner.chart.prepare import check_installable, check_kube_version
 
     check_installable(chart)
     if req.offline:
         caps, version = default_capabilities(), ""
     else:
-        client = cfg.kube()
-        version = client.server_version()
-        caps = cluster_capabilities(client, version)
+        cluster = cfg.require_cluster()
+        version = cluster.server_version()
+        caps = cluster_capabilities(cluster, version)
     check_kube_version(chart, version or caps.KubeVersion.String())
     options = engine.ReleaseOptions(req.name, req.namespace, req.revision,
                                     not req.is_upgrade, req.is_upgrade)
@@ -195,7 +215,7 @@ def render_release(cfg: ActionConfig, chart: Any, chart_source: str | None,
     release_history.attach(top, history)
     rendered = render_resources(chart, top, TemplateOptions(
         release_name=req.name, namespace=req.namespace, render_subchart_notes=req.render_subchart_notes,
-        post_renderer=req.post_renderer))
+        post_renderer=req.post_renderer), on_warning=cfg.warn)
     hooks = [_record_hook(h) for h in rendered.hooks]
     return RenderedRelease(rendered.manifest, hooks, rendered.notes,
                            chart_to_json(chart, chart_source), history)
@@ -208,9 +228,9 @@ def _record_hook(hook: Any) -> Hook:
                 output_log_policies=list(hook.output_log_policies))
 
 
-def cluster_capabilities(client: KubeClient, version: str) -> Any:
+def cluster_capabilities(cluster: Cluster, version: str) -> Any:
     """The cluster's version and served API versions, as Helm's getCapabilities."""
-    apis = client.api_versions()
+    apis = cluster.api_versions()
     try:
         return default_capabilities(version, apis)
     except RunnerError:

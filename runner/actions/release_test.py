@@ -41,7 +41,7 @@ def run_tests(cfg: ActionConfig, opts: TestOptions) -> TestRun:
     release.hooks = [h for h in release.hooks if _selected(h, opts)]
     error: RunnerError | None = None
     try:
-        run_hooks(cfg.kube(), release, TEST_EVENT, server_side=release.apply_method == "ssa",
+        run_hooks(cfg.require_cluster(), release, TEST_EVENT, server_side=release.apply_method == "ssa",
                   timeout=opts.timeout, record=cfg.storage.update)
     except RunnerError as err:
         error = err
@@ -60,13 +60,12 @@ def _selected(hook: Hook, opts: TestOptions) -> bool:
 
 def pod_logs(cfg: ActionConfig, release: Release, opts: TestOptions) -> str:
     """GetPodLogs: `POD LOGS: <hook>` and the Pod's log, per test hook by weight."""
-    client = cfg.kube()
+    cluster = cfg.require_cluster()
     parts: list[str] = []
     for hook in sorted(release.hooks, key=lambda h: h.weight):
         if TEST_EVENT not in hook.events or not _selected(hook, opts):
             continue
-        path = f"/api/v1/namespaces/{release.namespace}/pods/{hook.name}/log"
-        status, text = client.text(path)
+        status, text = cluster.pod_log(release.namespace, hook.name)
         if status >= 400:
             raise RunnerError(f"unable to get pod logs for {hook.name}: {text}")
         parts.append(f"POD LOGS: {hook.name}\n{text}\n")

@@ -2,14 +2,15 @@
 
 A new revision is written with the target revision's chart, values,
 manifest and hooks ("Rollback to N"); auto apply method follows the target
-revision's apply_method; every deployed record becomes superseded.
+revision's apply_method (runner.release.applymethod); every deployed record
+becomes superseded.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from runner.actions import apply_steps
+from runner.actions.apply_steps import preflight
 from runner.actions.hooks import run_hooks
 from runner.actions.release_config import (
     DEFAULT_TIMEOUT,
@@ -19,18 +20,15 @@ from runner.actions.release_config import (
     validate_name,
 )
 from runner.actions.results import ReleaseResult
-from runner.actions.upgrade import csa_force_explanation, resolve_server_side
 from runner.errors import RunnerError
-from runner.kube import operations
+from runner.kube.cluster import Lock
 from runner.kube.ownership import set_release_metadata
-from runner.kube.resources import build
+from runner.release.applymethod import csa_force_explanation, method_for, resolve_server_side
 from runner.release.record import (
-    CLIENT_SIDE_APPLY,
     DEPLOYED,
     FAILED,
     PENDING_ROLLBACK,
     PENDING_STATUSES,
-    SERVER_SIDE_APPLY,
     SUPERSEDED,
     Info,
     Release,
@@ -65,63 +63,68 @@ def rollback(cfg: ActionConfig, opts: RollbackOptions) -> ReleaseResult:
     if opts.revision < 0:
         raise RollbackError("invalid release revision")
     with cfg.locked(opts.name, opts.wait_for_lock) as lock:
-        try:
-            current = cfg.storage.last(opts.name)
-        except ReleaseNotFoundError as err:
-            raise RollbackError("release: not found") from err
-        notes = []
-        if current.info.status in PENDING_STATUSES:
-            recover_stranded(cfg, current, lock, opts.timeout)
-            notes.append(f"revision {current.version} was left pending by an abandoned operation; "
-                         "marked failed")
-        wanted = opts.revision or current.version - 1
-        if wanted not in {head.version for head in cfg.storage.heads(opts.name)}:
-            raise RollbackError(f"release has no {wanted} version")
-        previous = cfg.storage.get(opts.name, wanted)
-        server_side = resolve_server_side(opts.server_side, previous.apply_method)
-        if opts.force_conflicts and not server_side:
-            notes.append(csa_force_explanation(previous.apply_method, "target revision's"))
-        target = Release(
-            name=opts.name, namespace=current.namespace, version=current.version + 1,
-            chart=previous.chart, config=previous.config, manifest=previous.manifest,
-            hooks=previous.hooks, labels=dict(previous.labels),
-            info=Info(status=PENDING_ROLLBACK, first_deployed=current.info.first_deployed,
-                      last_deployed=now(), notes=previous.info.notes,
-                      description=f"Rollback to {wanted}"),
-            apply_method=SERVER_SIDE_APPLY if server_side else CLIENT_SIDE_APPLY,
-        )
-        result = ReleaseResult(target, dry_run="client" if opts.dry_run else "", notes=notes)
-        if opts.dry_run:
-            return result
-        if server_side and not opts.force_conflicts:
-            _preflight(cfg, target)
-        cfg.storage.create(target, history_max=opts.history_max)
-        _perform(cfg, opts, current, target, server_side, result)
-        cfg.storage.update(target)
+        return rollback_locked(cfg, opts, lock)
+
+
+def rollback_locked(cfg: ActionConfig, opts: RollbackOptions, lock: Lock | None) -> ReleaseResult:
+    """The rollback, while the caller holds the release's lock (rollback itself, or an
+    upgrade rolling back on failure)."""
+    try:
+        current = cfg.storage.last(opts.name)
+    except ReleaseNotFoundError as err:
+        raise RollbackError("release: not found") from err
+    notes = []
+    if current.info.status in PENDING_STATUSES:
+        recover_stranded(cfg, current, lock, opts.timeout)
+        notes.append(f"revision {current.version} was left pending by an abandoned operation; "
+                     "marked failed")
+    wanted = opts.revision or current.version - 1
+    if wanted not in {head.version for head in cfg.storage.heads(opts.name)}:
+        raise RollbackError(f"release has no {wanted} version")
+    previous = cfg.storage.get(opts.name, wanted)
+    server_side = resolve_server_side(opts.server_side, previous.apply_method)
+    if opts.force_conflicts and not server_side:
+        notes.append(csa_force_explanation(previous.apply_method, "target revision's"))
+    target = Release(
+        name=opts.name, namespace=current.namespace, version=current.version + 1,
+        chart=previous.chart, config=previous.config, manifest=previous.manifest,
+        hooks=previous.hooks, labels=dict(previous.labels),
+        info=Info(status=PENDING_ROLLBACK, first_deployed=current.info.first_deployed,
+                  last_deployed=now(), notes=previous.info.notes,
+                  description=f"Rollback to {wanted}"),
+        apply_method=method_for(server_side),
+    )
+    result = ReleaseResult(target, dry_run="client" if opts.dry_run else "", notes=notes)
+    if opts.dry_run:
         return result
+    if server_side and not opts.force_conflicts:
+        _preflight(cfg, target)
+    cfg.storage.create(target, history_max=opts.history_max)
+    _perform(cfg, opts, current, target, server_side, result)
+    cfg.storage.update(target)
+    return result
 
 
 def _preflight(cfg: ActionConfig, target: Release) -> None:
     """Beyond Helm: every SSA conflict reported at once, before the record or any object changes."""
-    client = cfg.kube()
-    resources = build(client, target.manifest, target.namespace)
+    cluster = cfg.require_cluster()
+    resources = cluster.build(target.manifest, target.namespace)
     set_release_metadata(resources, target.name, target.namespace)
-    apply_steps.preflight(client, resources, migrating_from_csa=True)
+    preflight(cluster, resources, migrating_from_csa=True)
 
 
 def _perform(cfg: ActionConfig, opts: RollbackOptions, current: Release, target: Release,
              server_side: bool, result: ReleaseResult) -> None:
-    client = cfg.kube()
-    old = build(client, current.manifest, current.namespace)
-    new = build(client, target.manifest, target.namespace)
+    cluster = cfg.require_cluster()
+    old = cluster.build(current.manifest, current.namespace)
+    new = cluster.build(target.manifest, target.namespace)
     if not opts.no_hooks:
-        run_hooks(client, target, "pre-rollback", server_side=server_side, timeout=opts.timeout,
+        run_hooks(cluster, target, "pre-rollback", server_side=server_side, timeout=opts.timeout,
                   record=cfg.storage.update)
     set_release_metadata(new, target.name, target.namespace)
     try:
-        applied = operations.update_all(client, old, new, server_side=server_side,
-                                        force=opts.force_conflicts, upgrade_csa_manager=server_side,
-                                        three_way_for_custom=False)
+        applied = cluster.update(old, new, server_side=server_side, force=opts.force_conflicts,
+                                 upgrade_csa_manager=server_side, three_way_for_custom=False)
     except RunnerError as err:
         message = f'Rollback "{target.name}" failed: {err}'
         current.info.status, target.info.status = SUPERSEDED, FAILED
@@ -132,7 +135,7 @@ def _perform(cfg: ActionConfig, opts: RollbackOptions, current: Release, target:
     result.add(applied)
     if opts.wait:
         try:
-            apply_steps.wait(client, new, opts.timeout, opts.wait_strategy, opts.wait_for_jobs)
+            cluster.wait(new, opts.timeout, strategy=opts.wait_strategy, jobs=opts.wait_for_jobs)
         except RunnerError as err:
             target.info.status = FAILED
             target.info.description = f'Release "{target.name}" failed: {err}'
@@ -140,7 +143,7 @@ def _perform(cfg: ActionConfig, opts: RollbackOptions, current: Release, target:
             cfg.storage.update(target)
             raise RollbackError(f"release {target.name} failed: {err}") from err
     if not opts.no_hooks:
-        run_hooks(client, target, "post-rollback", server_side=server_side, timeout=opts.timeout,
+        run_hooks(cluster, target, "post-rollback", server_side=server_side, timeout=opts.timeout,
                   record=cfg.storage.update)
     for head in cfg.storage.heads(target.name):
         if head.status == DEPLOYED:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import posixpath
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from runner import engine
 from runner.engine_objects import default_capabilities
@@ -154,15 +154,17 @@ def locate_chart(name: str, source_args: Any = None) -> str:
     raise RunnerError(f'repo {name.split("/", 1)[0]} not found')
 
 
-def render_resources(chart: Any, top: dict[str, Any], opts: TemplateOptions) -> Rendered:
-    """renderResources: render, pull out NOTES, sort, write CRDs and manifests."""
+def render_resources(chart: Any, top: dict[str, Any], opts: TemplateOptions,
+                     on_warning: Callable[[str], None] | None = None) -> Rendered:
+    """renderResources: render, pull out NOTES, sort, write CRDs and manifests.
+    Sorting's warnings go to `on_warning` (release actions), else to stderr (`template`)."""
     files = engine.render(chart, top).texts()
     notes = _take_notes(files, chart.name(), opts.render_subchart_notes)
     if opts.post_renderer is not None:
         from runner.postrender import post_render
 
         files = post_render(files, opts.post_renderer)
-    sorted_docs = sort_manifests(files, on_warning=lambda w: print(w, file=sys.stderr))
+    sorted_docs = sort_manifests(files, on_warning=on_warning or (lambda w: print(w, file=sys.stderr)))
     parts: list[str] = []
     written: set[str] = set()
     if opts.include_crds:

@@ -14,7 +14,7 @@ from runner.actions.release_config import DEFAULT_TIMEOUT, ActionConfig, now, va
 from runner.actions.results import UninstallResult
 from runner.errors import RunnerError
 from runner.kube import operations, wait
-from runner.kube.resources import build, uninstall_sorted
+from runner.kube.resources import uninstall_sorted
 from runner.release.record import SERVER_SIDE_APPLY, UNINSTALLED, UNINSTALLING, Release
 from runner.release.storage import ReleaseNotFoundError
 
@@ -60,17 +60,17 @@ def uninstall(cfg: ActionConfig, opts: UninstallOptions) -> UninstallResult | No
 
 
 def _perform(cfg: ActionConfig, opts: UninstallOptions, release: Release) -> UninstallResult:
-    client = cfg.kube()
+    cluster = cfg.require_cluster()
     release.info.status = UNINSTALLING
     release.info.deleted = now()
     release.info.description = "Deletion in progress (or silently failed)"
     result = UninstallResult(release)
     server_side = release.apply_method == SERVER_SIDE_APPLY
     if not opts.no_hooks:
-        run_hooks(client, release, "pre-delete", server_side=server_side, timeout=opts.timeout,
+        run_hooks(cluster, release, "pre-delete", server_side=server_side, timeout=opts.timeout,
                   record=cfg.storage.update)
     cfg.storage.update(release)
-    resources = uninstall_sorted(build(client, release.manifest, release.namespace))
+    resources = uninstall_sorted(cluster.build(release.manifest, release.namespace))
     doomed = []
     for resource in resources:
         if operations.has_keep_policy(resource, exact=False):
@@ -80,15 +80,15 @@ def _perform(cfg: ActionConfig, opts: UninstallOptions, release: Release) -> Uni
     if result.kept:
         result.info = ("These resources were kept due to the resource policy:\n"
                        + "".join(f"[{k.replace('/', '] ', 1)}\n" for k in result.kept))
-    deleted, result.errors = operations.delete_all(client, doomed, opts.cascade)
+    deleted, result.errors = cluster.delete(doomed, opts.cascade)
     result.deleted = [r.ref() for r in deleted]
     if opts.wait:
         try:
-            wait.watch_deleted(client, deleted, opts.timeout)
+            cluster.wait_deleted(deleted, opts.timeout)
         except wait.WaitError as err:
             result.errors.append(str(err))
     if not opts.no_hooks:
-        run_hooks(client, release, "post-delete", server_side=server_side, timeout=opts.timeout,
+        run_hooks(cluster, release, "post-delete", server_side=server_side, timeout=opts.timeout,
                   record=cfg.storage.update)
     release.info.status = UNINSTALLED
     release.info.description = opts.description or "Uninstallation complete"

@@ -183,6 +183,15 @@ def test_hide_secret_keeps_secret_values_out_of_a_dry_run(cluster, namespace, tm
     assert refused.code != 0 and "hiding Kubernetes secrets requires a dry-run mode" in refused.err
 
 
+def test_upgrade_install_of_a_new_release_hides_secrets_as_install_does(cluster, namespace, tmp_path):
+    chart = write_chart(tmp_path, templates=SECRET, values="password: hunter2\n")
+    shown = ours(cluster, namespace, "upgrade", "--install", "u", str(chart), "--dry-run=server",
+                 "--hide-secret")
+    assert shown.code == 0, shown.err
+    assert 'Release "u" does not exist. Installing it now.' in shown.out
+    assert "hunter2" not in shown.out and "kind: Secret" not in shown.out and "u-cm" in shown.out
+
+
 def test_force_replace_puts_the_whole_object(cluster, namespace, tmp_path):
     from tests.e2e.test_apply import _apply_as
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from runner.actions.install import InstallOptions, install
+from runner.actions.deploy import DeployOptions
+from runner.actions.install import install
 from runner.actions.release_config import ActionConfig
 from runner.release.storage import MemoryDriver, Storage
 
@@ -23,8 +24,8 @@ def _chart(root: Path) -> Path:
 
 def test_client_dry_run_renders_offline_with_empty_history(tmp_path):
     cfg = ActionConfig(None, "ns", Storage(MemoryDriver()))
-    result = install(cfg, InstallOptions(name="app", chart=str(_chart(tmp_path)), values={"n": 2},
-                                         dry_run="client", release_history_max=5))
+    result = install(cfg, DeployOptions(name="app", chart=str(_chart(tmp_path)), values={"n": 2},
+                                        dry_run="client", release_history_max=5))
     release = result.release
     assert (release.info.status, release.info.description) == ("pending-install", "Dry run complete")
     assert release.manifest == ("---\n# Source: c/templates/cm.yaml\napiVersion: v1\nkind: ConfigMap\n"

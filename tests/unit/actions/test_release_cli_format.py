@@ -1,7 +1,6 @@
 import pytest
 
 from runner.actions.release_cli import ansic, parse_duration
-from runner.actions.upgrade import resolve_server_side
 from runner.encoding.uitable import render_table
 from runner.errors import UsageError
 from runner.release.codec import go_json
@@ -21,15 +20,6 @@ def test_go_durations():
     assert parse_duration("250ms") == 0.25
     with pytest.raises(UsageError):
         parse_duration("5 minutes")
-
-
-def test_server_side_auto_follows_the_record():
-    assert resolve_server_side("auto", "ssa") is True
-    assert resolve_server_side("auto", "csa") is False
-    assert resolve_server_side("auto", "") is False  # a Helm 3 record
-    assert resolve_server_side("true", "csa") is True
-    with pytest.raises(UsageError):
-        resolve_server_side("maybe", "ssa")
 
 
 def test_records_are_written_as_go_json():

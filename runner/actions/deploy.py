@@ -1,0 +1,222 @@
+"""The deploy pipeline that install and upgrade (and a spec's `run`) share:
+
+    build -> ownership -> preflight -> record -> pre-hooks -> apply -> wait
+          -> post-hooks -> deployed | failed
+
+install and upgrade each prepare a Plan (the new pending record, the release it
+replaces, the apply method, what to do on failure) and hand it to `deploy`.
+Dry runs take the same path and stop before the record is written: with
+--dry-run=client before anything talks to the cluster, with =server after the
+ownership check and the conflict preflight.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from runner.actions.apply_steps import preflight
+from runner.actions.hooks import run_hooks
+from runner.actions.release_config import (
+    DEFAULT_TIMEOUT,
+    ActionConfig,
+    RenderedRelease,
+    RenderRequest,
+    render_release,
+)
+from runner.actions.results import ReleaseResult, without_secrets
+from runner.errors import RunnerError
+from runner.kube.apply import ApplyResult
+from runner.kube.cluster import Cluster
+from runner.kube.ownership import OwnershipError, set_release_metadata
+from runner.kube.resources import Resource, difference
+from runner.release.record import DEPLOYED, FAILED, SUPERSEDED, Release
+from runner.release.storage import ReleaseNotFoundError
+
+TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
+if TYPE_CHECKING:
+    from typing import Any
+
+DRY_RUN_COMPLETE = "Dry run complete"
+
+
+@dataclass
+class DeployOptions:
+    """The flags install and upgrade share (each command's own: InstallOptions,
+    UpgradeOptions)."""
+
+    name: str
+    chart: str
+    values: dict[str, Any] = field(default_factory=dict)
+    server_side: str = "auto"  # true | false | auto (a new release: server-side apply)
+    force_conflicts: bool = False
+    dry_run: str = ""  # "", "client", "server"
+    hide_secret: bool = False  # dry runs only: Secret documents left out of the manifest
+    take_ownership: bool = False
+    create_namespace: bool = False
+    skip_crds: bool = False  # install only applies crds/ (so upgrade --install too)
+    no_hooks: bool = False
+    wait: bool = False
+    wait_strategy: str = "watcher"  # watcher | legacy (Helm 4 --wait=...)
+    wait_for_jobs: bool = False
+    timeout: float = DEFAULT_TIMEOUT
+    rollback_on_failure: bool = False  # --rollback-on-failure (--atomic); implies waiting
+    description: str = ""
+    labels: dict[str, str] = field(default_factory=dict)  # --labels: on the stored record
+    skip_schema_validation: bool = False
+    render_subchart_notes: bool = False
+    post_renderer: Any = None  # runner.postrender.PostRenderer (--post-renderer)
+    release_history_max: int = 0  # HIP-0029 .Release.History depth
+    include_history_values: bool = False
+    wait_for_lock: float = 0.0
+
+
+class DeployError(RunnerError):
+    """An install or upgrade failed (the CLI prefixes INSTALLATION / UPGRADE FAILED)."""
+
+
+@dataclass
+class Plan:
+    """One install or upgrade, prepared: the record it writes and how it applies."""
+
+    release: Release  # the new revision, pending-install or pending-upgrade
+    server_side: bool
+    error: type[DeployError]  # what a failure raises: InstallError or UpgradeError
+    previous: Release | None = None  # upgrade: the release whose objects are live now
+    migrating_from_csa: bool = False  # a CSA record upgraded with SSA: fold managers first
+    three_way_for_custom: bool = False  # CSA take-over merges custom resources three-way
+    force_replace: bool = False  # PUT changed objects instead of patching them
+    replace: bool = False  # install --replace (or a retry): supersede the last record first
+    crds: list[str] = field(default_factory=list)  # install: crds/ manifests, created first
+    history_max: int = 0  # revisions kept when the record is stored (0: all)
+    notes: list[str] = field(default_factory=list)  # told with the result
+    # Called after the record is marked failed; may raise its own error (cleanup, undo).
+    on_failure: Callable[[RunnerError, ApplyResult], None] | None = None
+
+    @property
+    def installing(self) -> bool:
+        return self.previous is None
+
+
+def render(cfg: ActionConfig, opts: DeployOptions, chart: Any, source: str,
+           values: dict[str, Any], *, namespace: str, revision: int,
+           upgrade: bool) -> RenderedRelease:
+    """The chart rendered for release `opts.name` at `revision` (offline for --dry-run=client)."""
+    return render_release(cfg, chart, source, values, RenderRequest(
+        opts.name, namespace, revision, upgrade, opts.release_history_max,
+        opts.include_history_values, offline=opts.dry_run == "client",
+        skip_schema_validation=opts.skip_schema_validation,
+        render_subchart_notes=opts.render_subchart_notes, post_renderer=opts.post_renderer))
+
+
+def deploy(cfg: ActionConfig, opts: DeployOptions, plan: Plan) -> ReleaseResult:
+    """Run a prepared install or upgrade (a dry run stops before the record)."""
+    release = plan.release
+    if opts.hide_secret:
+        release.manifest = without_secrets(release.manifest)
+    result = ReleaseResult(release, dry_run=opts.dry_run, notes=plan.notes)
+    if opts.dry_run == "client":
+        release.info.description = opts.description or DRY_RUN_COMPLETE
+        return result
+    cluster = cfg.require_cluster()
+    if plan.crds and not opts.dry_run:
+        cluster.install_crds(plan.crds, opts.timeout)
+    current, target = _objects(cluster, opts, plan)
+    if opts.dry_run:
+        release.info.description = opts.description or DRY_RUN_COMPLETE
+        refs = [r.ref() for r in target]
+        if plan.installing:
+            result.created = refs
+        else:
+            result.updated = refs
+        return result
+    if plan.replace:
+        _supersede_last(cfg, release)
+    cfg.storage.create(release, history_max=plan.history_max)
+    result.add(_apply(cfg, cluster, opts, plan, current, target))
+    _mark_deployed(cfg, opts, plan)
+    return result
+
+
+def _objects(cluster: Cluster, opts: DeployOptions, plan: Plan
+             ) -> tuple[list[Resource], list[Resource]]:
+    """(current, target): the live release's objects plus those the new one adopts,
+    and the new one's objects, stamped with the release's metadata and checked."""
+    release, previous = plan.release, plan.previous
+    current = cluster.build(previous.manifest, previous.namespace) if previous else []
+    target = cluster.build(release.manifest, release.namespace)
+    set_release_metadata(target, release.name, release.namespace)
+    try:
+        current += cluster.existing(difference(target, current), release.name, release.namespace,
+                                    take_ownership=opts.take_ownership)
+    except OwnershipError as err:
+        doing = "install" if plan.installing else "update"
+        raise plan.error(f"unable to continue with {doing}: {err}") from err
+    if plan.server_side and not opts.force_conflicts:
+        preflight(cluster, target, migrating_from_csa=plan.migrating_from_csa)
+    return current, target
+
+
+def _apply(cfg: ActionConfig, cluster: Cluster, opts: DeployOptions, plan: Plan,
+           current: list[Resource], target: list[Resource]) -> ApplyResult:
+    release = plan.release
+    event = "install" if plan.installing else "upgrade"
+    applied = ApplyResult()  # fills as objects are written: a failure handler sees partial work
+    try:
+        if not opts.no_hooks:
+            run_hooks(cluster, release, f"pre-{event}", server_side=plan.server_side,
+                      timeout=opts.timeout, record=cfg.storage.update)
+        if plan.installing and not current:
+            cluster.create(target, server_side=plan.server_side, force=opts.force_conflicts,
+                           result=applied)
+        else:
+            cluster.update(current, target, server_side=plan.server_side,
+                           force=opts.force_conflicts, upgrade_csa_manager=plan.migrating_from_csa,
+                           three_way_for_custom=plan.three_way_for_custom,
+                           replace=plan.force_replace, result=applied)
+        if opts.wait or opts.rollback_on_failure:
+            cluster.wait(target, opts.timeout, strategy=opts.wait_strategy, jobs=opts.wait_for_jobs)
+        if not opts.no_hooks:
+            run_hooks(cluster, release, f"post-{event}", server_side=plan.server_side,
+                      timeout=opts.timeout, record=cfg.storage.update)
+    except RunnerError as err:
+        _mark_failed(cfg, plan, str(err))
+        if plan.on_failure is not None:
+            plan.on_failure(err, applied)
+        raise plan.error(str(err)) from err
+    except KeyboardInterrupt:
+        # Helm's handleContext: an interrupted operation is recorded failed, not left pending.
+        _mark_failed(cfg, plan, "context canceled")
+        raise
+    return applied
+
+
+def _mark_failed(cfg: ActionConfig, plan: Plan, reason: str) -> None:
+    release = plan.release
+    who = "Release" if plan.installing else "Upgrade"
+    release.info.status = FAILED
+    release.info.description = f'{who} "{release.name}" failed: {reason}'
+    cfg.storage.update(release)
+
+
+def _mark_deployed(cfg: ActionConfig, opts: DeployOptions, plan: Plan) -> None:
+    if plan.previous is not None:
+        plan.previous.info.status = SUPERSEDED
+        cfg.storage.update(plan.previous)
+    release = plan.release
+    release.info.status = DEPLOYED
+    release.info.description = opts.description or (
+        "Install complete" if plan.installing else "Upgrade complete")
+    cfg.storage.update(release)
+
+
+def _supersede_last(cfg: ActionConfig, release: Release) -> None:
+    """replaceRelease: take the next revision; a non-failed last record becomes superseded."""
+    try:
+        last = cfg.storage.last(release.name)
+    except ReleaseNotFoundError:
+        return
+    release.version = last.version + 1
+    if last.info.status != FAILED:
+        last.info.status = SUPERSEDED
+        cfg.storage.update(last)

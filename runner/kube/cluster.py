@@ -1,0 +1,243 @@
+"""The cluster as release actions see it: one Protocol, and its implementation over
+a KubeClient (Helm's kube.Interface, narrowed to what our actions call).
+
+Actions talk to a `Cluster`, never to module functions on a concrete client, so
+unit tests can hand them a fake (tests/unit/fakes/cluster.py) and check how
+install, upgrade, rollback and uninstall move records between statuses.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    from runner.kube.apply import ApplyResult, FieldConflict
+    from runner.kube.client import KubeClient
+    from runner.kube.lease import PreviousHolder
+    from runner.kube.resources import Resource
+
+
+class Lock(Protocol):
+    """A release's lock while an operation holds it (runner.kube.lease.ReleaseLock)."""
+
+    taken_over: PreviousHolder | None  # the holder whose expired lease we took over
+
+    def release_lock(self) -> None: ...
+
+
+class Cluster(Protocol):
+    # -- discovery ------------------------------------------------------------
+    def server_version(self) -> str:
+        """gitVersion of the API server (also the reachability check)."""
+        ...
+
+    def api_versions(self) -> list[str]:
+        """Served group/versions and group/version/Kinds (Capabilities.APIVersions)."""
+        ...
+
+    # -- objects of a release -------------------------------------------------
+    def build(self, manifest: str, namespace: str) -> list[Resource]:
+        """Helm's Build: the manifest's objects, mapped; namespaced ones default to `namespace`."""
+        ...
+
+    def existing(self, resources: Sequence[Resource], release: str, namespace: str, *,
+                 take_ownership: bool) -> list[Resource]:
+        """Those that already exist; one owned by another release raises OwnershipError
+        unless `take_ownership`. Sets each resource's `exists` (and `live`)."""
+        ...
+
+    def preflight(self, resources: Sequence[Resource]) -> list[FieldConflict]:
+        """Every server-side apply conflict of a dry-run apply (force off); nothing written."""
+        ...
+
+    def create(self, resources: Sequence[Resource], *, server_side: bool, force: bool = False,
+               result: ApplyResult | None = None) -> ApplyResult:
+        """Create (or server-side apply) every object; `result` fills as objects are written."""
+        ...
+
+    def update(self, current: Sequence[Resource], target: Sequence[Resource], *, server_side: bool,
+               force: bool = False, upgrade_csa_manager: bool = False,
+               three_way_for_custom: bool = False, replace: bool = False,
+               result: ApplyResult | None = None) -> ApplyResult:
+        """Apply `target`; delete what `current` has and `target` lacks unless kept."""
+        ...
+
+    def delete(self, resources: Sequence[Resource], cascade: str = "background"
+               ) -> tuple[list[Resource], list[str]]:
+        """Delete in order; (deleted, errors): an object already gone is neither."""
+        ...
+
+    def wait(self, resources: Sequence[Resource], timeout: float, *, strategy: str = "watcher",
+             jobs: bool = False) -> None:
+        """--wait: every object ready (WaitError otherwise)."""
+        ...
+
+    def wait_deleted(self, resources: Sequence[Resource], timeout: float) -> None:
+        """uninstall --wait: every object gone (WaitError naming those left)."""
+        ...
+
+    # -- hooks ------------------------------------------------------------------
+    def create_hook(self, resources: Sequence[Resource], *, server_side: bool) -> None:
+        """Write a hook's objects one by one, in order (SSA without force, or create)."""
+        ...
+
+    def watch_hook(self, resources: Sequence[Resource], timeout: float) -> None:
+        """WatchUntilReady: Jobs complete, Pods succeed (WaitError otherwise)."""
+        ...
+
+    def hook_deleted(self, resources: Sequence[Resource], timeout: float) -> list[str]:
+        """Wait until a deleted hook's objects are gone; those still there at the timeout."""
+        ...
+
+    def pod_log(self, namespace: str, pod: str) -> tuple[int, str]:
+        """A Pod's log (HTTP status, text or the error's message)."""
+        ...
+
+    # -- set-up -------------------------------------------------------------------
+    def install_crds(self, manifests: Sequence[str], timeout: float) -> list[str]:
+        """A chart's crds/: created (never updated), then waited Established; refs created."""
+        ...
+
+    def ensure_namespace(self, namespace: str) -> None:
+        """--create-namespace: create it unless it exists."""
+        ...
+
+    def lock(self, namespace: str, release: str, wait_seconds: float) -> Lock:
+        """Take the release's Lease (waiting up to `wait_seconds` for a live holder)."""
+        ...
+
+
+class KubeCluster:
+    """The Cluster over a real API server: each operation is a runner.kube function.
+    They are imported where used: status, history and get load this module and never
+    apply, wait or delete anything."""
+
+    def __init__(self, client: KubeClient) -> None:
+        self.client = client
+
+    def server_version(self) -> str:
+        return self.client.server_version()
+
+    def api_versions(self) -> list[str]:
+        return self.client.api_versions()
+
+    def build(self, manifest: str, namespace: str) -> list[Resource]:
+        from runner.kube.resources import build
+
+        return build(self.client, manifest, namespace)
+
+    def existing(self, resources: Sequence[Resource], release: str, namespace: str, *,
+                 take_ownership: bool) -> list[Resource]:
+        from runner.kube.ownership import existing_resources
+
+        return existing_resources(self.client, resources, release, namespace,
+                                  take_ownership=take_ownership)
+
+    def preflight(self, resources: Sequence[Resource]) -> list[FieldConflict]:
+        from runner.kube.apply import preflight_conflicts
+
+        return preflight_conflicts(self.client, resources)
+
+    def create(self, resources: Sequence[Resource], *, server_side: bool, force: bool = False,
+               result: ApplyResult | None = None) -> ApplyResult:
+        from runner.kube import operations
+
+        return operations.create_all(self.client, resources, server_side=server_side, force=force,
+                                     result=result)
+
+    def update(self, current: Sequence[Resource], target: Sequence[Resource], *, server_side: bool,
+               force: bool = False, upgrade_csa_manager: bool = False,
+               three_way_for_custom: bool = False, replace: bool = False,
+               result: ApplyResult | None = None) -> ApplyResult:
+        from runner.kube import operations
+
+        return operations.update_all(self.client, current, target, server_side=server_side,
+                                     force=force, upgrade_csa_manager=upgrade_csa_manager,
+                                     three_way_for_custom=three_way_for_custom, replace=replace,
+                                     result=result)
+
+    def delete(self, resources: Sequence[Resource], cascade: str = "background"
+               ) -> tuple[list[Resource], list[str]]:
+        from runner.kube import operations
+
+        return operations.delete_all(self.client, resources, cascade)
+
+    def wait(self, resources: Sequence[Resource], timeout: float, *, strategy: str = "watcher",
+             jobs: bool = False) -> None:
+        from runner.kube import wait
+
+        wait.wait_for(strategy, self.client, resources, timeout, jobs=jobs)
+
+    def wait_deleted(self, resources: Sequence[Resource], timeout: float) -> None:
+        from runner.kube import wait
+
+        wait.watch_deleted(self.client, resources, timeout)
+
+    def create_hook(self, resources: Sequence[Resource], *, server_side: bool) -> None:
+        from runner.kube.apply import create, server_side_apply
+
+        for resource in resources:
+            if server_side:
+                server_side_apply(self.client, resource, force=False)
+            else:
+                create(self.client, resource)
+
+    def watch_hook(self, resources: Sequence[Resource], timeout: float) -> None:
+        from runner.kube import wait
+
+        wait.watch_ready(self.client, resources, timeout, hooks=True)
+
+    def hook_deleted(self, resources: Sequence[Resource], timeout: float) -> list[str]:
+        from runner.kube import operations
+
+        return operations.wait_for_delete(self.client, resources, timeout)
+
+    def pod_log(self, namespace: str, pod: str) -> tuple[int, str]:
+        return self.client.text(f"/api/v1/namespaces/{namespace}/pods/{pod}/log")
+
+    def install_crds(self, manifests: Sequence[str], timeout: float) -> list[str]:
+        from runner.kube.apply import create
+        from runner.kube.client import KubeError
+        from runner.kube.resources import parse_documents, resource_of
+
+        crds: list[Resource] = []
+        for manifest in manifests:
+            for obj in parse_documents(manifest):
+                crd = resource_of(self.client, obj, "")
+                try:
+                    create(self.client, crd)
+                except KubeError as err:
+                    if err.status != 409:
+                        raise
+                    continue
+                crds.append(crd)
+        if crds:
+            self._wait_established(crds, timeout)
+        return [crd.ref() for crd in crds]
+
+    def _wait_established(self, crds: Sequence[Resource], timeout: float) -> None:
+        import time
+
+        deadline = time.monotonic() + timeout
+        for crd in crds:
+            while time.monotonic() < deadline:
+                live = self.client.checked("GET", crd.path, f"get {crd.describe()}")
+                conditions = (live.get("status") or {}).get("conditions") or []
+                if any(c.get("type") == "Established" and c.get("status") == "True"
+                       for c in conditions):
+                    break
+                time.sleep(0.2)
+
+    def ensure_namespace(self, namespace: str) -> None:
+        from runner.kube.client import KubeError
+
+        body = {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": namespace}}
+        reply = self.client.request("POST", "/api/v1/namespaces", body=body)
+        if not reply.ok and reply.status != 409:
+            raise KubeError(f"failed to create namespace {namespace}: {reply.message}", reply.status)
+
+    def lock(self, namespace: str, release: str, wait_seconds: float) -> Lock:
+        from runner.kube.lease import ReleaseLock
+
+        return ReleaseLock(self.client, namespace, release).acquire(wait_seconds)

@@ -1,0 +1,272 @@
+"""install over the fake cluster: the records a user sees in `history`, the objects
+left in the cluster, and the errors, for each way an install ends."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from runner.actions.deploy import DeployOptions
+from runner.actions.install import InstallOptions, install
+from runner.actions.release_config import PendingError
+from runner.errors import RunnerError
+from runner.kube.apply import ApplyConflictError
+from runner.release.record import PENDING_INSTALL, Info, Release
+from tests.unit.fakes.storage import history, statuses
+
+
+def _install(cfg, chart_path, own=None, **flags):
+    return install(cfg, DeployOptions(name="app", chart=chart_path, **flags), own)
+
+
+def test_an_install_goes_from_pending_install_to_deployed(cfg, fake, driver, chart):
+    result = _install(cfg, chart())
+
+    assert history(cfg.storage, "app") == [(1, "deployed", "Install complete")]
+    assert statuses(driver, 1) == ["pending-install", "deployed"]
+    assert result.release.apply_method == "ssa" and result.release.info.notes == "app says hello\n"
+    assert result.created == ["ConfigMap/app-cm", "Deployment/app-web"]
+    stored = fake.get("ConfigMap", "app-cm")
+    assert stored["data"] == {"message": "hello"}
+    assert stored["metadata"]["labels"]["app.kubernetes.io/managed-by"] == "Helm"
+    assert stored["metadata"]["annotations"]["meta.helm.sh/release-name"] == "app"
+    hook = cfg.storage.get("app", 1).hooks[0]
+    assert hook.last_run.phase == "Succeeded"
+    assert fake.get("Job", "app-migrate") is None  # hook-succeeded: deleted after it ran
+    assert fake.lock_log == ["acquire app", "release app"]
+
+
+def test_a_failed_apply_marks_the_install_failed(cfg, fake, driver, chart):
+    fake.fail("apply", "Deployment/app-web", "admission webhook denied it")
+
+    with pytest.raises(RunnerError, match="admission webhook denied it"):
+        _install(cfg, chart())
+
+    [(revision, status, description)] = history(cfg.storage, "app")
+    assert (revision, status) == (1, "failed")
+    assert description.startswith('Release "app" failed: failed to apply Deployment "app-web"')
+    assert statuses(driver, 1) == ["pending-install", "failed"]
+    assert fake.lock_log == ["acquire app", "release app"]
+
+
+def test_a_failed_pre_install_hook_fails_the_install_before_any_object(cfg, fake, chart):
+    fake.fail("hook", "Job/app-migrate", "job failed: BackoffLimitExceeded")
+
+    with pytest.raises(RunnerError, match="BackoffLimitExceeded"):
+        _install(cfg, chart())
+
+    assert history(cfg.storage, "app")[0][1] == "failed"
+    assert cfg.storage.get("app", 1).hooks[0].last_run.phase == "Failed"
+    assert fake.names("ConfigMap") == [] and fake.names("Deployment") == []
+
+
+def test_wait_failure_fails_the_install_and_leaves_its_objects(cfg, fake, chart):
+    fake.never_ready("Deployment/app-web")
+
+    with pytest.raises(RunnerError) as raised:
+        _install(cfg, chart(), wait=True)
+
+    assert "resource Deployment/ns/app-web not ready" in str(raised.value)
+    assert history(cfg.storage, "app")[0][1] == "failed"
+    assert fake.names("Deployment") == ["app-web"]
+
+
+def test_rollback_on_failure_removes_what_the_install_created_and_its_record(cfg, fake, chart):
+    fake.put({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "app-cm"}})
+    fake.never_ready("Deployment/app-web")
+
+    with pytest.raises(RunnerError) as raised:
+        _install(cfg, chart(), rollback_on_failure=True, take_ownership=True)
+
+    assert str(raised.value).startswith("release app failed, and has been uninstalled due to "
+                                        "rollback-on-failure being set: resource Deployment")
+    assert cfg.storage.heads("app") == []
+    assert fake.names("Deployment") == []  # created by the install: removed
+    assert fake.names("ConfigMap") == ["app-cm"]  # existed before (adopted): stays
+
+
+def test_an_interrupted_install_is_recorded_failed_and_unlocked(cfg, fake, driver, chart):
+    fake.interrupt("wait", "Deployment/app-web")
+
+    with pytest.raises(KeyboardInterrupt):
+        _install(cfg, chart(), wait=True)
+
+    assert history(cfg.storage, "app") == [(1, "failed", 'Release "app" failed: context canceled')]
+    assert fake.lock_log == ["acquire app", "release app"]
+
+
+def test_a_failed_first_install_is_retried_as_a_new_revision(cfg, fake, chart):
+    fake.fail("apply", "ConfigMap/app-cm")
+    with pytest.raises(RunnerError):
+        _install(cfg, chart())
+    fake._failures.clear()
+
+    result = _install(cfg, chart())
+
+    assert result.notes == ["retrying the failed first install of app (revision 1 failed)"]
+    assert [h[:2] for h in history(cfg.storage, "app")] == [(1, "failed"), (2, "deployed")]
+
+
+def test_a_name_in_use_is_refused_and_nothing_changes(cfg, fake, driver, chart):
+    _install(cfg, chart())
+    writes = len(driver.writes)
+
+    with pytest.raises(RunnerError, match="cannot reuse a name that is still in use"):
+        _install(cfg, chart(), values={"message": "other"})
+
+    assert len(driver.writes) == writes
+    assert fake.get("ConfigMap", "app-cm")["data"] == {"message": "hello"}
+
+
+def test_replace_reuses_the_name_of_an_uninstalled_release(cfg, fake, chart):
+    from runner.actions.uninstall import UninstallOptions, uninstall
+
+    _install(cfg, chart())
+    uninstall(cfg, UninstallOptions(name="app", keep_history=True))
+
+    _install(cfg, chart(), InstallOptions(replace=True))
+
+    assert [h[:2] for h in history(cfg.storage, "app")] == [(1, "superseded"), (2, "deployed")]
+
+
+def test_a_first_install_left_pending_by_a_killed_run_is_marked_failed_and_retried(cfg, fake, chart):
+    stamp = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    cfg.storage.create(Release(name="app", namespace="ns", version=1, info=Info(
+        status=PENDING_INSTALL, description="Initial install underway", last_deployed=stamp)))
+    fake.expire_lock("app", holder="killed-run")
+
+    result = _install(cfg, chart())
+
+    assert result.notes[0] == "revision 1 was left pending by an abandoned operation; marked failed"
+    [first, second] = history(cfg.storage, "app")
+    assert first[1] == "failed" and "killed-run" in first[2]
+    assert second[:2] == (2, "deployed")
+
+
+def test_a_young_pending_install_without_a_lock_is_in_progress(cfg, chart):
+    stamp = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    cfg.storage.create(Release(name="app", namespace="ns", version=1, info=Info(
+        status=PENDING_INSTALL, description="Initial install underway", last_deployed=stamp)))
+
+    with pytest.raises(PendingError):
+        _install(cfg, chart())
+    assert history(cfg.storage, "app")[0][1] == "pending-install"
+
+
+def test_a_release_lock_held_elsewhere_stops_the_install_before_any_write(cfg, fake, driver, chart):
+    fake.hold_lock("app", holder="runner@ci/7")
+
+    with pytest.raises(RunnerError, match="held by runner@ci/7"):
+        _install(cfg, chart())
+    assert driver.writes == [] and fake.objects == {}
+
+
+def test_an_object_of_another_owner_stops_the_install_unless_taken_over(cfg, fake, driver, chart):
+    fake.put({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "app-cm"},
+              "data": {"mine": "1"}})
+
+    with pytest.raises(RunnerError) as raised:
+        _install(cfg, chart())
+    assert str(raised.value).startswith('unable to continue with install: ConfigMap "app-cm" in '
+                                        'namespace "ns" exists and cannot be imported')
+    assert driver.writes == []
+
+    result = _install(cfg, chart(), take_ownership=True)
+    assert result.updated == ["ConfigMap/app-cm"] and result.created == ["Deployment/app-web"]
+    assert fake.get("ConfigMap", "app-cm")["data"] == {"message": "hello"}
+
+
+def test_field_conflicts_stop_the_install_before_the_record_unless_forced(cfg, fake, driver, chart):
+    fake.put({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {
+        "name": "app-cm", "labels": {"app.kubernetes.io/managed-by": "Helm"},
+        "annotations": {"meta.helm.sh/release-name": "app", "meta.helm.sh/release-namespace": "ns"}}})
+    fake.conflict("ConfigMap/app-cm", ".data.message", "kubectl")
+
+    with pytest.raises(ApplyConflictError) as raised:
+        _install(cfg, chart())
+    assert ".data.message is owned by 'kubectl'" in str(raised.value)
+    assert driver.writes == []
+
+    _install(cfg, chart(), force_conflicts=True)
+    assert history(cfg.storage, "app")[0][1] == "deployed"
+
+
+def test_a_server_dry_run_checks_the_cluster_and_writes_nothing(cfg, fake, driver, chart):
+    result = _install(cfg, chart(), dry_run="server")
+
+    assert result.release.info.description == "Dry run complete"
+    assert result.release.info.status == "pending-install"
+    assert result.created == ["ConfigMap/app-cm", "Deployment/app-web"]
+    assert driver.writes == [] and fake.objects == {} and fake.lock_log == []
+
+
+def test_hide_secret_applies_to_every_dry_run_and_only_there(cfg, chart):
+    secret = {"s.yaml": "apiVersion: v1\nkind: Secret\nmetadata:\n  name: s\nstringData:\n  p: hunter2\n"}
+
+    shown = _install(cfg, chart(extra=secret), dry_run="server", hide_secret=True)
+    assert "hunter2" not in shown.release.manifest and "app-cm" in shown.release.manifest
+    with pytest.raises(RunnerError, match="hiding Kubernetes secrets requires a dry-run mode"):
+        _install(cfg, chart(extra=secret), hide_secret=True)
+
+
+def test_a_client_dry_run_needs_no_cluster(chart):
+    from runner.actions.release_config import ActionConfig
+    from runner.release.storage import MemoryDriver, Storage
+
+    offline = ActionConfig(None, "ns", Storage(MemoryDriver()))
+    result = _install(offline, chart(), dry_run="client")
+    assert result.release.info.description == "Dry run complete" and result.created == []
+
+
+def test_client_side_apply_is_recorded_and_creates_objects(cfg, fake, chart):
+    result = _install(cfg, chart(), server_side="false")
+    assert result.release.apply_method == "csa"
+    assert fake.names("ConfigMap") == ["app-cm"]
+
+
+def test_crds_come_first_and_skip_crds_leaves_them_out(cfg, fake, chart):
+    crd = """apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: widgets.example.com}
+spec:
+  group: example.com
+  names: {kind: Widget, plural: widgets}
+  scope: Namespaced
+  versions: [{name: v1, served: true, storage: true}]
+"""
+    widget = {"w.yaml": "apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w\n"}
+
+    _install(cfg, chart(templates=widget, crds={"w.yaml": crd}))
+    assert fake.names("CustomResourceDefinition") == ["widgets.example.com"]
+    assert fake.names("Widget") == ["w"]
+
+    other = type(fake)()
+    cfg.cluster = other
+    with pytest.raises(RunnerError, match='no matches for kind "Widget"'):
+        install(cfg, DeployOptions(name="b", chart=chart(templates=widget, crds={"w.yaml": crd}),
+                                   skip_crds=True))
+    assert other.names("CustomResourceDefinition") == []
+
+
+def test_no_hooks_and_create_namespace(cfg, fake, chart):
+    _install(cfg, chart(), no_hooks=True, create_namespace=True)
+    assert cfg.storage.get("app", 1).hooks[0].last_run.phase == ""
+    assert fake.namespaces == {"ns"}
+
+
+def test_labels_go_on_the_record_and_reserved_ones_are_refused(cfg, chart):
+    _install(cfg, chart(), labels={"team": "web"})
+    assert cfg.storage.get("app", 1).labels == {"team": "web"}
+    with pytest.raises(RunnerError, match="system reserved label name"):
+        install(cfg, DeployOptions(name="b", chart=chart(), labels={"owner": "me"}))
+
+
+def test_render_warnings_are_told_not_printed(cfg, chart, capsys):
+    told = []
+    cfg.on_message = told.append
+    _install(cfg, chart(values="message: hello\ntag: \"1\"\nlist: [1]\n"),
+             values={"list": {"a": 1}})
+    assert capsys.readouterr() == ("", "")
+    assert told and told == cfg.messages
+    assert told[0].kind == "warning" and "list" in told[0].text

@@ -1,0 +1,268 @@
+"""A fake of runner.kube.cluster.Cluster: objects in a dict, failures on request.
+
+It keeps what a user would look at — which objects exist, with what content and
+metadata — and answers the way the API server does where actions depend on it:
+server-side apply creates or updates, client-side create refuses an existing
+object, deleting a missing object is no error, ownership follows Helm's
+labels and annotations. Tests arrange trouble with `fail`, `never_ready`,
+`interrupt`, `conflict`, `hold_lock` and `expire_lock`.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from runner.kube.apply import ApplyResult, FieldConflict
+from runner.kube.client import KubeError, NoKindMatchError, RestMapping
+from runner.kube.lease import LockHeldError, PreviousHolder
+from runner.kube.operations import has_keep_policy
+from runner.kube.ownership import OwnershipError, ownership_problem
+from runner.kube.resources import Resource, build, difference, parse_documents
+from runner.kube.wait import WaitError
+
+KINDS = [
+    RestMapping("", "v1", "ConfigMap", "configmaps", True),
+    RestMapping("", "v1", "Secret", "secrets", True),
+    RestMapping("", "v1", "Service", "services", True),
+    RestMapping("", "v1", "Pod", "pods", True),
+    RestMapping("", "v1", "ServiceAccount", "serviceaccounts", True),
+    RestMapping("", "v1", "Namespace", "namespaces", False),
+    RestMapping("apps", "v1", "Deployment", "deployments", True),
+    RestMapping("batch", "v1", "Job", "jobs", True),
+    RestMapping("apiextensions.k8s.io", "v1", "CustomResourceDefinition",
+                "customresourcedefinitions", False),
+]
+
+
+@dataclass
+class FakeLock:
+    release: str
+    log: list[str]
+    held: dict[str, str]
+    taken_over: PreviousHolder | None = None
+
+    def release_lock(self) -> None:
+        self.log.append(f"release {self.release}")
+        del self.held[self.release]
+
+
+@dataclass
+class FakeCluster:
+    version: str = "v1.35.0"
+    objects: dict[str, dict] = field(default_factory=dict)  # by API path
+    namespaces: set[str] = field(default_factory=set)
+    logs: dict[str, str] = field(default_factory=dict)  # pod name -> log text
+    lock_log: list[str] = field(default_factory=list)  # "acquire x" / "release x", in order
+    _kinds: dict[tuple[str, str], RestMapping] = field(default_factory=dict)
+    _failures: dict[tuple[str, str], str] = field(default_factory=dict)
+    _interrupts: set[tuple[str, str]] = field(default_factory=set)
+    _never_ready: set[str] = field(default_factory=set)
+    _conflicts: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
+    _locks: dict[str, str] = field(default_factory=dict)  # release -> holder
+    _expired: dict[str, PreviousHolder] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        for mapping in KINDS:
+            self._kinds[(mapping.api_version, mapping.kind)] = mapping
+
+    # -- arranging trouble (tests) -----------------------------------------------
+    def fail(self, operation: str, ref: str, message: str = "the server said no") -> None:
+        """`operation` ("apply", "delete", "hook", "wait") on Kind/name fails with `message`."""
+        self._failures[(operation, ref)] = message
+
+    def interrupt(self, operation: str, ref: str) -> None:
+        """Ctrl-C while `operation` runs on Kind/name."""
+        self._interrupts.add((operation, ref))
+
+    def never_ready(self, ref: str) -> None:
+        self._never_ready.add(ref)
+
+    def conflict(self, ref: str, field_path: str, manager: str) -> None:
+        """Another field manager owns `field_path` of Kind/name (server-side apply)."""
+        self._conflicts.setdefault(ref, []).append((field_path, manager))
+
+    def hold_lock(self, release: str, holder: str = "another-run") -> None:
+        self._locks[release] = holder
+
+    def expire_lock(self, release: str, holder: str = "killed-run") -> None:
+        """The release's lease was held by `holder`, which stopped renewing it."""
+        self._expired[release] = PreviousHolder(holder, "2026-01-01T00:00:00.000000Z")
+
+    def put(self, obj: dict, namespace: str = "ns") -> None:
+        """An object that exists before the action runs (made by someone else)."""
+        resource = build(self, _yaml(obj), namespace)[0]
+        self.objects[resource.path] = copy.deepcopy(resource.obj)
+
+    def get(self, kind: str, name: str, namespace: str = "ns") -> dict | None:
+        mapping = next(m for m in self._kinds.values() if m.kind == kind)
+        return self.objects.get(mapping.object_path(name, namespace if mapping.namespaced else ""))
+
+    def names(self, kind: str) -> list[str]:
+        return sorted(obj["metadata"]["name"] for obj in self.objects.values() if obj["kind"] == kind)
+
+    # -- what runner.kube.resources.build asks of a client -------------------------
+    def mapping(self, api_version: str, kind: str) -> RestMapping:
+        found = self._kinds.get((api_version, kind))
+        if found is None:
+            raise NoKindMatchError(f'no matches for kind "{kind}" in version "{api_version}"')
+        return found
+
+    # -- the Cluster Protocol ------------------------------------------------------------
+    def server_version(self) -> str:
+        return self.version
+
+    def api_versions(self) -> list[str]:
+        versions = {m.api_version for m in self._kinds.values()}
+        return sorted(versions) + sorted(f"{m.api_version}/{m.kind}" for m in self._kinds.values())
+
+    def build(self, manifest: str, namespace: str) -> list[Resource]:
+        return build(self, manifest, namespace)
+
+    def existing(self, resources: Sequence[Resource], release: str, namespace: str, *,
+                 take_ownership: bool) -> list[Resource]:
+        found = []
+        for resource in resources:
+            live = self.objects.get(resource.path)
+            resource.exists = live is not None
+            if live is None:
+                continue
+            problem = "" if take_ownership else ownership_problem(live, release, namespace)
+            if problem:
+                raise OwnershipError(f"{resource.describe()} exists and cannot be imported into "
+                                     f"the current release: {problem}")
+            resource.live = copy.deepcopy(live)
+            found.append(resource)
+        return found
+
+    def preflight(self, resources: Sequence[Resource]) -> list[FieldConflict]:
+        return [FieldConflict(r.describe(), path, manager, f'conflict with "{manager}"')
+                for r in resources for path, manager in self._conflicts.get(r.ref(), [])]
+
+    def create(self, resources: Sequence[Resource], *, server_side: bool, force: bool = False,
+               result: ApplyResult | None = None) -> ApplyResult:
+        result = result if result is not None else ApplyResult()
+        for resource in resources:
+            if not server_side and resource.path in self.objects:
+                raise KubeError(f"failed to create {resource.describe()}: already exists", 409)
+            created = self._write("apply", resource, force=force)
+            (result.created if created else result.updated).append(resource)
+        return result
+
+    def update(self, current: Sequence[Resource], target: Sequence[Resource], *, server_side: bool,
+               force: bool = False, upgrade_csa_manager: bool = False,
+               three_way_for_custom: bool = False, replace: bool = False,
+               result: ApplyResult | None = None) -> ApplyResult:
+        result = result if result is not None else ApplyResult()
+        for resource in target:
+            created = self._write("apply", resource, force=force or not server_side)
+            (result.created if created else result.updated).append(resource)
+        for resource in difference(current, target):
+            if has_keep_policy(resource, exact=True):
+                result.kept.append(resource)
+            elif self.objects.pop(resource.path, None) is not None:
+                result.deleted.append(resource)
+        return result
+
+    def delete(self, resources: Sequence[Resource], cascade: str = "background"
+               ) -> tuple[list[Resource], list[str]]:
+        deleted, errors = [], []
+        for resource in resources:
+            message = self._failures.get(("delete", resource.ref()))
+            if message:
+                errors.append(f"failed to delete {resource.describe()}: {message}")
+            elif self.objects.pop(resource.path, None) is not None:
+                deleted.append(resource)
+        return deleted, errors
+
+    def wait(self, resources: Sequence[Resource], timeout: float, *, strategy: str = "watcher",
+             jobs: bool = False) -> None:
+        self._check_ready("wait", resources)
+
+    def wait_deleted(self, resources: Sequence[Resource], timeout: float) -> None:
+        left = [r for r in resources if r.path in self.objects]
+        if left:
+            raise WaitError("\n".join([*(f"resource {r.kind}/{r.namespace}/{r.name} still exists"
+                                         for r in left), "context deadline exceeded"]))
+
+    def create_hook(self, resources: Sequence[Resource], *, server_side: bool) -> None:
+        for resource in resources:
+            if not server_side and resource.path in self.objects:
+                raise KubeError(f"failed to create {resource.describe()}: already exists", 409)
+            self._write("hook", resource, force=False)
+
+    def watch_hook(self, resources: Sequence[Resource], timeout: float) -> None:
+        self._check_ready("hook", resources)
+
+    def hook_deleted(self, resources: Sequence[Resource], timeout: float) -> list[str]:
+        return [r.describe() for r in resources if r.path in self.objects]
+
+    def pod_log(self, namespace: str, pod: str) -> tuple[int, str]:
+        if pod not in self.logs:
+            return 404, f'pods "{pod}" not found'
+        return 200, self.logs[pod]
+
+    def install_crds(self, manifests: Sequence[str], timeout: float) -> list[str]:
+        created = []
+        for manifest in manifests:
+            for obj in parse_documents(manifest):
+                crd = build(self, _yaml(obj), "")[0]
+                if crd.path in self.objects:
+                    continue
+                self.objects[crd.path] = copy.deepcopy(crd.obj)
+                self._serve(crd.obj)
+                created.append(crd.ref())
+        return created
+
+    def ensure_namespace(self, namespace: str) -> None:
+        self.namespaces.add(namespace)
+
+    def lock(self, namespace: str, release: str, wait_seconds: float) -> FakeLock:
+        if release in self._locks:
+            raise LockHeldError(self._locks[release], "2026-01-01T00:01:00.000000Z")
+        self._locks[release] = "this-run"
+        self.lock_log.append(f"acquire {release}")
+        return FakeLock(release, self.lock_log, self._locks, self._expired.pop(release, None))
+
+    # -- inside ---------------------------------------------------------------------------
+    def _write(self, operation: str, resource: Resource, *, force: bool) -> bool:
+        ref = resource.ref()
+        if (operation, ref) in self._interrupts:
+            raise KeyboardInterrupt
+        message = self._failures.get((operation, ref))
+        if message:
+            raise KubeError(f"failed to apply {resource.describe()}: {message}", 500)
+        if self._conflicts.get(ref) and not force:
+            raise KubeError(f"Apply failed with {len(self._conflicts[ref])} conflict", 409)
+        created = resource.path not in self.objects
+        self.objects[resource.path] = copy.deepcopy(resource.obj)
+        resource.live = copy.deepcopy(resource.obj)
+        return created
+
+    def _check_ready(self, operation: str, resources: Sequence[Resource]) -> None:
+        for resource in resources:
+            if (operation, resource.ref()) in self._interrupts:
+                raise KeyboardInterrupt
+            message = self._failures.get((operation, resource.ref()))
+            if message:
+                raise WaitError(message)
+        waiting = [r for r in resources if r.ref() in self._never_ready]
+        if waiting:
+            raise WaitError("\n".join([*(f"resource {r.kind}/{r.namespace}/{r.name} not ready. "
+                                         "status: InProgress, message: waiting" for r in waiting),
+                                       "context deadline exceeded"]))
+
+    def _serve(self, crd: dict) -> None:
+        """A created CRD makes its kind mappable (the API server starts serving it)."""
+        spec = crd.get("spec") or {}
+        for version in spec.get("versions") or []:
+            mapping = RestMapping(spec["group"], version["name"], spec["names"]["kind"],
+                                  spec["names"]["plural"], spec.get("scope") == "Namespaced")
+            self._kinds[(mapping.api_version, mapping.kind)] = mapping
+
+
+def _yaml(obj: dict) -> str:
+    import json
+
+    return json.dumps(obj)  # JSON is YAML
