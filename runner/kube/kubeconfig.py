@@ -215,9 +215,10 @@ def _resolve_paths(entry: dict[str, Any], base: Path) -> dict[str, Any]:
 
 
 def resolve(access: ClusterAccess, environ: Mapping[str, str] | None = None,
-            service_account_dir: Path = SERVICE_ACCOUNT_DIR) -> ConnectionConfig:
+            service_account_dir: Path | None = None) -> ConnectionConfig:
     """The connection `access` describes (client-go's ToRawKubeConfigLoader().ClientConfig())."""
     env = os.environ if environ is None else environ
+    service_account_dir = service_account_dir or SERVICE_ACCOUNT_DIR
     files = _load_files(access.kubeconfig, env)
     context_name = access.context or files.current_context
     if access.context and access.context not in files.contexts:

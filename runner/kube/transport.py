@@ -286,12 +286,49 @@ def _x509_reason(err: ssl.SSLCertVerificationError, config: ConnectionConfig) ->
     prefix = "tls: failed to verify certificate: x509: "
     if err.verify_code in (2, 18, 19, 20, 21):  # no trusted issuer (OpenSSL's X509_V_ERR_*)
         return prefix + "certificate signed by unknown authority"
-    if err.verify_code == 62:  # X509_V_ERR_HOSTNAME_MISMATCH
-        name = config.tls_server_name or (urlsplit(config.server).hostname or "")
-        return prefix + f"certificate is not valid for {name}"
+    if err.verify_code in (62, 64):  # X509_V_ERR_HOSTNAME_MISMATCH, X509_V_ERR_IP_ADDRESS_MISMATCH
+        host = config.tls_server_name or (urlsplit(config.server).hostname or "")
+        return "tls: failed to verify certificate: " + _hostname_error(host, _peer_certificate(config))
     if err.verify_code in (9, 10):
         return prefix + "certificate has expired or is not yet valid"
     return prefix + str(err.verify_message or err)
+
+
+def _hostname_error(host: str, der: bytes) -> str:
+    """Go's x509.HostnameError text: the names the certificate does carry."""
+    from cryptography import x509
+
+    try:
+        certificate = x509.load_der_x509_certificate(der)
+        names = certificate.extensions.get_extension_for_class(x509.SubjectAlternativeName).value
+    except (ValueError, x509.ExtensionNotFound):
+        return f"x509: certificate is not valid for any names, but wanted to match {host}"
+    try:
+        ipaddress.ip_address(host)
+    except ValueError:
+        valid = ", ".join(names.get_values_for_type(x509.DNSName))
+    else:
+        addresses = names.get_values_for_type(x509.IPAddress)
+        if not addresses:
+            return f"x509: cannot validate certificate for {host} because it doesn't contain any IP SANs"
+        valid = ", ".join(str(a) for a in addresses)
+    if not valid:
+        return f"x509: certificate is not valid for any names, but wanted to match {host}"
+    return f"x509: certificate is valid for {valid}, not {host}"
+
+
+def _peer_certificate(config: ConnectionConfig) -> bytes:
+    """The server's certificate, fetched again without verification to say what it names."""
+    parts = urlsplit(config.server)
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+    context.check_hostname = False
+    context.verify_mode = ssl.CERT_NONE
+    try:
+        with socket.create_connection((parts.hostname, parts.port or 443), timeout=TLS_HANDSHAKE_TIMEOUT_SECONDS) as raw, \
+                context.wrap_socket(raw, server_hostname=config.tls_server_name or parts.hostname) as tls:
+            return tls.getpeercert(binary_form=True) or b""
+    except OSError:
+        return b""
 
 
 # -- proxies --------------------------------------------------------------------------

@@ -45,7 +45,7 @@ class KubeDriver:
     # -- reads -----------------------------------------------------------------
 
     def get(self, key: str) -> Release:
-        obj = self._request("GET", f"/{key}")
+        obj = self._request("GET", f"/{key}", what=f'get: failed to get "{key}"')
         if obj is None:
             raise ReleaseNotFoundError(key)
         return self._release_of(obj)
@@ -53,7 +53,8 @@ class KubeDriver:
     def heads(self, release_name: str) -> list[RecordHead]:
         selector = f"owner={OWNER},name={release_name}"
         listing = self._request(
-            "GET", "", query=[("labelSelector", selector)], accept=_METADATA_LIST
+            "GET", "", query=[("labelSelector", selector)], accept=_METADATA_LIST,
+            what="query: failed to query with labels",
         )
         heads = []
         for item in (listing or {}).get("items") or []:
@@ -72,7 +73,8 @@ class KubeDriver:
         """Every record whose labels match, each keeping all its stored labels (as Helm's
         List does, so that `list --selector` sees name, status and version too)."""
         selector = ",".join(f"{k}={v}" for k, v in sorted(labels.items()))
-        listing = self._request("GET", "", query=[("labelSelector", selector)])
+        listing = self._request("GET", "", query=[("labelSelector", selector)],
+                                what="list: failed to list")
         found = []
         for obj in (listing or {}).get("items") or []:
             release = self._release_of(obj)
@@ -149,11 +151,13 @@ class KubeDriver:
         *,
         query: list[tuple[str, str]] | None = None,
         accept: str = "application/json",
+        what: str,
     ) -> dict[str, Any] | None:
+        """A read; None when not found. `what` is Helm's prefix for a failure."""
         status, reply = self._call(method, suffix, None, query or [], accept)
         if status == 404:
             return None
-        self._check(status, reply, f"{method} {self._path(suffix)}")
+        self._check(status, reply, what)
         return reply
 
     def _write(
