@@ -70,6 +70,8 @@ def test_throttling_lets_a_burst_through_then_keeps_to_qps(monkeypatch):
 
 def test_throttling_defaults_and_off():
     assert (transport._RateLimiter(0, 0).rate, transport._RateLimiter(0, 0).burst) == (5.0, 10)
+    assert transport._RateLimiter(0, 50).rate == 5.0  # a burst limit alone: client-go's 5/s after it
+    assert transport._RateLimiter(0, 100).rate < 0  # Helm's defaults untouched: no throttling
     off = transport._RateLimiter(-1, 1)
     start = time.monotonic()
     for _ in range(50):
