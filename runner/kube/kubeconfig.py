@@ -83,8 +83,12 @@ class ClusterAccess:
         )
 
     def with_flags(self, **flags: Any) -> ClusterAccess:
-        """These settings with the flags the user typed laid over them (None: not typed)."""
-        return replace(self, **{k: v for k, v in flags.items() if v is not None})
+        """These settings with the flags the user typed laid over them (None: not typed),
+        e.g. `with_flags(namespace=args.namespace, as_groups=args.kube_as_group)`."""
+        typed = {k: v for k, v in flags.items() if v is not None}
+        if "as_groups" in typed:  # a repeated flag arrives as a list
+            typed["as_groups"] = tuple(typed["as_groups"])
+        return replace(self, **typed)
 
 
 def _go_bool(text: str | None, default: bool) -> bool:

@@ -54,6 +54,7 @@ def test_unparsable_helm_numbers_and_booleans_fall_back_to_the_defaults():
 def test_flags_lay_over_the_variables_only_where_typed():
     access = ClusterAccess.from_env({"HELM_NAMESPACE": "env-ns", "HELM_KUBETOKEN": "env-token"})
     assert access.with_flags(namespace="flag-ns", token=None) == ClusterAccess(namespace="flag-ns", token="env-token")
+    assert access.with_flags(as_groups=["a", "b"]).as_groups == ("a", "b")  # --kube-as-group a --kube-as-group b
 
 
 def test_the_current_context_gives_server_namespace_and_credentials(tmp_path):
