@@ -105,6 +105,7 @@ class KubeClient:
         the answer to the first request (`kubernetes cluster unreachable: stat ...`),
         and the namespace is then `access.namespace` or "default".
         """
+        from runner.kube.credentials import CredentialError
         from runner.kube.kubeconfig import ClusterAccess, KubeconfigError, resolve
         from runner.kube.transport import Transport
 
@@ -112,7 +113,7 @@ class KubeClient:
         try:
             config = resolve(access)
             return cls(Transport(config), config.namespace)
-        except KubeconfigError as err:
+        except (KubeconfigError, CredentialError) as err:
             return cls(_Unusable(err), access.namespace or "default")
 
     @classmethod

@@ -190,7 +190,7 @@ def _read(path: Path) -> dict[str, Any]:
     except FileNotFoundError:
         return {}  # missing files in KUBECONFIG are skipped, as client-go skips them
     except OSError as err:
-        raise KubeconfigError(f'error loading config file "{path}": {err.strerror.lower()}') from err
+        raise KubeconfigError(f'error loading config file "{path}": {(err.strerror or str(err)).lower()}') from err
     try:
         loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when present
         data = yaml.load(text, Loader=loader)  # noqa: S506 - a safe loader

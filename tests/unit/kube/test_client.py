@@ -68,3 +68,13 @@ def test_an_unusable_kubeconfig_fails_at_the_first_request_with_its_reason():
     assert client.default_namespace == "apps"
     with pytest.raises(ClusterUnreachable, match="^kubernetes cluster unreachable: stat /nonexistent: no such file"):
         client.request("GET", "/api")
+
+
+def test_a_removed_auth_provider_fails_at_the_first_request(tmp_path):
+    config = tmp_path / "config"
+    config.write_text("current-context: c\ncontexts:\n- name: c\n  context: {cluster: k, user: u}\n"
+                      "clusters:\n- name: k\n  cluster: {server: 'https://k:6443'}\n"
+                      "users:\n- name: u\n  user:\n    auth-provider: {name: gcp}\n")
+    client = KubeClient.connect(ClusterAccess(kubeconfig=str(config)))
+    with pytest.raises(ClusterUnreachable, match="^kubernetes cluster unreachable: The gcp auth plugin has been removed"):
+        client.request("GET", "/api")
