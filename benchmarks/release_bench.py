@@ -47,11 +47,10 @@ def helm(*args: str) -> list[str]:
 
 
 def create_namespace(bed: Any, name: str) -> None:
-    from kubernetes import config
-
     from runner.kube.client import KubeClient
+    from runner.kube.kubeconfig import ClusterAccess
 
-    client = KubeClient(config.new_client_from_config(config_file=str(bed.kubeconfig)))
+    client = KubeClient.connect(ClusterAccess(kubeconfig=str(bed.kubeconfig)))
     client.request("POST", "/api/v1/namespaces",
                    body={"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": name}})
 

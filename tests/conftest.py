@@ -1,7 +1,8 @@
 """Shared fixtures. The testbed ones start a real control plane on first use.
 
 - ``cluster`` (session): the running testbed: ``kubeconfig`` path, ``api_client``
-  (a kubernetes.client.ApiClient), ``server`` URL and the ``testbed`` itself.
+  (a kubernetes.client.ApiClient, to check our work with another client),
+  ``client()`` (our own KubeClient), ``server`` URL and the ``testbed`` itself.
 - ``namespace`` (function): a fresh namespace, deleted afterwards.
 - ``helm`` (function): ``helm("status", "x", "-n", ns)`` runs Helm 4.1.4
   against the testbed and returns the CompletedProcess (text, not checked).
@@ -32,8 +33,15 @@ HELM_TIMEOUT_SECONDS = 300
 class Cluster:
     kubeconfig: Path
     server: str
-    api_client: Any  # kubernetes.client.ApiClient, imported lazily
+    api_client: Any  # kubernetes.client.ApiClient, imported lazily: an independent client for checks
     testbed: Testbed
+
+    def client(self) -> Any:
+        """deploy-runner's own client (runner.kube.client.KubeClient) for the testbed."""
+        from runner.kube.client import KubeClient
+        from runner.kube.kubeconfig import ClusterAccess
+
+        return KubeClient.connect(ClusterAccess(kubeconfig=str(self.kubeconfig)))
 
 
 @pytest.fixture(scope="session")

@@ -18,6 +18,7 @@ from runner.engine_objects import default_capabilities
 from runner.errors import RunnerError
 from runner.kube.client import KubeClient
 from runner.kube.cluster import Cluster, KubeCluster, Lock
+from runner.kube.kubeconfig import ClusterAccess
 from runner.release import history as release_history
 from runner.release.chartjson import chart_to_json
 from runner.release.record import (
@@ -60,9 +61,15 @@ class ActionConfig:
 
     @classmethod
     def connect(cls, namespace: str | None = None, kubeconfig: str | None = None,
-                context: str | None = None, driver: str | None = None) -> ActionConfig:
-        client = KubeClient.from_kubeconfig(kubeconfig or os.environ.get("KUBECONFIG"), context)
-        ns = namespace or client.default_namespace
+                context: str | None = None, driver: str | None = None,
+                access: ClusterAccess | None = None) -> ActionConfig:
+        """`access`: Helm's connection flags over its HELM_* variables; without it, the
+        variables with these three flags over them."""
+        if access is None:
+            access = ClusterAccess.from_env().with_flags(namespace=namespace or None,
+                                                         kubeconfig=kubeconfig or None, context=context or None)
+        client = KubeClient.connect(access)
+        ns = client.default_namespace
         store = _driver(client, ns, driver)
         return cls(KubeCluster(client), ns, Storage(store),
                    locking=not isinstance(store, MemoryDriver))

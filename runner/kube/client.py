@@ -1,9 +1,9 @@
-"""The cluster connection: a kubeconfig-built API client, raw JSON requests,
-and a REST mapping (apiVersion/kind -> resource, namespaced) from discovery.
+"""The cluster connection: JSON requests to the API server and a REST mapping
+(apiVersion/kind -> resource, namespaced) from discovery.
 
-Everything else in runner.kube talks to the API server through `KubeClient.
-request`, so the `kubernetes` package is imported here and nowhere else
-outside runner.kube.
+Everything in deploy-runner talks to the API server through `KubeClient.request`,
+which goes through runner.kube.transport (urllib3); the `kubernetes` package is
+not used. Build a client with `KubeClient.connect(ClusterAccess(...))`.
 """
 
 from __future__ import annotations
@@ -18,6 +18,8 @@ from runner.errors import RunnerError
 TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
     from typing import Any
+
+    from runner.kube.kubeconfig import ClusterAccess
 
 JSON = "application/json"
 _AGGREGATED = ("application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,"
@@ -75,38 +77,51 @@ class RestMapping:
         return f"{self.collection_path(namespace)}/{quote(name, safe='')}"
 
 
-class KubeClient:
-    """One API server: JSON requests and a discovery-backed REST mapper (cached)."""
+class ClusterUnreachable(KubeError):
+    """Helm's IsReachable failed: `kubernetes cluster unreachable: <reason>`."""
 
-    def __init__(self, api_client: Any = None, namespace: str = "default",
-                 transport: Any = None) -> None:
-        self.api_client = api_client  # a kubernetes ApiClient, when not using `transport`
+
+class KubeClient:
+    """One API server: JSON requests and a discovery-backed REST mapper (cached).
+
+    Like each Helm action, which asks `IsReachable` (GET /version) before anything
+    else, the first request of a client checks that the server answers: a failure
+    reads `kubernetes cluster unreachable: ...` in Helm's words, whatever the action.
+    """
+
+    def __init__(self, transport: Any, namespace: str = "default") -> None:
         self.transport = transport
         self.default_namespace = namespace
         self._groups: dict[str, dict[str, RestMapping]] = {}
         self._lock = threading.Lock()
+        self._version: dict[str, Any] | None = None
+        self._reach_lock = threading.Lock()
+
+    @classmethod
+    def connect(cls, access: ClusterAccess | None = None) -> KubeClient:
+        """A client for what `access` names (Helm's connection flags over its HELM_* variables).
+
+        A kubeconfig that cannot be used does not fail here: as in Helm, the error is
+        the answer to the first request (`kubernetes cluster unreachable: stat ...`),
+        and the namespace is then `access.namespace` or "default".
+        """
+        from runner.kube.credentials import CredentialError
+        from runner.kube.kubeconfig import ClusterAccess, KubeconfigError, resolve
+        from runner.kube.transport import Transport
+
+        access = access or ClusterAccess()
+        try:
+            config = resolve(access)
+            return cls(Transport(config), config.namespace)
+        except (KubeconfigError, CredentialError) as err:
+            return cls(_Unusable(err), access.namespace or "default")
 
     @classmethod
     def from_kubeconfig(cls, path: str | None = None, context: str | None = None) -> KubeClient:
-        from runner.kube.transport import Transport, UnsupportedKubeconfig, load_kubeconfig
+        """`connect` with only --kubeconfig and --kube-context (the HELM_* variables apply)."""
+        from runner.kube.kubeconfig import ClusterAccess
 
-        kubeconfig = load_kubeconfig(path, context)
-        try:
-            return cls(namespace=kubeconfig.namespace, transport=Transport(kubeconfig))
-        except UnsupportedKubeconfig:
-            return cls._from_kubernetes_package(path, context)
-
-    @classmethod
-    def _from_kubernetes_package(cls, path: str | None, context: str | None) -> KubeClient:
-        from kubernetes import config
-        from kubernetes.config.config_exception import ConfigException
-
-        try:
-            api = config.new_client_from_config(config_file=path, context=context)
-            namespace = _context_namespace(path, context)
-        except (ConfigException, OSError) as err:
-            raise RunnerError(f"kubernetes cluster unreachable: {err}") from err
-        return cls(api, namespace)
+        return cls.connect(ClusterAccess.from_env().with_flags(kubeconfig=path or None, context=context))
 
     # -- requests ----------------------------------------------------------------
 
@@ -114,47 +129,45 @@ class KubeClient:
                 query: list[tuple[str, str]] | None = None, content_type: str = JSON,
                 accept: str = JSON) -> Response:
         """One HTTP call; returns the status and the decoded JSON (errors included)."""
-        if self.transport is not None:
-            data = None if body is None else json.dumps(body).encode()
-            raw = self.transport.request(method, path, query or [],
-                                         {"Accept": accept, "Content-Type": content_type}, data)
-            return Response(raw.status, _json(raw.data))
-        from kubernetes.client.exceptions import ApiException
-        from urllib3.exceptions import HTTPError
-
-        try:
-            reply = self.api_client.call_api(
-                path, method, query_params=query or [],
-                header_params={"Accept": accept, "Content-Type": content_type},
-                body=body, auth_settings=["BearerToken"], _preload_content=False,
-            )
-        except ApiException as err:
-            return Response(err.status, _json(err.body))
-        except HTTPError as err:
-            raise KubeError(f"kubernetes cluster unreachable: {err}") from err
-        raw = reply[0] if isinstance(reply, tuple) else reply
+        data = None if body is None else json.dumps(body).encode()
+        raw = self._send(method, path, query or [], {"Accept": accept, "Content-Type": content_type}, data)
         return Response(raw.status, _json(raw.data))
 
     def text(self, path: str) -> tuple[int, str]:
         """GET a plain-text body (pod logs): the status and the text (an error's message)."""
-        if self.transport is not None:
-            raw = self.transport.request("GET", path, [], {"Accept": "*/*"}, None)
-            status, data = raw.status, raw.data
-        else:
-            from kubernetes.client.exceptions import ApiException
-            from urllib3.exceptions import HTTPError
+        raw = self._send("GET", path, [], {"Accept": "*/*"}, None)
+        text = raw.data.decode("utf-8", "replace")
+        return raw.status, (str(_json(text).get("message", text)) if raw.status >= 400 else text)
 
-            try:
-                reply = self.api_client.call_api(path, "GET", header_params={"Accept": "*/*"},
-                                                 auth_settings=["BearerToken"], _preload_content=False)
-            except ApiException as err:
-                return err.status, str(_json(err.body).get("message", err.reason))
-            except HTTPError as err:
-                raise KubeError(f"kubernetes cluster unreachable: {err}") from err
-            raw = reply[0] if isinstance(reply, tuple) else reply
-            status, data = raw.status, raw.data
-        text = data.decode("utf-8", "replace") if isinstance(data, bytes) else str(data or "")
-        return status, (str(_json(text).get("message", text)) if status >= 400 else text)
+    def _send(self, method: str, path: str, query: list[tuple[str, str]], headers: dict[str, str],
+              data: bytes | None) -> Any:
+        from runner.kube.transport import ConnectionFailed
+
+        if self._version is None:
+            self.reachable()
+        try:
+            return self.transport.request(method, path, query, headers, data)
+        except ConnectionFailed as err:
+            raise KubeError(str(err)) from err
+
+    def reachable(self) -> dict[str, Any]:
+        """Helm's IsReachable: GET /version once; the server's version info."""
+        from runner.kube.transport import ConnectionFailed
+
+        with self._reach_lock:
+            if self._version is None:
+                try:
+                    raw = self.transport.request("GET", "/version", [], {"Accept": JSON}, None)
+                except ConnectionFailed as err:
+                    raise ClusterUnreachable(f"kubernetes cluster unreachable: {err}") from err
+                if raw.status >= 400:
+                    raise ClusterUnreachable(f"kubernetes cluster unreachable: {_status_text(raw.status, raw.data)}",
+                                             raw.status)
+                self._version = _json(raw.data)
+            return self._version
+
+    def close(self) -> None:
+        self.transport.close()
 
     def checked(self, method: str, path: str, what: str, **kw: Any) -> dict[str, Any]:
         """A request that must succeed; a failure raises KubeError naming `what`."""
@@ -165,7 +178,11 @@ class KubeClient:
         return reply.body
 
     def server_version(self) -> str:
-        return str(self.checked("GET", "/version", "cluster reachability check failed").get("gitVersion", ""))
+        """The server's gitVersion (Helm's install asks first: its failure is worded so)."""
+        try:
+            return str(self.reachable().get("gitVersion", ""))
+        except ClusterUnreachable as err:
+            raise ClusterUnreachable(f"cluster reachability check failed: {err}", err.status) from err
 
     # -- REST mapping ----------------------------------------------------------
 
@@ -231,16 +248,31 @@ class KubeClient:
         return kinds
 
 
-def _context_namespace(path: str | None, context: str | None) -> str:
-    """The namespace the kubeconfig's context names (kubectl's default), else `default`."""
-    from kubernetes.config import kube_config
+class _Unusable:
+    """The transport of a client whose kubeconfig cannot be used: every request fails with why."""
 
-    try:
-        contexts, active = kube_config.list_kube_config_contexts(config_file=path)
-    except Exception:  # noqa: BLE001 - an unreadable kubeconfig already failed above
-        return "default"
-    chosen = next((c for c in contexts if c["name"] == context), None) if context else active
-    return str(((chosen or {}).get("context") or {}).get("namespace") or "default")
+    def __init__(self, error: RunnerError) -> None:
+        self.error = error
+
+    def request(self, *args: Any) -> Any:
+        from runner.kube.transport import ConnectionFailed
+
+        raise ConnectionFailed(str(self.error)) from self.error
+
+    def close(self) -> None:
+        pass
+
+
+def _status_text(status: int, data: bytes) -> str:
+    """client-go's text for an error status with its Status body (or without one)."""
+    message = _json(data).get("message") if data else ""
+    if message:
+        return str(message)
+    if status == 401:
+        return "the server has asked for the client to provide credentials"
+    if status == 403:
+        return "the server does not allow access to the requested resource"
+    return f"the server responded with the status code {status} but did not return more information"
 
 
 def _json(data: bytes | str | None) -> dict[str, Any]:

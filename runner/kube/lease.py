@@ -10,6 +10,7 @@ writers, one gets a 409 and backs off.
 from __future__ import annotations
 
 import os
+import re
 import socket
 import threading
 import time
@@ -18,7 +19,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
 from runner.errors import RunnerError
-from runner.kube.client import KubeClient, KubeError
+from runner.kube.client import KubeClient, KubeError, Response
 
 TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
@@ -35,6 +36,25 @@ class LockHeldError(RunnerError):
         super().__init__("another operation (install/upgrade/rollback) is in progress"
                          f" (held by {holder} until {expires})")
         self.holder = holder
+
+
+class LeaseForbiddenError(KubeError):
+    """RBAC does not let this user use Leases, which Helm does not need and deploy-runner does."""
+
+    def __init__(self, subject: str, verb: str, namespace: str) -> None:
+        super().__init__(f'{subject} cannot {verb} leases.coordination.k8s.io in namespace "{namespace}": '
+                         "grant get/create/update/delete on leases (see docs/releases.md)", 403, "Forbidden")
+
+
+def _subject(message: str) -> str:
+    """`User "x"` from the API server's Forbidden message, for the one-line explanation."""
+    found = re.search(r'User "[^"]*"', message)
+    return found.group(0) if found else "the current user"
+
+
+def _namespace_missing(reply: Response) -> bool:
+    details = reply.body.get("details") or {}
+    return reply.status == 404 and details.get("kind") == "namespaces"
 
 
 def lease_name(release: str) -> str:
@@ -68,6 +88,7 @@ class ReleaseLock:
     identity: str = field(default_factory=new_identity)
     duration: int = DEFAULT_DURATION_SECONDS
     taken_over: PreviousHolder | None = None
+    namespace_missing: bool = False  # the release namespace does not exist: no Lease, nothing to guard
     _resource_version: str = ""
     _stop: threading.Event = field(default_factory=threading.Event)
     _thread: threading.Thread | None = None
@@ -91,6 +112,8 @@ class ReleaseLock:
                 if time.monotonic() >= deadline:
                     raise
                 time.sleep(1.0)
+        if self.namespace_missing:
+            return self
         self._thread = threading.Thread(target=self._renew_loop, daemon=True,
                                         name=f"lease-{self.release}")
         self._thread.start()
@@ -103,7 +126,7 @@ class ReleaseLock:
             self._create(now)
             return
         if not reply.ok:
-            raise KubeError(f"release lock: {reply.message}", reply.status)
+            raise self._refused(reply, "get")
         spec = reply.body.get("spec") or {}
         renewed = spec.get("renewTime") or spec.get("acquireTime")
         expiry = _parse(renewed) + timedelta(seconds=int(spec.get("leaseDurationSeconds", 0))) if renewed else now
@@ -122,9 +145,21 @@ class ReleaseLock:
         reply = self.client.request("POST", self._collection, body=body)
         if reply.status == 409:
             raise LockHeldError("a concurrent run", "now")
+        if _namespace_missing(reply):
+            # Nothing can be stored in a namespace that does not exist, so there is nothing
+            # to guard: the operation goes on and fails where Helm's does, in Helm's words
+            # (`create: failed to create: namespaces "x" not found`, `"x" has no deployed releases`).
+            self.namespace_missing = True
+            return
         if not reply.ok:
-            raise KubeError(f"release lock: {reply.message}", reply.status)
+            raise self._refused(reply, "create")
         self._resource_version = reply.body["metadata"]["resourceVersion"]
+
+    def _refused(self, reply: Response, verb: str) -> KubeError:
+        """A lease request the server refused; a 403 says which permission to grant."""
+        if reply.status == 403:
+            return LeaseForbiddenError(_subject(reply.message), verb, self.namespace)
+        return KubeError(f"release lock: {reply.message}", reply.status)
 
     def _spec(self, acquired: datetime, renewed: datetime) -> dict[str, Any]:
         return {"holderIdentity": self.identity, "leaseDurationSeconds": self.duration,
@@ -136,7 +171,7 @@ class ReleaseLock:
         if reply.status == 409:  # someone else wrote it first
             raise LockHeldError("a concurrent run", "now")
         if not reply.ok:
-            raise KubeError(f"release lock: {reply.message}", reply.status)
+            raise self._refused(reply, "update")
         self._resource_version = reply.body["metadata"]["resourceVersion"]
 
     def renew(self) -> None:
@@ -156,6 +191,8 @@ class ReleaseLock:
                 continue  # transient; the next tick tries again before expiry
 
     def release_lock(self) -> None:
+        if self.namespace_missing:
+            return
         self._stop.set()
         if self._thread is not None:
             self._thread.join(timeout=5)

@@ -111,7 +111,6 @@ def _drop_times(value: Any) -> None:
 
 
 def get_object(cluster: Any, path: str) -> dict[str, Any] | None:
-    from runner.kube.client import KubeClient
 
-    reply = KubeClient(cluster.api_client).request("GET", path)
+    reply = cluster.client().request("GET", path)
     return reply.body if reply.ok else None

@@ -21,10 +21,9 @@ data:
 
 
 def _apply_as(cluster, namespace: str, manager: str, body: dict) -> None:
-    from runner.kube.client import KubeClient
 
     path = f"/api/v1/namespaces/{namespace}/configmaps/{body['metadata']['name']}"
-    reply = KubeClient(cluster.api_client).request(
+    reply = cluster.client().request(
         "PATCH", path, body=body, query=[("fieldManager", manager), ("force", "true")],
         content_type="application/apply-patch+yaml")
     assert reply.ok, reply.body
@@ -148,19 +147,17 @@ def test_create_namespace(cluster, namespace, tmp_path):
         assert ours(cluster, target, "install", "n", str(chart), "--create-namespace").code == 0
         assert get_object(cluster, f"/api/v1/namespaces/{target}/configmaps/n-cm") is not None
     finally:
-        from runner.kube.client import KubeClient
 
-        KubeClient(cluster.api_client).request("DELETE", f"/api/v1/namespaces/{target}")
+        cluster.client().request("DELETE", f"/api/v1/namespaces/{target}")
 
 
 def test_client_side_upgrade_merges_containers_by_name_as_helm_does(cluster, namespace, helm, tmp_path):
-    from runner.kube.client import KubeClient
 
     v1 = write_chart(tmp_path, version="1.0.0")
     v2 = write_chart(tmp_path, version="2.0.0")
     deploy = v2 / "templates" / "deploy.yaml"
     deploy.write_text(deploy.read_text().replace("nginx:1.25", "nginx:1.26"))
-    client = KubeClient(cluster.api_client)
+    client = cluster.client()
     sidecar = {"spec": {"template": {"spec": {"containers": [{"name": "sidecar", "image": "envoy"}]}}}}
     images = {}
     for name, tool in (("mine", "ours"), ("theirs", "helm")):

@@ -31,9 +31,8 @@ EDITOR = "kubectl-edit"
 
 
 def _client(cluster: Any) -> Any:
-    from runner.kube.client import KubeClient
 
-    return KubeClient(cluster.api_client)
+    return cluster.client()
 
 
 def _path(obj: dict[str, Any], namespace: str, plural: str) -> str:

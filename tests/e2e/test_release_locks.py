@@ -22,14 +22,13 @@ PENDING = "another operation (install/upgrade/rollback) is in progress"
 
 
 def _lease(cluster, namespace: str, release: str, renewed: datetime, holder: str = "someone-else") -> None:
-    from runner.kube.client import KubeClient
     from runner.kube.lease import lease_name, micro_time
 
     body = {"apiVersion": "coordination.k8s.io/v1", "kind": "Lease",
             "metadata": {"name": lease_name(release)},
             "spec": {"holderIdentity": holder, "leaseDurationSeconds": 30,
                      "acquireTime": micro_time(renewed), "renewTime": micro_time(renewed)}}
-    reply = KubeClient(cluster.api_client).request(
+    reply = cluster.client().request(
         "POST", f"/apis/coordination.k8s.io/v1/namespaces/{namespace}/leases", body=body)
     assert reply.ok, reply.body
 
@@ -133,10 +132,9 @@ def test_the_lock_waits_when_asked(cluster, namespace, tmp_path):
 def test_a_running_operation_keeps_its_lock_alive_and_releases_it(cluster, namespace):
     import time
 
-    from runner.kube.client import KubeClient
     from runner.kube.lease import LockHeldError, ReleaseLock, lock_state
 
-    client = KubeClient(cluster.api_client)
+    client = cluster.client()
     with ReleaseLock(client, namespace, "busy", duration=6).acquire():
         first = lock_state(client, namespace, "busy")
         time.sleep(7)  # longer than the lease: only renewal keeps it held
@@ -172,7 +170,6 @@ def test_an_interrupted_install_is_recorded_failed_and_unlocked(cluster, namespa
     import sys
     import time
 
-    from runner.kube.client import KubeClient
     from runner.kube.lease import lock_state
 
     stuck = write_chart(tmp_path, templates={"deploy.yaml": """apiVersion: apps/v1
@@ -201,4 +198,4 @@ spec:
     assert process.returncode != 0 and "interrupted" in err
     record = storage.get("int", 1)
     assert record.info.status == "failed" and record.info.description.endswith("context canceled")
-    assert lock_state(KubeClient(cluster.api_client), namespace, "int") is None
+    assert lock_state(cluster.client(), namespace, "int") is None

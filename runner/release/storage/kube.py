@@ -8,7 +8,6 @@ records themselves: only the ones used are fetched.
 from __future__ import annotations
 
 import base64
-import json
 
 from runner.errors import RunnerError
 from runner.release import codec
@@ -26,6 +25,8 @@ TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
     from typing import Any
 
+    from runner.kube.client import KubeClient
+
 _METADATA_LIST = "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1"
 SECRET_TYPE = "helm.sh/release.v1"
 
@@ -33,11 +34,10 @@ SECRET_TYPE = "helm.sh/release.v1"
 class KubeDriver:
     """Records as namespaced objects of one kind (`secrets` or `configmaps`)."""
 
-    def __init__(self, api_client: Any, namespace: str, plural: str = "secrets") -> None:
-        # api_client: a kubernetes ApiClient, or a runner.kube.KubeClient (no kubernetes import)
+    def __init__(self, client: KubeClient, namespace: str, plural: str = "secrets") -> None:
         if plural not in ("secrets", "configmaps"):
             raise ValueError(f"unsupported storage kind {plural!r}")
-        self.api = api_client
+        self.api = client
         self.namespace = namespace
         self.plural = plural
         self.name = "Secret" if plural == "secrets" else "ConfigMap"
@@ -45,7 +45,7 @@ class KubeDriver:
     # -- reads -----------------------------------------------------------------
 
     def get(self, key: str) -> Release:
-        obj = self._request("GET", f"/{key}")
+        obj = self._request("GET", f"/{key}", what=f'get: failed to get "{key}"')
         if obj is None:
             raise ReleaseNotFoundError(key)
         return self._release_of(obj)
@@ -53,7 +53,8 @@ class KubeDriver:
     def heads(self, release_name: str) -> list[RecordHead]:
         selector = f"owner={OWNER},name={release_name}"
         listing = self._request(
-            "GET", "", query=[("labelSelector", selector)], accept=_METADATA_LIST
+            "GET", "", query=[("labelSelector", selector)], accept=_METADATA_LIST,
+            what="query: failed to query with labels",
         )
         heads = []
         for item in (listing or {}).get("items") or []:
@@ -72,7 +73,8 @@ class KubeDriver:
         """Every record whose labels match, each keeping all its stored labels (as Helm's
         List does, so that `list --selector` sees name, status and version too)."""
         selector = ",".join(f"{k}={v}" for k, v in sorted(labels.items()))
-        listing = self._request("GET", "", query=[("labelSelector", selector)])
+        listing = self._request("GET", "", query=[("labelSelector", selector)],
+                                what="list: failed to list")
         found = []
         for obj in (listing or {}).get("items") or []:
             release = self._release_of(obj)
@@ -87,17 +89,18 @@ class KubeDriver:
         status, reply = self._write("POST", "", body)
         if status == 409:
             raise ReleaseExistsError(key)
-        self._check(status, reply, f"create: failed to create {key}")
+        self._check(status, reply, "create: failed to create")  # Helm's wording
 
     def update(self, key: str, release: Release) -> None:
         body = self._object(key, release, created=False)
         status, reply = self._write("PUT", f"/{key}", body)
-        self._check(status, reply, f"update: failed to update {key}")
+        self._check(status, reply, "update: failed to update")
 
     def delete(self, key: str) -> Release:
         release = self.get(key)
         status, reply = self._write("DELETE", f"/{key}", None)
-        self._check(status, reply, f"delete: failed to delete {key}")
+        if status >= 400:  # Helm returns the API error as it is
+            raise RunnerError(str(reply.get("message") or f"HTTP {status}"))
         return release
 
     # -- encoding --------------------------------------------------------------
@@ -148,11 +151,13 @@ class KubeDriver:
         *,
         query: list[tuple[str, str]] | None = None,
         accept: str = "application/json",
+        what: str,
     ) -> dict[str, Any] | None:
+        """A read; None when not found. `what` is Helm's prefix for a failure."""
         status, reply = self._call(method, suffix, None, query or [], accept)
         if status == 404:
             return None
-        self._check(status, reply, f"{method} {self._path(suffix)}")
+        self._check(status, reply, what)
         return reply
 
     def _write(
@@ -168,38 +173,11 @@ class KubeDriver:
         query: list[tuple[str, str]],
         accept: str,
     ) -> tuple[int, dict[str, Any]]:
-        if not hasattr(self.api, "call_api"):  # a runner.kube.KubeClient
-            reply = self.api.request(method, self._path(suffix), body=body, query=query,
-                                     accept=accept)
-            return reply.status, reply.body
-        from kubernetes.client.exceptions import ApiException
-
-        try:
-            response = self.api.call_api(
-                self._path(suffix),
-                method,
-                query_params=query,
-                header_params={"Accept": accept, "Content-Type": "application/json"},
-                body=body,
-                auth_settings=["BearerToken"],
-                _preload_content=False,
-            )
-        except ApiException as err:
-            return err.status, _json(err.body)
-        raw = response[0] if isinstance(response, tuple) else response
-        return raw.status, _json(raw.data)
+        reply = self.api.request(method, self._path(suffix), body=body, query=query, accept=accept)
+        return reply.status, reply.body
 
     @staticmethod
     def _check(status: int, reply: dict[str, Any], what: str) -> None:
         if status >= 400:
             raise RunnerError(f"{what}: {reply.get('message') or f'HTTP {status}'}")
 
-
-def _json(data: bytes | str | None) -> dict[str, Any]:
-    if not data:
-        return {}
-    try:
-        parsed = json.loads(data)
-    except ValueError:
-        return {"message": data.decode() if isinstance(data, bytes) else data}
-    return parsed if isinstance(parsed, dict) else {}

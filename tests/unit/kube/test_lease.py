@@ -7,8 +7,8 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from runner.kube.client import Response
-from runner.kube.lease import LockHeldError, ReleaseLock, micro_time
+from runner.kube.client import KubeError, Response
+from runner.kube.lease import LeaseForbiddenError, LockHeldError, ReleaseLock, micro_time
 
 
 class FakeLeases:
@@ -85,3 +85,46 @@ def test_renewal_moves_the_deadline_and_only_for_the_holder():
         assert leases.lease["spec"]["renewTime"] == stolen
     finally:
         lock._stop.set()
+
+
+class Refusing(FakeLeases):
+    """An API server that answers `method` with a fixed error Status."""
+
+    def __init__(self, method: str, status: int, body: dict) -> None:
+        super().__init__()
+        self.refused, self.status, self.body = method, status, body
+        self.calls: list[str] = []
+
+    def request(self, method, path, **kw):
+        self.calls.append(method)
+        if method == self.refused:
+            return Response(self.status, self.body)
+        return super().request(method, path, **kw)
+
+
+FORBIDDEN = ('leases.coordination.k8s.io "sh.helm.release.v1.app.lock" is forbidden: User "ci" cannot {verb} '
+             'resource "leases" in API group "coordination.k8s.io" in the namespace "ns"')
+
+
+@pytest.mark.parametrize(("method", "verb"), [("GET", "get"), ("POST", "create")])
+def test_forbidden_leases_say_in_one_line_what_to_grant(method, verb):
+    server = Refusing(method, 403, {"reason": "Forbidden", "message": FORBIDDEN.format(verb=verb)})
+    with pytest.raises(LeaseForbiddenError) as raised:
+        ReleaseLock(server, "ns", "app", identity="me").acquire()
+    assert str(raised.value) == (
+        f'User "ci" cannot {verb} leases.coordination.k8s.io in namespace "ns": '
+        "grant get/create/update/delete on leases (see docs/releases.md)")
+
+
+def test_a_missing_namespace_needs_no_lock_and_leaves_the_error_to_the_operation():
+    server = Refusing("POST", 404, {"reason": "NotFound", "message": 'namespaces "ns" not found',
+                                    "details": {"name": "ns", "kind": "namespaces"}})
+    with ReleaseLock(server, "ns", "app", identity="me").acquire() as lock:
+        assert lock.namespace_missing
+    assert server.calls == ["GET", "POST"]  # nothing renewed, nothing deleted
+
+
+def test_other_lease_failures_keep_the_servers_message():
+    server = Refusing("POST", 500, {"message": "etcdserver: request timed out"})
+    with pytest.raises(KubeError, match="^release lock: etcdserver: request timed out$"):
+        ReleaseLock(server, "ns", "app", identity="me").acquire()
