@@ -114,7 +114,7 @@ def search(lines: dict[str, tuple[str, Any]], term: str, regexp: bool) -> list[R
     """Search (literal, case-insensitive, or a Go regexp); a match's score is its field."""
     if regexp:
         from runner.funcs.regex import compile_go
-        from runner.funcs.registry import FuncError
+        from runner.golang.gofunc import FuncError
 
         try:
             pattern = compile_go(term).pattern

@@ -18,9 +18,10 @@ import re
 import unicodedata
 from functools import lru_cache
 
-from runner.funcs.registry import FuncError, gofunc
-from runner.funcs.strings import quote_string
-from runner.template.gotypes import NilStringSlice, StringSlice
+from runner.funcs.registry import gofunc
+from runner.golang.gofunc import FuncError
+from runner.golang.strconv import can_backquote, quote
+from runner.golang.types import NilStringSlice, StringSlice
 
 TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:  # the RE2 translator is imported on the first pattern: it is large
@@ -56,19 +57,11 @@ def compile_go(expr: str) -> GoRegexp:
     return compiled
 
 
-def _can_backquote(s: str) -> bool:
-    """strconv.CanBackquote."""
-    return all(
-        c == "\t" or (c >= " " and c not in "`\x7f\ufeff" and not "\ud800" <= c <= "\udfff")
-        for c in s
-    )
-
-
 def must_compile(expr: str) -> GoRegexp:
     """regexp.MustCompile: its panic message, as text/template reports it."""
     compiled = _compile_cached(expr)
     if not isinstance(compiled, GoRegexp):
-        quoted = f"`{expr}`" if _can_backquote(expr) else quote_string(expr)
+        quoted = f"`{expr}`" if can_backquote(expr) else quote(expr)
         raise FuncError(f"regexp: Compile({quoted}): {compiled}")
     return compiled
 

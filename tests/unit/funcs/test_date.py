@@ -14,9 +14,12 @@ from datetime import UTC, datetime, timedelta, timezone
 import pytest
 
 from runner.funcs import date as d
-from runner.funcs import gotime, gotime_parse
-from runner.funcs.registry import FuncError, registered
-from runner.template.gotypes import Duration, Int64, time_string
+from runner.funcs.registry import registered
+from runner.golang import time as gotime
+from runner.golang import timeparse as gotime_parse
+from runner.golang.gofunc import FuncError
+from runner.golang.time import time_string
+from runner.golang.types import Duration, Int64
 
 SPRIG_UNIX = 1560458379  # Sprig's TestDateInZone: 13 Jun 19 20:39:39 UTC
 

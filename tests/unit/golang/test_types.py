@@ -9,23 +9,21 @@ from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
 
-from runner.template.gotypes import (
+from runner.golang.strconv import format_float, json_float
+from runner.golang.time import duration_string, time_string
+from runner.golang.types import (
     Duration,
     Int64,
     IntSlice,
     StringMap,
     StringSlice,
     Uint8,
-    duration_string,
-    format_float,
     format_value,
     go_type_name,
     is_true,
-    json_float,
     kind_of,
-    print_value,
-    time_string,
 )
+from runner.template.values import print_value
 
 
 @pytest.mark.parametrize(

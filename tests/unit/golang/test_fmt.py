@@ -9,8 +9,9 @@ from typing import Any
 
 import pytest
 
-from runner.template.gofmt import quote, sprint, sprintf, sprintln
-from runner.template.gotypes import Duration, Int64, StringSlice
+from runner.golang.fmt import sprint, sprintf, sprintln
+from runner.golang.strconv import quote
+from runner.golang.types import Duration, Int64, StringSlice
 
 CASES: list[tuple[str, list[Any], str]] = [
     ("%v", [0], "0"),
