@@ -77,10 +77,10 @@ def select(records: list[Any], args: argparse.Namespace) -> list[Any]:
         from runner.golang.gofunc import FuncError
 
         try:
-            pattern = compile_go(args.filter).pattern
+            pattern = compile_go(args.filter)
         except FuncError as err:
             raise RunnerError(str(err)) from err
-        records = [r for r in records if pattern.search(r.name)]
+        records = [r for r in records if pattern.matches(r.name)]
     mask = state_mask(args)
     if mask != {"superseded"}:
         records = latest_revisions(records)
