@@ -1,7 +1,7 @@
-"""Go's time package: Duration.String, Time.String and time's own quote() in its errors.
+"""Go's time package: Duration.String and Time.String, as Go 1.26 prints them.
 
-Expected texts are what Go 1.26 prints (the ParseDuration errors are rows of
-Go's time/time_test.go parseDurationErrorTests)."""
+Format, Parse and ParseDuration are tested with the date functions
+(tests/unit/funcs/test_date.py)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
 
-from runner.golang.time import duration_string, parse_duration, time_string
+from runner.golang.time import duration_string, time_string
 from runner.golang.types import Duration, format_value
 
 
@@ -50,20 +50,3 @@ def test_time_string_matches_go() -> None:
     assert time_string(datetime(999, 12, 31, 23, 59, 59, 1, tzinfo=cet)) == (
         "0999-12-31 23:59:59.000001 +0100 CET"
     )
-
-
-@pytest.mark.parametrize(
-    ("text", "message"),
-    [
-        ("\x85\x85", 'time: invalid duration "\\xc2\\x85\\xc2\\x85"'),
-        ("\udc85\udc85", 'time: invalid duration "\\x85\\x85"'),
-        ("\udcffff", 'time: invalid duration "\\xffff"'),
-        ("\ufffd", 'time: invalid duration "\\xef\\xbf\\xbd"'),
-        ('1"\\x', 'time: unknown unit "\\"\\\\x" in duration "1\\"\\\\x"'),
-        ("1é", 'time: unknown unit "\\xc3\\xa9" in duration "1\\xc3\\xa9"'),
-    ],
-)
-def test_parse_duration_errors_quote_as_time_does(text: str, message: str) -> None:
-    with pytest.raises(ValueError) as err:
-        parse_duration(text)
-    assert str(err.value) == message
