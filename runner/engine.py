@@ -27,7 +27,8 @@ from runner.engine_objects import (
     release_map,
 )
 from runner.errors import RunnerError
-from runner.funcs.registry import ANY, FuncError, GoFunc
+from runner.golang.gofunc import ANY, FuncError, GoFunc
+from runner.golang.strconv import quote
 
 TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
@@ -307,8 +308,8 @@ class Engine:
             included[name] = 1 if count is None else count + 1
             try:
                 if not _has(tset, name):
-                    raise FuncError(f"template: no template {_go_quote(name)} associated "
-                                    f"with template {_go_quote(TEMPLATE_SET_NAME)}")
+                    raise FuncError(f"template: no template {quote(name)} associated "
+                                    f"with template {quote(TEMPLATE_SET_NAME)}")
                 return _execute(tset, name, data)
             except RunnerError as err:
                 raise FuncError(str(err)) from err
@@ -324,11 +325,11 @@ class Engine:
             try:
                 tset = self._tpl_set(parent, text)
             except RunnerError as err:
-                raise FuncError(f"cannot parse template {_go_quote(text)}: {err}") from err
+                raise FuncError(f"cannot parse template {quote(text)}: {err}") from err
             try:
                 out = _execute(tset, TEMPLATE_SET_NAME, data)
             except RunnerError as err:
-                raise FuncError(f"error during tpl function execution for {_go_quote(text)}: {err}") from err
+                raise FuncError(f"error during tpl function execution for {quote(text)}: {err}") from err
             return out.replace(_NO_VALUE, "")
 
         return tpl
@@ -376,13 +377,6 @@ def _is_exec_error(err: BaseException) -> bool:
     except ImportError:  # pragma: no cover - the template package is always there
         return True
     return isinstance(err, ExecError)
-
-
-def _go_quote(text: str) -> str:
-    """strconv.Quote."""
-    from runner.template.lex import go_quote
-
-    return go_quote(text)
 
 
 def _run_deep(work: Callable[[], RenderResult]) -> RenderResult:

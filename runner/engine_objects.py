@@ -16,9 +16,9 @@ from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
 from runner.errors import RunnerError
-from runner.funcs.registry import ANY
-from runner.template.calls import gomethod  # declared: a call never imports inspect (~5 ms)
-from runner.template.gotypes import StringSlice
+from runner.golang.gofunc import ANY, gomethod  # declared: a call never imports inspect (~5 ms)
+from runner.golang.strconv import quote
+from runner.golang.types import StringSlice
 
 TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
@@ -232,9 +232,9 @@ def parse_kube_version(text: str) -> KubeVersion:
     """common.ParseKubeVersion: k8s util/version ParseGeneric, at least MAJOR.MINOR."""
     components = _generic_components(text)
     if components is None:
-        raise _kube_version_error(text, f"could not parse {_go_quote(text)} as version")
+        raise _kube_version_error(text, f"could not parse {quote(text)} as version")
     if len(components) < 2:
-        raise _kube_version_error(text, f"illegal version string {_go_quote(text)}")
+        raise _kube_version_error(text, f"illegal version string {quote(text)}")
     numbers = [_generic_number(text, index, component) for index, component in enumerate(components)]
     version = text if text.startswith("v") else f"v{text}"
     return KubeVersion(version, "v" + ".".join(map(str, numbers)), str(numbers[0]), str(numbers[1]))
@@ -243,24 +243,18 @@ def parse_kube_version(text: str) -> KubeVersion:
 def _generic_number(text: str, index: int, component: str) -> int:
     """ParseGeneric's reading of one component: no leading zero on the first, a uint64."""
     if index == 0 and component.startswith("0") and component != "0":
-        reason = f"illegal zero-prefixed version component {_go_quote(component)} in {_go_quote(text)}"
+        reason = f"illegal zero-prefixed version component {quote(component)} in {quote(text)}"
         raise _kube_version_error(text, reason)
     number = int(component)
     if number >= 1 << 64:
-        quoted = _go_quote(component)
-        raise _kube_version_error(text, f"illegal non-numeric version component {quoted} in {_go_quote(text)}: "
+        quoted = quote(component)
+        raise _kube_version_error(text, f"illegal non-numeric version component {quoted} in {quote(text)}: "
                                         f"strconv.ParseUint: parsing {quoted}: value out of range")
     return number
 
 
 def _kube_version_error(text: str, reason: str) -> RunnerError:
     return RunnerError(f"invalid kube version {_squote(text)}: {reason}")
-
-
-def _go_quote(text: str) -> str:
-    from runner.template.gofmt import quote  # error paths only
-
-    return quote(text)
 
 
 def _squote(text: str) -> str:

@@ -514,7 +514,7 @@ def _string_field(value: Any, field_name: str) -> str:
     if isinstance(value, int):
         return str(value)
     if isinstance(value, float):
-        from runner.template.gotypes import format_float
+        from runner.golang.strconv import format_float
 
         return format_float(value, "g", -1, 64)
     raise _HeadTypeError(f"cannot unmarshal {_json_kind(value)} into Go struct field "

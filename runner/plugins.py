@@ -91,7 +91,7 @@ def _load_all(base: Path) -> list[Plugin]:
 
 
 def _warn_not_loaded(manifest: Path, error: str) -> None:
-    from runner.template.gofmt import quote
+    from runner.golang.strconv import quote
 
     path = str(manifest)
     if not path or any(not c.isprintable() or c in ' ="' for c in path):

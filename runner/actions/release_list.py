@@ -74,13 +74,13 @@ def select(records: list[Any], args: argparse.Namespace) -> list[Any]:
     """List.Run after the storage read: filter, latest revisions, states, selector, order, page."""
     if args.filter:
         from runner.funcs.regex import compile_go
-        from runner.funcs.registry import FuncError
+        from runner.golang.gofunc import FuncError
 
         try:
-            pattern = compile_go(args.filter).pattern
+            pattern = compile_go(args.filter)
         except FuncError as err:
             raise RunnerError(str(err)) from err
-        records = [r for r in records if pattern.search(r.name)]
+        records = [r for r in records if pattern.matches(r.name)]
     mask = state_mask(args)
     if mask != {"superseded"}:
         records = latest_revisions(records)
@@ -185,7 +185,7 @@ def updated(stamp: str, time_format: str) -> str:
     if not stamp or stamp.startswith("0001-01-01T00:00:00"):
         return "-"
     if time_format:
-        from runner.funcs.gotime import go_format
+        from runner.golang.time import go_format
 
         return go_format(parse_go_time(stamp), time_format)
     return go_time_string(stamp)

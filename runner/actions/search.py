@@ -114,10 +114,10 @@ def search(lines: dict[str, tuple[str, Any]], term: str, regexp: bool) -> list[R
     """Search (literal, case-insensitive, or a Go regexp); a match's score is its field."""
     if regexp:
         from runner.funcs.regex import compile_go
-        from runner.funcs.registry import FuncError
+        from runner.golang.gofunc import FuncError
 
         try:
-            pattern = compile_go(term).pattern
+            pattern = compile_go(term)
         except FuncError as err:
             raise RunnerError(str(err)) from err
     else:
@@ -125,8 +125,7 @@ def search(lines: dict[str, tuple[str, Any]], term: str, regexp: bool) -> list[R
     found = []
     for key, (line, chart) in lines.items():
         if regexp:
-            match = pattern.search(line)
-            at = match.start() if match else -1
+            at = pattern.index(line)
         else:
             line = line.lower()  # the score is counted on the text searched, as Go does
             at = line.find(term)

@@ -250,10 +250,10 @@ def select_shown(text: str, show_only: Sequence[str]) -> str:
 
 
 def _filepath_match(pattern: str, name: str) -> bool:
-    """filepath.Match: `*` and `?` stop at '/', classes as in Go."""
-    import fnmatch  # only with --show-only
+    """filepath.Match; Helm drops its error, so a malformed pattern matches nothing."""
+    from runner.golang.filepath import ErrBadPattern, match  # only with --show-only
 
-    parts_p, parts_n = pattern.split("/"), name.split("/")
-    if len(parts_p) != len(parts_n):
+    try:
+        return match(pattern, name)
+    except ErrBadPattern:
         return False
-    return all(fnmatch.fnmatchcase(n, p.replace("[^", "[!")) for p, n in zip(parts_p, parts_n, strict=True))

@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 from runner.chart.errors import ChartError, ChartValidationError
 from runner.chart.model import Dependency, Lock, Maintainer, Metadata
-from runner.template.gotypes import format_float
+from runner.golang.strconv import format_float, quote
 
 # Helm's alias format `^[a-zA-Z0-9_-]+$`, as a character set.
 _ALIAS_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
@@ -265,11 +265,11 @@ def validate_metadata(md: Metadata) -> None:
     if not md.name:
         raise ChartValidationError("chart.metadata.name is required")
     if md.name != md.name.rsplit("/", 1)[-1] or md.name in (".", ".."):
-        raise ChartValidationError(f"chart.metadata.name {_go_quote(md.name)} is invalid")
+        raise ChartValidationError(f"chart.metadata.name {quote(md.name)} is invalid")
     if not md.version:
         raise ChartValidationError("chart.metadata.version is required")
     if not is_loose_semver(md.version):
-        raise ChartValidationError(f"chart.metadata.version {_go_quote(md.version)} is invalid")
+        raise ChartValidationError(f"chart.metadata.version {quote(md.version)} is invalid")
     if md.type not in ("", "application", "library"):
         raise ChartValidationError("chart.metadata.type must be application or library")
     for maintainer in md.maintainers:
@@ -291,12 +291,12 @@ def _validate_dependencies(dependencies: list[Dependency]) -> None:
         dep.tags = [sanitize(t) for t in dep.tags]
         if dep.alias and not set(dep.alias) <= _ALIAS_CHARS:
             raise ChartValidationError(
-                f"dependency {_go_quote(dep.name)} has disallowed characters in the alias"
+                f"dependency {quote(dep.name)} has disallowed characters in the alias"
             )
         key = dep.alias or dep.name
         if key in seen:
             raise ChartValidationError(
-                f"more than one dependency with name or alias {_go_quote(key)}"
+                f"more than one dependency with name or alias {quote(key)}"
             )
         seen.add(key)
 
@@ -315,9 +315,3 @@ def _sanitize_metadata(md: Metadata) -> None:
         setattr(md, attr, sanitize(getattr(md, attr)))
     md.sources = [sanitize(s) for s in md.sources]
     md.keywords = [sanitize(k) for k in md.keywords]
-
-
-def _go_quote(text: str) -> str:
-    """Go's %q for the plain strings that reach these messages."""
-    escaped = text.replace("\\", "\\\\").replace('"', '\\"')
-    return f'"{escaped}"'

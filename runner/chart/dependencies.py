@@ -21,7 +21,7 @@ from runner.chart.values import (
     path_value,
     table,
 )
-from runner.template.gotypes import StringMap, format_value
+from runner.golang.types import StringMap, format_value
 
 TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:

@@ -13,131 +13,9 @@ import re
 from collections.abc import Callable
 
 from runner.chart.errors import ChartError
+from runner.golang.filepath import ErrBadPattern, match
 
 HELM_IGNORE = ".helmignore"
-
-
-class BadPattern(Exception):
-    """Go's filepath.ErrBadPattern."""
-
-
-def go_match(pattern: str, name: str) -> bool:
-    """Go's path/filepath.Match on slash-separated names; BadPattern on a malformed glob."""
-    while pattern:
-        star, chunk, pattern = _scan_chunk(pattern)
-        if star and not chunk:
-            return "/" not in name  # trailing * matches the rest if it holds no separator
-        rest, ok = _match_chunk(chunk, name)
-        if ok and (not rest or pattern):
-            name = rest
-            continue
-        if star:
-            matched = False
-            for i in range(len(name)):
-                if name[i] == "/":
-                    break
-                rest, ok = _match_chunk(chunk, name[i + 1 :])
-                if ok:
-                    if not pattern and rest:
-                        continue
-                    name, matched = rest, True
-                    break
-            if matched:
-                continue
-        _check_rest(pattern)
-        return False
-    return not name
-
-
-def _check_rest(pattern: str) -> None:
-    # Go reports a bad pattern even after a mismatch, by scanning what is left.
-    while pattern:
-        _, chunk, pattern = _scan_chunk(pattern)
-        _match_chunk(chunk, "")
-
-
-def _scan_chunk(pattern: str) -> tuple[bool, str, str]:
-    star = False
-    while pattern.startswith("*"):
-        pattern, star = pattern[1:], True
-    in_range = False
-    i = 0
-    while i < len(pattern):
-        c = pattern[i]
-        if c == "\\" and i + 1 < len(pattern):
-            i += 1
-        elif c == "[":
-            in_range = True
-        elif c == "]":
-            in_range = False
-        elif c == "*" and not in_range:
-            break
-        i += 1
-    return star, pattern[:i], pattern[i:]
-
-
-def _match_chunk(chunk: str, s: str) -> tuple[str, bool]:
-    failed = False
-    while chunk:
-        if not failed and not s:
-            failed = True
-        c = chunk[0]
-        if c == "[":
-            r = "" if failed else s[0]
-            if not failed:
-                s = s[1:]
-            chunk = chunk[1:]
-            negated = chunk.startswith("^")
-            if negated:
-                chunk = chunk[1:]
-            matched, nrange = False, 0
-            while True:
-                if chunk.startswith("]") and nrange > 0:
-                    chunk = chunk[1:]
-                    break
-                lo, chunk = _get_esc(chunk)
-                hi = lo
-                if chunk.startswith("-"):
-                    hi, chunk = _get_esc(chunk[1:])
-                if lo <= r <= hi and r:
-                    matched = True
-                nrange += 1
-            if matched == negated:
-                failed = True
-        elif c == "?":
-            if not failed:
-                if s[0] == "/":
-                    failed = True
-                s = s[1:]
-            chunk = chunk[1:]
-        else:
-            if c == "\\":
-                chunk = chunk[1:]
-                if not chunk:
-                    raise BadPattern
-            if not failed:
-                if chunk[0] != s[0]:
-                    failed = True
-                s = s[1:]
-            chunk = chunk[1:]
-    if failed:
-        return "", False
-    return s, True
-
-
-def _get_esc(chunk: str) -> tuple[str, str]:
-    if not chunk or chunk[0] in "-]":
-        raise BadPattern
-    c = chunk[0]
-    if c == "\\":
-        chunk = chunk[1:]
-        if not chunk:
-            raise BadPattern
-        c = chunk[0]
-    chunk = chunk[1:]
-    if not chunk:
-        raise BadPattern
-    return c, chunk
 
 
 _GLOB_SPECIALS = frozenset("*?[\\")
@@ -229,8 +107,8 @@ class _Pattern:
         if self.matcher is not None:
             return self.matcher(name)
         try:
-            return go_match(self.glob, name)
-        except BadPattern:
+            return match(self.glob, name)
+        except ErrBadPattern:
             return False
 
 
@@ -259,9 +137,9 @@ class Rules:
         if "**" in rule:
             raise ChartError("double-star (**) syntax is not supported")
         try:
-            go_match(rule, "abc")
-        except BadPattern:
-            raise ChartError("syntax error in pattern") from None
+            match(rule, "abc")
+        except ErrBadPattern as err:
+            raise ChartError(str(err)) from None
         glob, negate, must_dir = rule.removeprefix("!"), rule.startswith("!"), False
         if glob.endswith("/"):
             must_dir, glob = True, glob[:-1]

@@ -126,7 +126,7 @@ class Metadata(Record):
 
     def to_go_map(self, is_root: bool = True) -> dict[str, Any]:
         """The map Helm 4 puts in `.Chart`: Go field names, zero values kept."""
-        from runner.template.gotypes import NilStringMap, StringMap  # render time only
+        from runner.golang.types import NilStringMap, StringMap  # render time only
 
         return {
             "APIVersion": self.api_version,

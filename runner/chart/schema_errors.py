@@ -372,9 +372,9 @@ def _want_types(want: Any) -> str:
 
 def _quote(text: str) -> str:
     """santhosh's quote: Go %q with `\\"` unescaped and `'` escaped, in single quotes."""
-    from runner.template.gofmt import sprintf
+    from runner.golang.strconv import quote
 
-    inner = sprintf("%q", [str(text)])[1:-1]
+    inner = quote(str(text))[1:-1]
     return "'" + inner.replace('\\"', '"').replace("'", "\\'") + "'"
 
 

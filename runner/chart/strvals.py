@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from runner.template.gotypes import Int64
+from runner.golang.types import Int64
 
 MAX_INDEX = 65536
 MAX_NESTED_NAME_LEVEL = 30
@@ -106,7 +106,7 @@ def _assert_map(value: Any) -> dict[str, Any]:
 
 def _quote_runes(text: str) -> str:
     """Go's %q of a []rune: each rune as a quoted character literal, in brackets."""
-    from runner.template.gofmt import sprintf
+    from runner.golang.fmt import sprintf
 
     return "[" + " ".join(sprintf("%q", [Int64(ord(ch))]) for ch in text) + "]"
 

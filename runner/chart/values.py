@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from runner.chart.logs import Warning, Warnings  # noqa: F401 - re-exported
-from runner.template.gotypes import format_value, go_type_name
+from runner.golang.types import format_value, go_type_name
 
 TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:

@@ -11,7 +11,7 @@ Objects standing for Go structs marshal through a hook: a `__go_json__()`
 (or `go_json()`) method returning the plain value (dict/list/str/...) Go
 would encode; a struct returns a `StructFields` (its JSON names in field
 declaration order, written in that order). Typed nil maps and slices
-(gotypes.NilMap, ...) marshal as null.
+(runner.golang.types.NilMap, ...) marshal as null.
 
 Unmarshal into interface{}: numbers are float64 (Python float), errors carry
 Go's text ("invalid character 'x' looking for beginning of value",
@@ -25,15 +25,9 @@ from __future__ import annotations
 
 import math
 
+from runner.golang.strconv import format_float, json_float
+from runner.golang.types import NilMap, NilSlice, go_type_name, is_time
 from runner.lazy_pattern import LazyPattern
-from runner.template.gotypes import (
-    NilMap,
-    NilSlice,
-    format_float,
-    go_type_name,
-    is_time,
-    json_float,
-)
 
 TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:

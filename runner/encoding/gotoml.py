@@ -20,7 +20,8 @@ from datetime import UTC, date, datetime, time
 
 from runner.encoding import gojson
 from runner.encoding.tomlerrors import burntsushi_message
-from runner.template.gotypes import Int64, format_float
+from runner.golang.strconv import format_float
+from runner.golang.types import Int64
 
 TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:

@@ -20,9 +20,9 @@ def _quote_char(c: int) -> str:
         return "'\\''"
     if c == 0x22:
         return "'\"'"
-    from runner.template.gofmt import quote as go_quote
+    from runner.golang.strconv import quote
 
-    return "'" + go_quote(chr(c))[1:-1] + "'"
+    return "'" + quote(chr(c))[1:-1] + "'"
 
 
 def syntax_error(text: str) -> str | None:

@@ -83,7 +83,8 @@ def reader_fingerprint() -> str:
     """Size and mtime of the YAML reader's files, ours and PyYAML's (Python's own .pyc
     check), so a changed reader invalidates entries."""
     encoding_dir = os.path.dirname(os.path.abspath(__file__))
-    parts = [_stat_text(os.path.join(os.path.dirname(encoding_dir), "template", "gotypes.py"))]
+    golang_dir = os.path.join(os.path.dirname(encoding_dir), "golang")
+    parts = [_stat_text(os.path.join(golang_dir, name)) for name in ("types.py", "strconv.py")]
     for directory in (encoding_dir, _pyyaml_directory()):
         parts.extend(_stat_text(path) for path in sorted(_files(directory)))
     return diskcache.digest("\n".join(parts).encode("utf-8", "surrogateescape"))[:16]

@@ -27,8 +27,8 @@ from runner.encoding.goyaml import (
     _error_text,
     resolve_plain,
 )
+from runner.golang.strconv import format_float
 from runner.lazy_pattern import LazyPattern
-from runner.template.gotypes import format_float
 
 TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
@@ -264,7 +264,7 @@ def _go_syntax(value: Any, nested: bool = False) -> str:
     if value is None:
         return "interface {}(nil)" if nested else "<nil>"
     if isinstance(value, str):
-        from runner.template.gofmt import quote
+        from runner.golang.strconv import quote
 
         return quote(value)
     if value is True or value is False:

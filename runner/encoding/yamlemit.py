@@ -30,7 +30,8 @@ from runner.encoding.yamlstyle import (
     sorted_keys,
     through_json,
 )
-from runner.template.gotypes import format_float, is_time
+from runner.golang.strconv import format_float
+from runner.golang.types import is_time
 
 TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:

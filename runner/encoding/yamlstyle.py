@@ -15,8 +15,8 @@ from collections.abc import Callable
 from functools import cmp_to_key
 
 from runner.encoding import gojson
+from runner.golang.strconv import format_float
 from runner.lazy_pattern import LazyPattern
-from runner.template.gotypes import format_float
 
 BEST_WIDTH = 80
 BREAKS = "\r\n\x85\u2028\u2029"

@@ -8,7 +8,8 @@ lookup) are added per render by runner.engine, as Helm's pkg/engine does.
 
 from __future__ import annotations
 
-from runner.funcs.registry import GoFunc, registered
+from runner.funcs.registry import registered
+from runner.golang.gofunc import GoFunc
 
 
 def function_map() -> dict[str, GoFunc]:

@@ -15,9 +15,10 @@ from __future__ import annotations
 import base64
 
 from runner.funcs.crypto import sha256
-from runner.funcs.registry import FuncError, gofunc
+from runner.funcs.registry import gofunc
+from runner.golang.gofunc import FuncError
+from runner.golang.types import format_value
 from runner.records import Record
-from runner.template.gotypes import format_value
 
 TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:

@@ -13,7 +13,8 @@ import base64
 import os
 import struct
 
-from runner.funcs.registry import FuncError, gofunc
+from runner.funcs.registry import gofunc
+from runner.golang.gofunc import FuncError
 
 try:  # CPython's own SHA-256 (3.11 `_sha256`, 3.12 `_sha2`): loading OpenSSL costs ~3 ms
     from _sha256 import sha256

@@ -11,9 +11,13 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from runner.funcs.gotime import (
+from runner.funcs.cast import wrap_int64
+from runner.funcs.registry import alias, gofunc
+from runner.golang.gofunc import ANY, FuncError
+from runner.golang.time import (
     ZERO_TIME,
     add_duration,
+    duration_string,
     from_unix,
     go_format,
     in_zone,
@@ -22,10 +26,8 @@ from runner.funcs.gotime import (
     now_in,
     parse_duration,
 )
-from runner.funcs.gotime_parse import TimeParseError, go_parse
-from runner.funcs.registry import ANY, FuncError, alias, gofunc
-from runner.template.gocast import wrap_int64
-from runner.template.gotypes import Duration, Int64, duration_string
+from runner.golang.timeparse import TimeParseError, go_parse
+from runner.golang.types import Duration, Int64
 
 TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:

@@ -14,8 +14,8 @@ import operator
 from collections.abc import Callable
 from decimal import ROUND_DOWN, Decimal, localcontext
 
-from runner.funcs.registry import FuncError
-from runner.template.gocast import to_float64
+from runner.funcs.cast import to_float64
+from runner.golang.gofunc import FuncError
 
 TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:

@@ -8,8 +8,9 @@ live with the encoders (runner/funcs/helm.py and friends).
 
 from __future__ import annotations
 
-from runner.funcs.registry import ANY, gofunc
-from runner.template.gotypes import is_empty
+from runner.funcs.registry import gofunc
+from runner.golang.gofunc import ANY
+from runner.golang.types import is_empty
 
 TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:

@@ -14,10 +14,11 @@ an order that changes from run to run; we return them in sorted key order
 
 from __future__ import annotations
 
+from runner.funcs.cast import strval
 from runner.funcs.lists import plain_variant
-from runner.funcs.registry import FuncError, gofunc
-from runner.template.gocast import strval
-from runner.template.gotypes import StringSlice, go_type_name, kind_of
+from runner.funcs.registry import gofunc
+from runner.golang.gofunc import FuncError
+from runner.golang.types import StringSlice, go_type_name, kind_of
 
 TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:

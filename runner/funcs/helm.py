@@ -16,7 +16,8 @@ the render ("error calling mustToYaml: ...").
 from __future__ import annotations
 
 from runner.encoding import gojson, goyaml
-from runner.funcs.registry import FuncError, gofunc
+from runner.funcs.registry import gofunc
+from runner.golang.gofunc import FuncError
 
 TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import math
 
-from runner.funcs.registry import FuncError, alias, gofunc, registered
-from runner.template.gocast import strslice, strval, to_int
-from runner.template.gotypes import NilSlice, StringSlice, go_type_name, is_empty, kind_of
+from runner.funcs.cast import strslice, strval, to_int
+from runner.funcs.registry import alias, gofunc, registered
+from runner.golang.gofunc import FuncError
+from runner.golang.types import NilSlice, StringSlice, go_type_name, is_empty, kind_of
 
 TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:

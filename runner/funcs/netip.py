@@ -3,32 +3,17 @@ reports (net/url validates bracketed hosts with it since Go 1.25.2)."""
 
 from __future__ import annotations
 
+from runner.golang.strconv import quote
+
 
 class AddrError(ValueError):
     """netip's parseAddrError: `ParseAddr("in"): msg (at "rest")`."""
 
     def __init__(self, text: str, msg: str, at: str | None = None) -> None:
-        message = f"ParseAddr({go_quote_bytes(text)}): {msg}"
+        message = f"ParseAddr({quote(text)}): {msg}"
         if at:
-            message += f" (at {go_quote_bytes(at)})"
+            message += f" (at {quote(at)})"
         super().__init__(message)
-
-
-def go_quote_bytes(s: str) -> str:
-    """strconv.Quote of text read with surrogateescape (an invalid byte shows as \\xNN), for net/url and netip errors."""
-    out = []
-    for ch in s:
-        if "\udc80" <= ch <= "\udcff":  # an invalid UTF-8 byte kept by surrogateescape
-            out.append(f"\\x{ord(ch) - 0xDC00:02x}")
-        elif ch in '"\\':
-            out.append("\\" + ch)
-        elif ch.isprintable():
-            out.append(ch)
-        elif ord(ch) < 0x80:
-            out.append({"\n": "\\n", "\t": "\\t", "\r": "\\r"}.get(ch, f"\\x{ord(ch):02x}"))
-        else:
-            out.append(f"\\u{ord(ch):04x}" if ord(ch) <= 0xFFFF else f"\\U{ord(ch):08x}")
-    return '"' + "".join(out) + '"'
 
 
 def parse_addr_version(text: str) -> int:

@@ -11,7 +11,8 @@ the template reports as an error. The engine installs it with
 
 from __future__ import annotations
 
-from runner.funcs.registry import FuncError, GoFunc, gofunc
+from runner.funcs.registry import gofunc
+from runner.golang.gofunc import FuncError, GoFunc
 
 
 def lookup_host(name: str) -> list[str]:

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import math
 
-from runner.funcs.registry import ANY, FuncError, alias, gofunc
-from runner.template.gocast import to_float64, to_int64, wrap_int64
-from runner.template.gotypes import Int64, IntSlice
+from runner.funcs.cast import to_float64, to_int64, wrap_int64
+from runner.funcs.registry import alias, gofunc
+from runner.golang.gofunc import ANY, FuncError
+from runner.golang.types import Int64, IntSlice
 
 TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:

@@ -3,8 +3,9 @@ and `deepEqual` (Go's reflect.DeepEqual)."""
 
 from __future__ import annotations
 
-from runner.funcs.registry import ANY, gofunc
-from runner.template.gotypes import go_type_name, is_time, kind_of
+from runner.funcs.registry import gofunc
+from runner.golang.gofunc import ANY
+from runner.golang.types import go_type_name, is_time, kind_of
 
 TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:

@@ -1,10 +1,16 @@
 """Template functions: Sprig's regex family (sprig v3.3.0 regex.go) with Go's regexp semantics.
 
-Patterns are RE2 (see runner.funcs.regex_syntax for the translation to
-Python `re`). The match loops are Go's, not Python's: FindAll skips an
-empty match right after the previous match, ReplaceAll advances one rune
-past empty matches, Split follows regexp.Split, and replacement templates
-use Go's Expand (`$1`, `${1}`, `${name}`, `$$`; `$1a` names group "1a").
+Patterns are Go's (RE2) syntax, checked by runner.funcs.regex_syntax (Go's
+error texts) and matched by RE2 itself (google-re2), in time linear in the
+text as Go's regexp guarantees: a chart's pattern cannot make a render
+backtrack for ever. The match loops are Go's: FindAll skips an empty match
+right after the previous match, ReplaceAll advances one rune past empty
+matches, Split follows regexp.Split, and replacement templates use Go's
+Expand (`$1`, `${1}`, `${name}`, `$$`; `$1a` names group "1a").
+
+RE2 matches UTF-8 bytes; positions here are character offsets of the Go
+string (a Python str whose invalid bytes are surrogate escapes). Go reads an
+invalid byte as U+FFFD, one byte wide: RE2 sees U+FFFD in its place.
 
 The plain variants use regexp.MustCompile, whose panic text Go's
 text/template reports (`regexp: Compile(`(`): error parsing regexp: ...`);
@@ -14,28 +20,109 @@ false on a bad pattern.
 
 from __future__ import annotations
 
-import re
 import unicodedata
+from bisect import bisect_left
 from functools import lru_cache
 
-from runner.funcs.registry import FuncError, gofunc
-from runner.funcs.strings import quote_string
-from runner.template.gotypes import NilStringSlice, StringSlice
+from runner.funcs.registry import gofunc
+from runner.golang.gofunc import FuncError
+from runner.golang.strconv import can_backquote, quote
+from runner.golang.types import NilStringSlice, StringSlice
 
 TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:  # the RE2 translator is imported on the first pattern: it is large
-    from runner.funcs.regex_syntax import RegexSyntaxError, Translation
+    from runner.funcs.regex_syntax import RegexSyntaxError
+
+# RE2's own default program budget: a pattern beyond it fails to compile (Go's
+# limits are larger); it is reported as Go reports a pattern too large.
+_MAX_MEM = 8 << 20
 
 
 class GoRegexp:
-    """A compiled pattern with Go's group names."""
+    """A compiled pattern: RE2's program and Go's group names (SubexpNames)."""
 
-    __slots__ = ("expr", "names", "pattern")
+    __slots__ = ("expr", "names", "program", "groups")
 
-    def __init__(self, expr: str, translation: Translation) -> None:
+    def __init__(self, expr: str, pattern: str, names: list[str]) -> None:
+        import re2  # google-re2 (its C++ library loads in ~2 ms) only when a template uses a regex
+
+        options = re2.Options()
+        options.log_errors = False  # RE2 would write its own message to stderr
+        options.max_mem = _MAX_MEM
         self.expr = expr
-        self.names = translation.names
-        self.pattern = re.compile(translation.pattern)
+        self.names = names
+        self.program = re2.compile(pattern.encode("utf-8"), options)
+        self.groups = range(len(names))
+
+    def search(self, text: Subject, pos: int = 0) -> Match | None:
+        """The leftmost-first match starting at or after character `pos` (Go's doExecute:
+        the text before pos still decides `^`, `\\b`, `\\B`)."""
+        found = self.program.search(text.data, text.byte_offset(pos))
+        if found is None:
+            return None
+        char_offset = text.char_offset
+        return Match(text, [char_offset(b) for i in self.groups for b in found.span(i)])
+
+    def matches(self, s: str) -> bool:
+        """MatchString."""
+        return self.program.search(Subject(s).data) is not None
+
+    def index(self, s: str) -> int:
+        """Where the first match starts (FindStringIndex's [0]), -1 without one."""
+        found = self.search(Subject(s))
+        return -1 if found is None else found.start()
+
+
+class Subject:
+    """A Go string as RE2 reads it: UTF-8 bytes (an invalid byte as U+FFFD), with the
+    mapping between character and byte offsets."""
+
+    __slots__ = ("text", "data", "_starts")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        if text.isascii():
+            self.data = text.encode("ascii")
+            self._starts: list[int] | None = None  # offsets agree
+            return
+        readable = "".join(["\ufffd" if "\ud800" <= ch <= "\udfff" else ch for ch in text])
+        self.data = readable.encode("utf-8")
+        starts, at = [], 0
+        for ch in readable:  # byte offset of each character, and of the end
+            starts.append(at)
+            at += 1 if ch < "\x80" else 2 if ch < "\u0800" else 3 if ch < "\U00010000" else 4
+        starts.append(at)
+        self._starts = starts
+
+    def byte_offset(self, pos: int) -> int:
+        return pos if self._starts is None else self._starts[pos]
+
+    def char_offset(self, offset: int) -> int:
+        """The character at a byte offset RE2 reported (always a character boundary), -1 stays."""
+        if self._starts is None or offset < 0:
+            return offset
+        return bisect_left(self._starts, offset)
+
+
+class Match:
+    """One match as character offsets: [start0, end0, start1, end1, ...], -1 for a group
+    that took no part."""
+
+    __slots__ = ("text", "offsets")
+
+    def __init__(self, text: Subject, offsets: list[int]) -> None:
+        self.text = text
+        self.offsets = offsets
+
+    def start(self, group: int = 0) -> int:
+        return self.offsets[2 * group]
+
+    def end(self, group: int = 0) -> int:
+        return self.offsets[2 * group + 1]
+
+    def group(self, group: int = 0) -> str | None:
+        start = self.offsets[2 * group]
+        return None if start < 0 else self.text.text[start : self.offsets[2 * group + 1]]
 
 
 @lru_cache(maxsize=1024)
@@ -43,9 +130,15 @@ def _compile_cached(expr: str) -> GoRegexp | RegexSyntaxError:
     from runner.funcs.regex_syntax import RegexSyntaxError, translate
 
     try:
-        return GoRegexp(expr, translate(expr))
+        translation = translate(expr)
     except RegexSyntaxError as err:
         return err
+    import re2
+
+    try:
+        return GoRegexp(expr, translation.pattern, translation.names)
+    except re2.error:  # beyond RE2's program budget, the only refusal left after Go's checks
+        return RegexSyntaxError("expression too large", expr)
 
 
 def compile_go(expr: str) -> GoRegexp:
@@ -56,19 +149,11 @@ def compile_go(expr: str) -> GoRegexp:
     return compiled
 
 
-def _can_backquote(s: str) -> bool:
-    """strconv.CanBackquote."""
-    return all(
-        c == "\t" or (c >= " " and c not in "`\x7f\ufeff" and not "\ud800" <= c <= "\udfff")
-        for c in s
-    )
-
-
 def must_compile(expr: str) -> GoRegexp:
     """regexp.MustCompile: its panic message, as text/template reports it."""
     compiled = _compile_cached(expr)
     if not isinstance(compiled, GoRegexp):
-        quoted = f"`{expr}`" if _can_backquote(expr) else quote_string(expr)
+        quoted = f"`{expr}`" if can_backquote(expr) else quote(expr)
         raise FuncError(f"regexp: Compile({quoted}): {compiled}")
     return compiled
 
@@ -76,18 +161,18 @@ def must_compile(expr: str) -> GoRegexp:
 # ------------------------------------------------------------ Go match loops
 
 
-def find_all_spans(rx: GoRegexp, s: str, n: int) -> list[re.Match[str]]:
+def find_all_spans(rx: GoRegexp, s: str, n: int) -> list[Match]:
     """regexp's allMatches: no empty match right after the previous match."""
     if n < 0:
         n = len(s) + 1
-    out: list[re.Match[str]] = []
+    out: list[Match] = []
     pos, prev_end = 0, -1
-    search = rx.pattern.search
+    text = Subject(s)
     while len(out) < n and pos <= len(s):
-        m = search(s, pos)
+        m = rx.search(text, pos)
         if m is None:
             break
-        start, end = m.span()
+        start, end = m.start(), m.end()
         accept = True
         if end == pos:  # an empty match
             accept = start != prev_end
@@ -100,7 +185,7 @@ def find_all_spans(rx: GoRegexp, s: str, n: int) -> list[re.Match[str]]:
     return out
 
 
-def expand(rx: GoRegexp, template: str, m: re.Match[str]) -> str:
+def expand(rx: GoRegexp, template: str, m: Match) -> str:
     """regexp's Expand: $1, ${1}, ${name}, $$; malformed $ stays literal."""
     out: list[str] = []
     while template:
@@ -149,14 +234,14 @@ def _is_letter_or_digit(c: str) -> bool:
     return category[0] == "L" or category == "Nd"
 
 
-def _group_text(rx: GoRegexp, m: re.Match[str], name: str, num: int) -> str:
+def _group_text(rx: GoRegexp, m: Match, name: str, num: int) -> str:
     if num >= 0:
         if num < len(rx.names):
             return m.group(num) or ""
         return ""
     for i, group_name in enumerate(rx.names):
         if group_name == name and m.start(i) >= 0:
-            return m.group(i)
+            return m.group(i) or ""
     return ""
 
 
@@ -165,12 +250,12 @@ def replace_all(rx: GoRegexp, src: str, replace: str, literal: bool) -> str:
     out: list[str] = []
     last_end = 0
     pos = 0
-    search = rx.pattern.search
+    text = Subject(src)
     while pos <= len(src):
-        m = search(src, pos)
+        m = rx.search(text, pos)
         if m is None:
             break
-        start, end = m.span()
+        start, end = m.start(), m.end()
         out.append(src[last_end:start])
         if end > last_end or start == 0:
             out.append(replace if literal else expand(rx, replace, m))
@@ -207,8 +292,8 @@ def find_all(rx: GoRegexp, s: str, n: int) -> StringSlice:
 
 
 def find(rx: GoRegexp, s: str) -> str:
-    m = rx.pattern.search(s)
-    return m.group(0) if m else ""
+    m = rx.search(Subject(s))
+    return m.group(0) or "" if m else ""
 
 
 # ---------------------------------------------------------------- functions
@@ -219,12 +304,12 @@ def regex_match(regex: str, s: str) -> bool:
     compiled = _compile_cached(regex)
     if not isinstance(compiled, GoRegexp):
         return False
-    return compiled.pattern.search(s) is not None
+    return compiled.matches(s)
 
 
 @gofunc("mustRegexMatch", ("string", "string"), returns="bool", fallible=True)
 def must_regex_match(regex: str, s: str) -> bool:
-    return compile_go(regex).pattern.search(s) is not None
+    return compile_go(regex).matches(s)
 
 
 @gofunc("regexFindAll", ("string", "string", "int"), returns="[]string")
@@ -280,4 +365,7 @@ def must_regex_split(regex: str, s: str, n: int) -> StringSlice:
 @gofunc("regexQuoteMeta", ("string",), returns="string")
 def regex_quote_meta(s: str) -> str:
     """regexp.QuoteMeta: a backslash before each of \\.+*?()|[]{}^$."""
-    return re.sub(r"[\\.+*?()|\[\]{}^$]", lambda m: "\\" + m.group(0), s)  # compiled on first use
+    return "".join(["\\" + ch if ch in _META else ch for ch in s])
+
+
+_META = frozenset("\\.+*?()|[]{}^$")

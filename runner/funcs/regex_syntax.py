@@ -1,27 +1,25 @@
-"""Go's regexp/syntax (RE2) parsed and rewritten as an equivalent Python `re` pattern.
+"""Go's regexp/syntax parsed, checked with Go's errors, and re-emitted for RE2.
 
 The parser walks the pattern the way Go's regexp/syntax parse loop does, so
 that every pattern Go rejects is rejected here with Go's error text (the
 same error code and the same offending text: `error parsing regexp: missing
-closing ): `(a``). Accepted patterns are re-emitted with every construct
-spelled out, so Python's own defaults never leak in:
+closing ): `(a``). Accepted patterns are re-emitted for the RE2 engine
+(google-re2, runner.funcs.regex) with every construct spelled out, so that
+what RE2 reads differently from Go never matters:
 
-- `^`/`$` become `\\A`/`\\Z` (or `(?m:^)`/`(?m:$)` under Go's `m` flag);
-- `\\d \\s \\w \\b` are ASCII as in RE2 (`\\s` has no `\\v`);
-- flags `(?i) (?m) (?s) (?U)` scope to the rest of the group, applied per
-  atom (Python only takes global flags at the start);
-- classes are computed as rune ranges (POSIX `[[:alpha:]]`, negated Perl and
-  Unicode classes inside brackets) and printed with explicit escapes;
+- classes are computed as rune ranges (POSIX `[[:alpha:]]`, Perl and Unicode
+  classes, negated ones inside brackets) and printed as `\\x{...}` ranges:
+  Go's `\\p` names (`\\p{Letter}`, `\\p{greek}`) are not all RE2's;
+- flags `(?i) (?m) (?s) (?U)` are applied per atom, as Go scopes them;
 - capture groups are emitted unnamed and their Go names kept aside for
-  `Expand` (`${name}`), so any name Go accepts works;
+  `Expand` (`${name}`), so any name Go accepts works (RE2 rejects duplicates);
 - literal `{`, digits after escapes and the like are always escaped.
+
+RE2 runs the result in linear time; leftmost-first matching, empty-width
+assertions and submatch rules are the same as Go's (Go's regexp is a port).
 
 Unicode classes `\\pL`, `\\p{Lu}`, `\\p{Letter}` come from unicodedata; of the
 scripts only the common ones are known (by character names).
-
-Known difference: when a repeated group can match the empty string, as in
-`(a|)+`, Python may record a final empty iteration in the group where Go
-keeps the last non-empty one (whole matches agree; `$1` may not).
 """
 
 from __future__ import annotations
@@ -81,11 +79,6 @@ _POSIX: dict[str, Ranges] = {
     "xdigit": [(0x30, 0x39), (0x41, 0x46), (0x61, 0x66)],
 }
 
-_WORD_CHARS = "[0-9A-Za-z_]"
-# Python's \B never matches in an empty string; RE2's does, so spell it out.
-_NOT_WORD_BOUNDARY = (
-    f"(?:(?<={_WORD_CHARS})(?={_WORD_CHARS})|(?<!{_WORD_CHARS})(?!{_WORD_CHARS}))"
-)
 
 
 # ------------------------------------------------------------ rune ranges
@@ -117,20 +110,16 @@ def negate(ranges: Ranges) -> Ranges:
 
 
 def _char(o: int) -> str:
-    """One rune as a Python pattern character, escaped unless ASCII alphanumeric."""
+    """One rune as an RE2 pattern character, escaped unless ASCII alphanumeric."""
     if o < 0x80 and chr(o).isalnum():
         return chr(o)
-    if o < 0x100:
-        return f"\\x{o:02x}"
-    if o < 0x10000:
-        return f"\\u{o:04x}"
-    return f"\\U{o:08x}"
+    return f"\\x{{{o:x}}}"
 
 
 def class_text(ranges: Ranges, negated: bool = False) -> str:
-    """A Python character class for clean ranges."""
+    """An RE2 character class for clean ranges."""
     if not ranges:
-        return "[\\x00-\\U0010ffff]" if negated else "(?!)"
+        return "[\\x{0}-\\x{10ffff}]" if negated else "[^\\x{0}-\\x{10ffff}]"
     body = "".join(_char(lo) if lo == hi else f"{_char(lo)}-{_char(hi)}" for lo, hi in ranges)
     return ("[^" if negated else "[") + body + "]"
 
@@ -297,7 +286,7 @@ class _Frame:
 
 
 class Translation:
-    """The Python pattern for a Go regexp."""
+    """The RE2 pattern for a Go regexp."""
 
     __slots__ = ("pattern", "names")
 
@@ -364,7 +353,7 @@ class _Parser:
                 self.push("(?m:^)" if not self.flags & ONE_LINE else "\\A", simple=False)
                 t = t[1:]
             elif c == "$":
-                self.push("(?m:$)" if not self.flags & ONE_LINE else "\\Z", simple=False)
+                self.push("(?m:$)" if not self.flags & ONE_LINE else "\\z", simple=False)
                 t = t[1:]
             elif c == ".":
                 self.push("(?s:.)" if self.flags & DOT_NL else ".")
@@ -494,7 +483,7 @@ class _Parser:
     def backslash(self, t: str) -> str:
         if len(t) >= 2:
             c = t[1]
-            simple = {"A": "\\A", "z": "\\Z", "b": "(?a:\\b)", "B": _NOT_WORD_BOUNDARY}
+            simple = {"A": "\\A", "z": "\\z", "b": "\\b", "B": "\\B"}
             if c in simple:
                 self.push(simple[c], simple=False)
                 return t[2:]

@@ -1,16 +1,8 @@
 """The template function registry: every function carries its Go signature.
 
-Go's text/template checks and converts each argument against the called
-function's parameter types (a float64 passed where `int` is declared is an
-error, a number literal becomes an int or a float64 depending on the
-parameter), so a function is registered with the Go types of its parameters,
-written as Go spells them ("interface {}", "string", "int", "int64",
-"float64", "bool", "[]interface {}", "[]string", "map[string]interface {}",
-"[]byte", "time.Time", ...).
-
-An implementation signals Go's non-nil `error` result (or a Go panic, which
-text/template also turns into an error) by raising FuncError; the executor
-reports it as `error calling <name>: <message>`.
+A function is registered with `@gofunc(name, params, ...)`, the Go types of
+its parameters and result as runner.golang.gofunc describes them (GoFunc);
+it fails by raising runner.golang.gofunc.FuncError.
 
 Every name is known before any family module is imported: the registry
 starts from runner.funcs.index with one RegisteredFunc per name, and reading
@@ -24,51 +16,11 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from runner.funcs.index import FUNCTIONS_BY_MODULE
+from runner.golang.gofunc import ANY, FIELDS, GoFunc, set_fields
 
 TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
     from typing import Any
-
-ANY = "interface {}"
-
-
-class FuncError(Exception):
-    """A template function failed; the message is Go's error text."""
-
-
-_FIELDS = ("name", "impl", "params", "variadic", "returns", "fallible")
-
-
-class GoFunc:
-    """A template function and its Go signature, read-only once made.
-
-    A plain slotted class: @dataclass would cost about a millisecond at every start.
-    """
-
-    __slots__ = _FIELDS
-
-    name: str
-    impl: Callable[..., Any]
-    params: tuple[str, ...]
-    variadic: str | None  # element type of a trailing ...T parameter
-    returns: str
-    fallible: bool  # Go signature returns (T, error)
-
-    def __init__(self, name: str, impl: Callable[..., Any], params: tuple[str, ...],
-                 variadic: str | None = None, returns: str = ANY, fallible: bool = False) -> None:
-        _set_fields(self, (name, impl, params, variadic, returns, fallible))
-
-    def __setattr__(self, field: str, value: Any) -> None:
-        raise AttributeError(f"GoFunc is read-only: cannot set {field}")
-
-    def __repr__(self) -> str:
-        return (f"GoFunc({self.name!r}, params={self.params!r}, variadic={self.variadic!r}, "
-                f"returns={self.returns!r}, fallible={self.fallible!r})")
-
-
-def _set_fields(func: GoFunc, values: tuple[Any, ...]) -> None:
-    for field, value in zip(_FIELDS, values, strict=True):
-        object.__setattr__(func, field, value)
 
 
 class RegisteredFunc(GoFunc):
@@ -87,7 +39,7 @@ class RegisteredFunc(GoFunc):
 
     def __getattr__(self, field: str) -> Any:
         # Python calls this only for a field not filled in yet: import its module.
-        if field not in _FIELDS:  # "name" is always set
+        if field not in FIELDS:  # "name" is always set
             raise AttributeError(field)
         from importlib import import_module
 
@@ -100,7 +52,7 @@ class RegisteredFunc(GoFunc):
              returns: str, fallible: bool) -> None:
         if self.loaded:
             raise ValueError(f"template function {self.name!r} registered twice")
-        _set_fields(self, (self.name, impl, params, variadic, returns, fallible))
+        set_fields(self, (self.name, impl, params, variadic, returns, fallible))
         object.__setattr__(self, "loaded", True)
 
 

@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import functools
 
-from runner.funcs.registry import FuncError, GoFunc, gofunc
-from runner.template.gotypes import Uint64
+from runner.funcs.registry import gofunc
+from runner.golang.gofunc import FuncError, GoFunc
+from runner.golang.types import Uint64
 
 _UINT64_MAX = (1 << 64) - 1
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import unicodedata
 
 from runner.funcs import goutils, textcase
+from runner.funcs.cast import strval
 from runner.funcs.gotext import (
     GO_SPACES,
     byte_len,
@@ -24,10 +25,10 @@ from runner.funcs.gotext import (
     title_rune,
     to_utf8,
 )
-from runner.funcs.registry import FuncError, alias, gofunc
-from runner.template.gocast import strval
-from runner.template.gotypes import StringMap, StringSlice, format_value
-from runner.template.lex import go_quote
+from runner.funcs.registry import alias, gofunc
+from runner.golang.gofunc import FuncError
+from runner.golang.strconv import quote as go_quote
+from runner.golang.types import StringMap, StringSlice, format_value
 
 TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
@@ -236,18 +237,12 @@ def has_suffix(suffix: str, s: str) -> bool:
 # ----------------------------------------------------------------- quoting
 
 
-def quote_string(s: str) -> str:
-    """fmt's %q of a string (strconv.Quote), with a fast path for plain ASCII."""
-    if s.isascii() and s.isprintable() and '"' not in s and "\\" not in s:
-        return '"' + s + '"'
-    return go_quote(s)
-
-
 @gofunc("quote", (), variadic="interface {}", returns="string")
 def quote(*values: Any) -> str:
+    """fmt's %q of each value's strval: strconv.Quote."""
     if len(values) == 1 and type(values[0]) is str:  # the usual `{{ .x | quote }}`
-        return quote_string(values[0])
-    return " ".join([quote_string(strval(v)) for v in values if v is not None])
+        return go_quote(values[0])
+    return " ".join([go_quote(strval(v)) for v in values if v is not None])
 
 
 @gofunc("squote", (), variadic="interface {}", returns="string")

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from runner.funcs.netip import AddrError, go_quote_bytes, parse_addr_version
-from runner.funcs.registry import FuncError, gofunc
-from runner.template.gotypes import kind_of
+from runner.funcs.netip import AddrError, parse_addr_version
+from runner.funcs.registry import gofunc
+from runner.golang.gofunc import FuncError
+from runner.golang.strconv import quote
+from runner.golang.types import kind_of
 
 TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
@@ -76,17 +78,17 @@ def unescape(s: str, mode: int) -> str:
         if c == "%":
             chunk = data[i : i + 3].decode("utf-8", "surrogateescape")
             if len(chunk) < 3 or not _is_hex(chunk[1]) or not _is_hex(chunk[2]):
-                raise URLError(f"invalid URL escape {go_quote_bytes(chunk)}")
+                raise URLError(f"invalid URL escape {quote(chunk)}")
             if mode == HOST and int(chunk[1], 16) < 8 and chunk != "%25":
-                raise URLError(f"invalid URL escape {go_quote_bytes(chunk)}")
+                raise URLError(f"invalid URL escape {quote(chunk)}")
             if mode == ZONE:
                 value = int(chunk[1:], 16)
                 if chunk != "%25" and value != 0x20 and _should_escape(value, HOST):
-                    raise URLError(f"invalid URL escape {go_quote_bytes(chunk)}")
+                    raise URLError(f"invalid URL escape {quote(chunk)}")
             i += 3
             continue
         if mode in (HOST, ZONE) and data[i] < 0x80 and _should_escape(data[i], mode):
-            raise URLError(f"invalid character {go_quote_bytes(c)} in host name")
+            raise URLError(f"invalid character {quote(c)} in host name")
         i += 1
     out = bytearray()
     i = 0
@@ -231,7 +233,7 @@ def _parse_host(host: str) -> str:
         return _parse_ip_literal(host)
     colon = host.rfind(":")
     if colon != -1 and not _valid_optional_port(host[colon:]):
-        raise URLError(f"invalid port {go_quote_bytes(host[colon:])} after host")
+        raise URLError(f"invalid port {quote(host[colon:])} after host")
     return unescape(host, HOST)
 
 
@@ -241,7 +243,7 @@ def _parse_ip_literal(host: str) -> str:
         raise URLError("missing ']' in host")
     colon_port = host[end + 1 :]
     if not _valid_optional_port(colon_port):
-        raise URLError(f"invalid port {go_quote_bytes(colon_port)} after host")
+        raise URLError(f"invalid port {quote(colon_port)} after host")
     port = unescape(colon_port, HOST)
     hostname = host[1:end]
     zone = hostname.find("%25")
@@ -325,12 +327,12 @@ def parse_url(raw: str) -> URL:
     try:
         url = _parse_reference(before)
     except URLError as err:
-        raise URLError(f"parse {go_quote_bytes(before)}: {err}") from None
+        raise URLError(f"parse {quote(before)}: {err}") from None
     if fragment:
         try:
             url.fragment = unescape(fragment, FRAGMENT)
         except URLError as err:
-            raise URLError(f"parse {go_quote_bytes(raw)}: {err}") from None
+            raise URLError(f"parse {quote(raw)}: {err}") from None
     return url
 
 

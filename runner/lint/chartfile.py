@@ -9,9 +9,10 @@ from runner.chart.chartfile import decode_metadata, is_loose_semver, load_yaml_d
 from runner.chart.errors import ChartError
 from runner.chart.model import Metadata
 from runner.funcs.paths import base as go_path_base
+from runner.golang.strconv import quote
+from runner.golang.types import go_type_name
 from runner.lint.govalidate import is_email, is_request_url, is_url
 from runner.lint.support import ERROR, INFO, WARNING, Linter
-from runner.template.gotypes import go_type_name
 
 TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
@@ -130,7 +131,7 @@ def validate_name(md: Metadata) -> str | None:
     if md.name == "":
         return "name is required"
     if go_path_base(md.name) != md.name:  # filepath.Base: path.Base on Linux
-        return f"chart name {_go_quote(md.name)} is invalid"
+        return f"chart name {quote(md.name)} is invalid"
     return None
 
 
@@ -207,9 +208,3 @@ def validate_dependencies(md: Metadata) -> str | None:
         return (f"dependencies are not valid in the Chart file with apiVersion '{md.api_version}'. "
                 "They are valid in apiVersion 'v2'")
     return None
-
-
-def _go_quote(text: str) -> str:
-    from runner.template.lex import go_quote
-
-    return go_quote(text)

@@ -50,9 +50,9 @@ def _key(node: Node) -> tuple[str, Any] | None:
 def _go_syntax(value: Any) -> str:
     """%#v of a decoded key."""
     if isinstance(value, str):
-        from runner.template.lex import go_quote
+        from runner.golang.strconv import quote
 
-        return go_quote(value)
+        return quote(value)
     if value is None:
         return "<nil>"
     if isinstance(value, bool):

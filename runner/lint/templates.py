@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from runner.chart.logs import Warning, Warnings  # noqa: A004 - Helm's log line
 from runner.errors import RunnerError
+from runner.golang.strconv import quote
 from runner.lint.chartload import load_v2
 from runner.lint.deprecations import validate_no_deprecations
 from runner.lint.k8syaml import DecodeError, K8sObject, decode_objects, list_item_annotations
@@ -138,7 +139,7 @@ def validate_top_indent_level(content: str) -> str | None:
         if not line.strip():
             continue
         if line.startswith((" ", "\t")):
-            return (f"document starts with an illegal indent: {_go_quote(line)}, "
+            return (f"document starts with an illegal indent: {quote(line)}, "
                     "which may cause parsing problems")
         return None
     return None
@@ -148,7 +149,7 @@ def validate_metadata_name(obj: K8sObject) -> str | None:
     problems = check_for_kind(obj.kind)(obj.name)
     if not problems:
         return None
-    quoted = _go_quote(obj.name)
+    quoted = quote(obj.name)
     errors = [f"metadata.name: Invalid value: {quoted}: {p}" for p in problems]
     detail = errors[0] if len(errors) == 1 else "[" + ", ".join(errors) + "]"
     return f"object name does not conform to Kubernetes naming requirements: {quoted}: {detail}"
@@ -158,7 +159,7 @@ def validate_match_selector(obj: K8sObject, manifest: str) -> str | None:
     if obj.kind in ("Deployment", "ReplicaSet", "DaemonSet", "StatefulSet") and (
             "matchLabels" not in manifest and "matchExpressions" not in manifest):
         return (f"a {obj.kind} must contain matchLabels or matchExpressions, "
-                f"and {_go_quote(obj.name)} does not")
+                f"and {quote(obj.name)} does not")
     return None
 
 
@@ -172,9 +173,3 @@ def validate_list_annotations(obj: K8sObject, manifest: str) -> str | None:
     if any("helm.sh/resource-policy" in a for a in annotations):
         return "annotation 'helm.sh/resource-policy' within List objects are ignored"
     return None
-
-
-def _go_quote(text: str) -> str:
-    from runner.template.lex import go_quote
-
-    return go_quote(text)

@@ -18,13 +18,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from runner.funcs.registry import GoFunc
 from runner.gcpause import no_gc
+from runner.golang.gofunc import GoFunc, gomethod
+from runner.golang.strconv import quote
 from runner.template import cache
 from runner.template.builtins import BUILTINS
-from runner.template.calls import gomethod
 from runner.template.errors import ExecError, ParseError, TemplateError
-from runner.template.lex import go_quote
 from runner.template.parse import ParseResult, Tree, check_functions, parse_text
 from runner.template.positions import TRACKING, SourceMap, SourcePos
 from runner.template.runtime import (
@@ -215,9 +214,9 @@ class Template:
         tree = self._trees.get(name)
         if tree is None:
             raise ExecError.bare_text(
-                f"template: no template {go_quote(name)} associated with template {go_quote(self.name)}",
+                f"template: no template {quote(name)} associated with template {quote(self.name)}",
                 name,
             )
         if not define_of(tree).has_root:
-            raise ExecError.bare(name, f"{go_quote(name)} is an incomplete or empty template")
+            raise ExecError.bare(name, f"{quote(name)} is an incomplete or empty template")
         return tree

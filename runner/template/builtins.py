@@ -7,10 +7,10 @@ None for an invalid value, values.NIL for a nil in an interface slot.
 
 from __future__ import annotations
 
-from runner.funcs.registry import ANY, FuncError, GoFunc
+from runner.golang.gofunc import ANY, FuncError, GoFunc
+from runner.golang.types import StringMap, go_type_name, is_go_nil, kind_of
 from runner.template.calls import REFLECT_VALUE as RV
 from runner.template.calls import can_be_nil
-from runner.template.gotypes import StringMap, go_type_name, is_go_nil, kind_of
 from runner.template.values import NIL, truth, unbox
 
 TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
@@ -164,9 +164,9 @@ def _eq_other(a: Any, b: Any) -> bool:
 
 
 def _sprintf(fmt: str, *args: Any) -> str:
-    from runner.template import gofmt
+    from runner.golang.fmt import sprintf
 
-    return gofmt.sprintf(fmt, list(args))
+    return sprintf(fmt, list(args))
 
 
 def _eq(arg1: Any, *arg2: Any) -> bool:
@@ -220,21 +220,21 @@ def _ge(arg1: Any, arg2: Any) -> bool:
 
 
 def _print(*args: Any) -> str:
-    from runner.template import gofmt
+    from runner.golang.fmt import sprint
 
-    return gofmt.sprint(list(args))
+    return sprint(list(args))
 
 
 def _printf(format: str, *args: Any) -> str:
-    from runner.template import gofmt
+    from runner.golang.fmt import sprintf
 
-    return gofmt.sprintf(format, list(args))
+    return sprintf(format, list(args))
 
 
 def _println(*args: Any) -> str:
-    from runner.template import gofmt
+    from runner.golang.fmt import sprintln
 
-    return gofmt.sprintln(list(args))
+    return sprintln(list(args))
 
 
 def _eval_args(args: tuple[Any, ...]) -> str:

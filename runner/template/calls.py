@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from runner.funcs.registry import ANY, GoFunc
-from runner.template.gotypes import Duration, Int64, StringMap, StringSlice, go_type_name
+from runner.golang.gofunc import ANY, GoFunc
+from runner.golang.types import Duration, Int64, StringMap, StringSlice, go_type_name
 from runner.template.nodes import BoolNode, NilNode, Node, NumberNode, StringNode
 from runner.template.values import NIL
 
@@ -245,22 +245,3 @@ def _signature_from_inspect(method: Any) -> Signature:
     fixed = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
     variadic = ANY if any(p.kind == p.VAR_POSITIONAL for p in params) else None
     return Signature(tuple(ANY for _ in fixed), variadic, False)
-
-
-def gomethod(
-    params: tuple[str, ...] | list[str] = (),
-    *,
-    variadic: str | None = None,
-    returns: str = ANY,
-    fallible: bool = False,
-) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """Declare a Go method's signature on a Python method (`.Files.Get "x"` checks `string`).
-
-    Methods without it take any values, their count taken from the Python signature.
-    """
-
-    def mark(fn: Callable[..., Any]) -> Callable[..., Any]:
-        fn.__gofunc__ = GoFunc(fn.__name__, fn, tuple(params), variadic, returns, fallible)  # type: ignore[attr-defined]
-        return fn
-
-    return mark

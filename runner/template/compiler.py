@@ -25,8 +25,8 @@ from __future__ import annotations
 
 import marshal
 
+from runner.golang.strconv import quote
 from runner.template.calls import ArgError, ideal_constant
-from runner.template.lex import go_quote
 from runner.template.nodes import (
     CommandNode,
     ListNode,
@@ -449,7 +449,7 @@ class _Define:
                 return ("const", ideal_constant(first), at, extra)  # type: ignore[arg-type]
             except ArgError as err:
                 return ("fail", at, err.reason, extra)
-        reason = "nil is not a command" if kind == "nil" else f"can't evaluate command {go_quote(str(first))}"
+        reason = "nil is not a command" if kind == "nil" else f"can't evaluate command {quote(str(first))}"
         return ("fail", at, reason, extra)
 
     # ------------------------------------------------------- arguments

@@ -8,6 +8,7 @@ text/template formats them (Helm passes them on and rewrites them later).
 from __future__ import annotations
 
 from runner.errors import RunnerError
+from runner.golang.strconv import quote
 
 
 class TemplateError(RunnerError):
@@ -44,9 +45,7 @@ class ExecError(TemplateError):
 
     @classmethod
     def at(cls, name: str, location: str, context: str, reason: str) -> ExecError:
-        from runner.template.lex import go_quote
-
-        text = f"template: {location}: executing {go_quote(name)} at <{context}>: {reason}"
+        text = f"template: {location}: executing {quote(name)} at <{context}>: {reason}"
         return cls(text, name, location=location, context=context, reason=reason)
 
     @classmethod

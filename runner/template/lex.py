@@ -17,6 +17,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from runner.golang.strconv import quote
+
 
 class T:
     """Item types, in Go's order: keywords sort after KEYWORD.
@@ -92,9 +94,9 @@ def item_text(item: Item) -> str:
         return val
     if typ > T.KEYWORD:
         return f"<{val}>"
-    if len(val.encode()) > 10:
-        return go_quote_prefix(val, 10) + "..."
-    return go_quote(val)
+    if len(val.encode("utf-8", "surrogateescape")) > 10:
+        return quote(val[:10]) + "..."  # fmt's %.10q: the first 10 runes
+    return quote(val)
 
 
 LEFT_DELIM = "{{"
@@ -523,12 +525,12 @@ def _lex_quoted(lx: Lexer, quote: str, typ: int, unterminated: str) -> State | N
 
 def lex_number(lx: Lexer) -> State | None:
     if not _scan_number(lx):
-        return lx.errorf(f"bad number syntax: {go_quote(lx.input[lx.start : lx.pos])}")
+        return lx.errorf(f"bad number syntax: {quote(lx.input[lx.start : lx.pos])}")
     sign = lx.peek()
     if sign in ("+", "-") and sign != "":
         # Complex: 1+2i. No spaces, must end in 'i'.
         if not _scan_number(lx) or lx.input[lx.pos - 1] != "i":
-            return lx.errorf(f"bad number syntax: {go_quote(lx.input[lx.start : lx.pos])}")
+            return lx.errorf(f"bad number syntax: {quote(lx.input[lx.start : lx.pos])}")
         lx.emit(T.COMPLEX)
     else:
         lx.emit(T.NUMBER)
@@ -575,53 +577,8 @@ def lex_raw_quote(lx: Lexer) -> State | None:
     return lex_inside_action
 
 
-# ------------------------------------------------------- Go text formatting
-
-# strconv's one-letter escapes (appendEscapedRune).
-GO_ESCAPES = {
-    "\a": "\\a",
-    "\b": "\\b",
-    "\f": "\\f",
-    "\n": "\\n",
-    "\r": "\\r",
-    "\t": "\\t",
-    "\v": "\\v",
-}
-
-
-def _quote_rune(c: str) -> str:
-    if c == '"' or c == "\\":
-        return "\\" + c
-    if c in GO_ESCAPES:
-        return GO_ESCAPES[c]
-    if c.isprintable() or c == " ":
-        return c
-    o = ord(c)
-    if 0xD800 <= o <= 0xDFFF:
-        return "\\ufffd"
-    if o < 0x80:
-        return f"\\x{o:02x}"
-    if o < 0x10000:
-        return f"\\u{o:04x}"
-    return f"\\U{o:08x}"
-
-
-def go_quote(s: str) -> str:
-    """strconv.Quote (Python's isprintable stands in for Go's IsPrint)."""
-    return '"' + "".join(_quote_rune(c) for c in s) + '"'
-
-
-def go_quote_prefix(s: str, nbytes: int) -> str:
-    """fmt's `%.Nq`: the first N runes... Go truncates the string to N runes first."""
-    return go_quote(s[:nbytes])
-
-
 def go_unicode(r: str) -> str:
-    """fmt's %#U: U+0041 'A'."""
-    if r == "":
-        return "U+FFFFFFFFFFFFFFFF"
-    o = ord(r)
-    text = f"U+{o:04X}"
-    if r.isprintable():
-        text += f" '{r}'"
-    return text
+    """fmt's %#U of a rune (U+0041 'A'); "" is the EOF rune -1, as Go prints it."""
+    from runner.golang.fmt import sprintf  # error texts only
+
+    return sprintf("%#U", [ord(r) if r else -1])

@@ -9,7 +9,7 @@ Python call per node).
 
 from __future__ import annotations
 
-from runner.template.lex import go_quote
+from runner.golang.strconv import quote
 
 
 class Node:
@@ -342,8 +342,8 @@ class TemplateNode(Node):
 
     def __str__(self) -> str:
         if self.pipe is None:
-            return "{{template " + go_quote(self.name) + "}}"
-        return "{{template " + go_quote(self.name) + " " + str(self.pipe) + "}}"
+            return "{{template " + quote(self.name) + "}}"
+        return "{{template " + quote(self.name) + " " + str(self.pipe) + "}}"
 
 
 def is_empty_tree(node: Node | None) -> bool:

@@ -1,10 +1,11 @@
-"""Go literal syntax for the parser: numbers (parse.newNumber) and strconv.Unquote."""
+"""Go number literals for the parser (parse.newNumber); strings go through
+runner.golang.strconv.unquote."""
 
 from __future__ import annotations
 
 import re
 
-from runner.template.gocast import underscore_ok
+from runner.golang.strconv import quote, underscore_ok, unquote_char
 from runner.template.lex import T
 from runner.template.nodes import NumberNode
 
@@ -138,19 +139,19 @@ def _real_number(n: NumberNode, text: str) -> tuple[NumberNode, str | None]:
         if f is not None:
             # A float that looks like an integer is one too large for int64.
             if not any(c in text for c in ".eEpP"):
-                return n, f"integer overflow: {_quote(text)}"
+                return n, f"integer overflow: {quote(text)}"
             n.is_float, n.float64 = True, f
             if not n.is_int:
                 n.is_int, n.int64 = _exact_int(f)
             if not n.is_uint:
                 n.is_uint, n.uint64 = _exact_uint(f)
     if not (n.is_int or n.is_uint or n.is_float):
-        return n, f"illegal number syntax: {_quote(text)}"
+        return n, f"illegal number syntax: {quote(text)}"
     return n, None
 
 
 def _char_number(n: NumberNode, text: str) -> tuple[NumberNode, str | None]:
-    value, tail, err = _unquote_char(text[1:], "'")
+    value, tail, err = unquote_char(text[1:], "'")
     if err is not None:
         return n, err
     if tail != "'":
@@ -159,75 +160,3 @@ def _char_number(n: NumberNode, text: str) -> tuple[NumberNode, str | None]:
     n.is_int = n.is_uint = n.is_float = True
     n.float64 = float(value)
     return n, None
-
-
-# ---------------------------------------------------------------- unquote
-
-_SIMPLE = {"a": 7, "b": 8, "f": 12, "n": 10, "r": 13, "t": 9, "v": 11, "\\": 92}
-_SYNTAX = "invalid syntax"
-
-
-def _unquote_char(s: str, quote: str) -> tuple[int, str, str | None]:
-    """strconv.UnquoteChar: (value, tail, error). Values above 0x10FFFF can't occur."""
-    if not s:
-        return 0, s, _SYNTAX
-    c = s[0]
-    if c == quote and quote in "'\"":
-        return 0, s, _SYNTAX
-    if c != "\\":
-        return ord(c), s[1:], None
-    if len(s) <= 1:
-        return 0, s, _SYNTAX
-    e, s = s[1], s[2:]
-    if e in _SIMPLE:
-        return _SIMPLE[e], s, None
-    if e in "xuU":
-        size = {"x": 2, "u": 4, "U": 8}[e]
-        digits = s[:size]
-        if len(digits) < size or not re.fullmatch(r"[0-9a-fA-F]+", digits):
-            return 0, s, _SYNTAX
-        value = int(digits, 16)
-        if e != "x" and (value > 0x10FFFF or 0xD800 <= value <= 0xDFFF):
-            return 0, s, _SYNTAX
-        return value, s[size:], None
-    if "0" <= e <= "7":
-        digits = e + s[:2]
-        if len(digits) < 3 or not re.fullmatch(r"[0-7]+", digits) or int(digits, 8) > 255:
-            return 0, s, _SYNTAX
-        return int(digits, 8), s[2:], None
-    if e in "'\"" and e == quote:
-        return ord(e), s, None
-    return 0, s, _SYNTAX
-
-
-def unquote(quoted: str) -> tuple[str, str | None]:
-    """strconv.Unquote for "..." and `...` literals: (text, error text)."""
-    if len(quoted) < 2 or quoted[0] != quoted[-1]:
-        return "", _SYNTAX
-    quote, body = quoted[0], quoted[1:-1]
-    if quote == "`":
-        if "`" in body:
-            return "", _SYNTAX
-        return body.replace("\r", ""), None
-    if quote != '"' or "\n" in body:
-        return "", _SYNTAX
-    if "\\" not in body:
-        return body, None
-    out = bytearray()
-    while body:
-        is_escape = body[0] == "\\"
-        byte_escape = is_escape and len(body) > 1 and (body[1] == "x" or "0" <= body[1] <= "7")
-        value, body, err = _unquote_char(body, '"')
-        if err is not None:
-            return "", err
-        if byte_escape:
-            out.append(value)  # \x and octal escapes are bytes, not runes
-        else:
-            out.extend(chr(value).encode("utf-8", "surrogatepass"))
-    return out.decode("utf-8", "surrogateescape"), None
-
-
-def _quote(s: str) -> str:
-    from runner.template.lex import go_quote
-
-    return go_quote(s)

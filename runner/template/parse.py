@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Container
 
+from runner.golang.strconv import quote, unquote
 from runner.template.errors import ParseError
 from runner.template.lex import Item, T, item_text, lex
 from runner.template.nodes import (
@@ -38,7 +39,7 @@ from runner.template.nodes import (
     WithNode,
     is_empty_tree,
 )
-from runner.template.numbers import parse_number, unquote
+from runner.template.numbers import parse_number
 
 TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
@@ -217,7 +218,7 @@ class _Parser:
             self.sh.tree_set[self.tree.name] = self.tree
             return
         if not is_empty_tree(self.tree.root):
-            self.errorf(f"template: multiple definition of template {_q(self.tree.name)}")
+            self.errorf(f"template: multiple definition of template {quote(self.tree.name)}")
 
     def parse(self) -> None:
         """The top level: like item_list, but also takes {{define}} and runs to EOF."""
@@ -489,7 +490,7 @@ class _Parser:
             node.ident.extend(field[1:] for field in fields)
             return node
         if isinstance(node, (BoolNode, StringNode, NumberNode, NilNode, DotNode)):
-            self.errorf(f"unexpected . after term {_q(str(node))}")
+            self.errorf(f"unexpected . after term {quote(str(node))}")
         chain = ChainNode(pos, node)
         for field in fields:
             chain.add(field)
@@ -537,7 +538,7 @@ class _Parser:
         v = VariableNode(pos, name)
         if v.ident[0] in self.vars:
             return v
-        self.errorf(f"undefined variable {_q(v.ident[0])}")
+        self.errorf(f"undefined variable {quote(v.ident[0])}")
 
     def _unquote(self, quoted: str) -> str:
         text, err = unquote(quoted)
@@ -564,12 +565,6 @@ _OPERAND_START = frozenset(
 )
 
 
-def _q(s: str) -> str:
-    from runner.template.lex import go_quote
-
-    return go_quote(s)
-
-
 def parse_text(
     name: str, text: str, *, break_is_func: bool = False, continue_is_func: bool = False
 ) -> ParseResult:
@@ -594,4 +589,4 @@ def check_functions(name: str, idents: list[tuple[str, int]], funcs: Container[s
     """Go's parse-time `function %q not defined`, for the first unknown name."""
     for ident, line in idents:
         if ident not in funcs:
-            raise ParseError(name, line, f"function {_q(ident)} not defined")
+            raise ParseError(name, line, f"function {quote(ident)} not defined")

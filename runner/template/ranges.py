@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from runner.template.gotypes import Int64, format_value
+from runner.golang.types import Int64, format_value
 from runner.template.nodes import Node
 from runner.template.parse import Tree
 from runner.template.state import State, fail

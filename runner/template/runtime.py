@@ -23,12 +23,11 @@ import marshal
 from collections.abc import Iterable
 from types import CodeType, FunctionType
 
-from runner.funcs.registry import FuncError
+from runner.golang.gofunc import FuncError
+from runner.golang.strconv import quote
 from runner.template import positions
 from runner.template.calls import ArgError
 from runner.template.errors import ExecError
-from runner.template.gotypes import print_copied_value, print_value
-from runner.template.lex import go_quote
 from runner.template.nodes import (
     BoolNode,
     NilNode,
@@ -52,7 +51,7 @@ from runner.template.state import (
     _Continue,
     fail,
 )
-from runner.template.values import MISSING, NIL, truth
+from runner.template.values import MISSING, NIL, print_copied_value, print_value, truth
 
 TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
@@ -731,7 +730,7 @@ def call_function(st: State, dot: Any, site: _Site, final: Any) -> Any:
     name, tree = site.name, site.tree
     gf = st.funcs.get(name)
     if gf is None:
-        fail(st, tree, site.head_node, f"{go_quote(name)} is not a defined function")
+        fail(st, tree, site.head_node, f"{quote(name)} is not a defined function")
     b = site.bound
     if b is None or b.key is not gf:
         b = site.bind_function(gf)
@@ -769,7 +768,7 @@ def call_function(st: State, dot: Any, site: _Site, final: Any) -> Any:
 
 
 def show(v: Any) -> str:
-    """What `{{ v }}` writes (gotypes.print_value), strings at once."""
+    """What `{{ v }}` writes (values.print_value), strings at once."""
     return v if type(v) is str else print_value(v)
 
 
@@ -786,7 +785,7 @@ def template_target(st: State, tree: FileTree, pos: int, name: str) -> Tree:
     """walkTemplate's checks, made before its pipeline runs."""
     target = st.trees.get(name)
     if target is None:
-        fail_at(st, tree, pos, "template", f"template {go_quote(name)} not defined")
+        fail_at(st, tree, pos, "template", f"template {quote(name)} not defined")
     if st.depth >= MAX_EXEC_DEPTH:
         fail_at(st, tree, pos, "template", f"exceeded maximum template depth ({MAX_EXEC_DEPTH})")
     return target

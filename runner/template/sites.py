@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from runner.funcs.registry import ANY, FuncError, GoFunc
+from runner.golang.gofunc import ANY, FuncError, GoFunc
+from runner.golang.strconv import quote
+from runner.golang.types import Int64, StringMap, format_value, go_type_name, is_time
 from runner.template.builtins import SPECIAL
 from runner.template.calls import (
     EXACT_TYPES,
@@ -21,8 +23,6 @@ from runner.template.calls import (
     signature_of,
 )
 from runner.template.errors import ExecError
-from runner.template.gotypes import Int64, StringMap, format_value, go_type_name, is_time
-from runner.template.lex import go_quote
 from runner.template.nodes import Node, last_evaluated
 from runner.template.parse import Tree
 from runner.template.state import (
@@ -50,7 +50,7 @@ def _missing_key(st: State, tree: Tree, node: Node, name: str, receiver: Any = N
         return "" if isinstance(receiver, StringMap) else NIL
     if mode == MISSINGKEY_INVALID:
         return None
-    fail(st, tree, node, f"map has no entry for key {go_quote(name)}")
+    fail(st, tree, node, f"map has no entry for key {quote(name)}")
 
 
 _PLAIN = frozenset({str, int, float, bool, list, tuple, bytes, dict, complex, Int64, StringMap})
@@ -62,7 +62,7 @@ def _field(
     """evalField for anything but a plain dict (the executor's fast path)."""
     if r is None:
         if st.missingkey == MISSINGKEY_ERROR:
-            fail(st, tree, node, f"nil data; no entry for key {go_quote(name)}")
+            fail(st, tree, node, f"nil data; no entry for key {quote(name)}")
         return None
     if r is NIL:
         fail(st, tree, node, f"nil pointer evaluating interface {{}}.{name}")
@@ -88,7 +88,7 @@ def _field(
                 fail(st, tree, node, f"{name} has arguments but cannot be invoked as function")
             return NIL if v is None else v
     if exported and is_time(r):
-        from runner.funcs.timemethods import time_method
+        from runner.golang.timemethods import time_method
 
         bound = time_method(r, name)
         if bound is not None:

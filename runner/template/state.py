@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 
-from runner.funcs.registry import GoFunc
+from runner.golang.gofunc import GoFunc
 from runner.template.errors import ExecError
 from runner.template.nodes import Node
 from runner.template.parse import Tree

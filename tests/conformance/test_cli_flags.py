@@ -59,6 +59,18 @@ TEMPLATE_CASES: tuple[tuple[str, ...], ...] = (
     ("--kube-version", "1"),
     ("--kube-version", "1.99999999999999999999"),
 )
+# --show-only globs are Go's filepath.Match, not fnmatch: `!` does not negate a class
+# (`^` does), `\\` escapes, a malformed pattern matches nothing.
+SHOW_ONLY_PATTERNS = (
+    "templates/[!a].yaml",
+    "templates/[^a].yaml",
+    "templates/a\\*b.yaml",
+    "templates/a*b.yaml",
+    "templates/[",
+    "templates/[]a].yaml",
+    "*/a.yaml",
+    "a.yaml",
+)
 LINT_CASES: tuple[tuple[str, ...], ...] = (
     ("-f",),
     ("--strict", "-f"),
@@ -78,6 +90,10 @@ def workdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
         "values: {{ .Values | toJson }}\n"
         "kube: {{ .Capabilities.KubeVersion }} {{ .Capabilities.KubeVersion.Major }} {{ .Capabilities.KubeVersion.Minor }}\n"
     )
+    (root / "shown" / "templates").mkdir(parents=True)
+    (root / "shown" / "Chart.yaml").write_text("apiVersion: v2\nname: shown\nversion: 0.1.0\n")
+    for name in ("a", "b", "!", "a*b", "axb", "]"):
+        (root / "shown" / "templates" / f"{name}.yaml").write_text(f"kind: ConfigMap\nname: {name!r}\n")
     (root / "x.yaml").write_text("a: 1\n")
     (root / "y.yaml").write_text("b: 2\n")
     (root / "pr.sh").write_text("#!/bin/sh\nsed s/values:/v:/\n")
@@ -103,6 +119,12 @@ def _ours(workdir: Path, argv: list[str], monkeypatch: pytest.MonkeyPatch) -> tu
 def test_template_flags_as_helm(flags: tuple[str, ...], workdir: Path,
                                 monkeypatch: pytest.MonkeyPatch) -> None:
     argv = ["template", "r", "ch", *flags]
+    assert _ours(workdir, argv, monkeypatch) == _helm(workdir, argv)
+
+
+@pytest.mark.parametrize("pattern", SHOW_ONLY_PATTERNS)
+def test_show_only_globs_as_helm(pattern: str, workdir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    argv = ["template", "r", "shown", "--show-only", pattern]
     assert _ours(workdir, argv, monkeypatch) == _helm(workdir, argv)
 
 

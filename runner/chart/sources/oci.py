@@ -402,7 +402,7 @@ def _chart_layer(manifest: dict[str, Any]) -> dict[str, Any]:
 
 def _registry_error(response: Any) -> str:
     """oras-go's wording of a registry error answer."""
-    from runner.template.gotypes import format_value
+    from runner.golang.types import format_value
 
     text = f"response status code {response.status_code}: "
     try:

@@ -52,7 +52,7 @@ def go_str(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, float):
-        from runner.template.gotypes import format_float_v
+        from runner.golang.strconv import format_float_v
 
         return format_float_v(value)
     return str(value)

@@ -10,7 +10,7 @@ from runner.chart.errors import ValuesError
 from runner.chart.strvals import parse, typed_value
 from runner.chart.uservalues import merge_user_values
 from runner.encoding.gojson import marshal
-from runner.template.gotypes import Int64, go_type_name
+from runner.golang.types import Int64, go_type_name
 from tests.unit.chart._helm import helm_template, write_chart
 
 # `.Values` as JSON, then the Go type of every top-level value.

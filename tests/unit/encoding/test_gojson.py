@@ -15,7 +15,7 @@ from datetime import UTC, datetime, timedelta, timezone
 import pytest
 
 from runner.encoding import gojson
-from runner.template.gotypes import Int64
+from runner.golang.types import Int64
 
 
 @pytest.mark.parametrize(

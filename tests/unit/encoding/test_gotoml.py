@@ -14,7 +14,7 @@ from datetime import UTC, datetime
 import pytest
 
 from runner.encoding import gotoml
-from runner.template.gotypes import Int64
+from runner.golang.types import Int64
 
 
 def test_helm_funcs_test_cases() -> None:

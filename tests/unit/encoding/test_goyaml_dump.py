@@ -18,7 +18,7 @@ from datetime import UTC, datetime
 import pytest
 
 from runner.encoding import goyaml
-from runner.template.gotypes import Int64
+from runner.golang.types import Int64
 
 
 def test_mapping_keys_sorted_and_sequences_not_indented() -> None:

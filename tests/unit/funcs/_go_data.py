@@ -10,7 +10,8 @@ from datetime import UTC, datetime
 from typing import Any
 
 from runner.funcs import function_map
-from runner.template.gotypes import Duration, Int64, StringSlice, print_value
+from runner.golang.types import Duration, Int64, StringSlice
+from runner.template.values import print_value
 
 DATA: dict[str, Any] = {
     "f0": 0.0,

@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from runner.template.gotypes import Int64, StringSlice
+from runner.golang.types import Int64, StringSlice
 from tests.unit.funcs._go_data import DATA, call, render
 
 

@@ -19,7 +19,8 @@ from cryptography.hazmat.primitives.asymmetric import dsa, ec, ed25519, rsa
 from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
 
 from runner.funcs import certs, crypto
-from runner.funcs.registry import FuncError, registered
+from runner.funcs.registry import registered
+from runner.golang.gofunc import FuncError
 
 
 def test_registered_signatures() -> None:

@@ -14,9 +14,12 @@ from datetime import UTC, datetime, timedelta, timezone
 import pytest
 
 from runner.funcs import date as d
-from runner.funcs import gotime, gotime_parse
-from runner.funcs.registry import FuncError, registered
-from runner.template.gotypes import Duration, Int64, time_string
+from runner.funcs.registry import registered
+from runner.golang import time as gotime
+from runner.golang import timeparse as gotime_parse
+from runner.golang.gofunc import FuncError
+from runner.golang.time import time_string
+from runner.golang.types import Duration, Int64
 
 SPRIG_UNIX = 1560458379  # Sprig's TestDateInZone: 13 Jun 19 20:39:39 UTC
 
@@ -209,6 +212,14 @@ def test_parse_duration(text: str, nanos: int) -> None:
         (".", 'time: invalid duration "."'),
         ("1d", 'time: unknown unit "d" in duration "1d"'),
         ("9223372036854775808ns", 'time: invalid duration "9223372036854775808ns"'),
+        # time's own quote(), not strconv.Quote: every byte beyond ASCII as \xNN (rows of
+        # Go's parseDurationErrorTests; "\udc85" is the invalid byte 0x85 as we keep it)
+        ("\x85\x85", 'time: invalid duration "\\xc2\\x85\\xc2\\x85"'),
+        ("\udc85\udc85", 'time: invalid duration "\\x85\\x85"'),
+        ("\udcffff", 'time: invalid duration "\\xffff"'),
+        ("\ufffd", 'time: invalid duration "\\xef\\xbf\\xbd"'),
+        ('1"\\x', 'time: unknown unit "\\"\\\\x" in duration "1\\"\\\\x"'),
+        ("1é", 'time: unknown unit "\\xc3\\xa9" in duration "1\\xc3\\xa9"'),
     ],
 )
 def test_parse_duration_errors(text: str, message: str) -> None:

@@ -12,8 +12,9 @@ from typing import Any
 import pytest
 
 import runner.funcs.dicts  # noqa: F401 - registers the family
-from runner.funcs.registry import FuncError, registered
-from runner.template.gotypes import StringSlice, format_value
+from runner.funcs.registry import registered
+from runner.golang.gofunc import FuncError
+from runner.golang.types import StringSlice, format_value
 
 
 def call(name: str, *args: Any) -> Any:

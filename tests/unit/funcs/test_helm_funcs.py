@@ -15,7 +15,8 @@ from typing import Any
 import pytest
 
 import runner.funcs.helm  # noqa: F401 - registers the family
-from runner.funcs.registry import FuncError, registered
+from runner.funcs.registry import registered
+from runner.golang.gofunc import FuncError
 
 FUNCS = registered()
 NAN = float("nan")

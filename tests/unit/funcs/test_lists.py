@@ -12,8 +12,10 @@ from typing import Any
 import pytest
 
 import runner.funcs.lists  # noqa: F401 - registers the family
-from runner.funcs.registry import FuncError, registered
-from runner.template.gotypes import Int64, StringSlice, go_type_name, print_value
+from runner.funcs.registry import registered
+from runner.golang.gofunc import FuncError
+from runner.golang.types import Int64, StringSlice, go_type_name
+from runner.template.values import print_value
 
 
 def call(name: str, *args: Any) -> Any:

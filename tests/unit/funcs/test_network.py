@@ -10,7 +10,8 @@ import socket
 import pytest
 
 from runner.funcs import network
-from runner.funcs.registry import FuncError, registered
+from runner.funcs.registry import registered
+from runner.golang.gofunc import FuncError
 
 
 def test_registered() -> None:

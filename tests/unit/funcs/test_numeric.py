@@ -9,8 +9,9 @@ import math
 import pytest
 
 from runner.funcs import numeric
-from runner.funcs.registry import FuncError, registered
-from runner.template.gotypes import Int64, IntSlice
+from runner.funcs.registry import registered
+from runner.golang.gofunc import FuncError
+from runner.golang.types import Int64, IntSlice
 
 
 def test_every_numeric_function_is_registered_with_its_go_signature() -> None:

@@ -12,8 +12,9 @@ from typing import Any
 import pytest
 
 import runner.funcs.regex  # noqa: F401 - registers the family
-from runner.funcs.registry import FuncError, registered
-from runner.template.gotypes import StringSlice
+from runner.funcs.registry import registered
+from runner.golang.gofunc import FuncError
+from runner.golang.types import StringSlice
 
 
 def call(name: str, *args: Any) -> Any:
@@ -171,3 +172,30 @@ def test_must_compile_quotes_patterns_that_cannot_be_backquoted() -> None:
     with pytest.raises(FuncError) as caught:
         call("regexSplit", "a`(", "x", -1)
     assert str(caught.value) == 'regexp: Compile("a`("): error parsing regexp: missing closing ): `a`(`'
+
+
+@pytest.mark.timeout(60)
+def test_nested_repetition_runs_in_linear_time() -> None:
+    # A backtracking engine takes time doubling with each "a" here (the former translation
+    # to Python's re: 0.7-1 s for 24 of them); RE2, as Go's regexp, scans the text once.
+    assert call("regexMatch", "^(a+)+$", "a" * 5000 + "!") is False
+    assert call("regexMatch", "^(a+)+$", "a" * 5000) is True
+    assert call("regexFind", "(x+x+)+y", "x" * 5000) == ""
+
+
+def test_positions_are_characters_of_the_go_string() -> None:
+    # Non-ASCII text and invalid UTF-8 (a surrogate escape): RE2 matches UTF-8 bytes, and
+    # Go reads an invalid byte as U+FFFD, one character wide.
+    assert call("regexReplaceAll", "(.)é", "aé bé", "<$1>") == "<a> <b>"
+    assert call("regexFindAll", ".", "h\udcffi", -1) == ["h", "\udcff", "i"]
+    assert call("regexSplit", "\\x{FFFD}", "a\udcffb\ufffdc", -1) == ["a", "b", "c"]
+    assert call("regexReplaceAll", "", "é\U0001f600", "-") == "-é-\U0001f600-"
+
+
+def test_a_pattern_beyond_re2s_budget_reads_as_too_large() -> None:
+    # Known difference (docs/functions.md): Go compiles `\pL{1000}`; RE2's program for it
+    # exceeds its default 8 MB budget (a larger one costs seconds and ~150 MB per pattern).
+    with pytest.raises(FuncError) as caught:
+        call("mustRegexMatch", "\\pL{1000}", "x")
+    assert str(caught.value) == "error parsing regexp: expression too large: `\\pL{1000}`"
+    assert call("regexMatch", "\\pL{1000}", "x") is False

@@ -7,7 +7,8 @@ from __future__ import annotations
 import pytest
 
 from runner.funcs import semver as sv
-from runner.funcs.registry import FuncError, registered
+from runner.funcs.registry import registered
+from runner.golang.gofunc import FuncError
 
 
 def test_registered_with_go_signatures() -> None:

@@ -15,8 +15,9 @@ from typing import Any
 import pytest
 
 import runner.funcs.strings  # noqa: F401 - registers the family
-from runner.funcs.registry import FuncError, registered
-from runner.template.gotypes import StringMap, StringSlice, go_type_name
+from runner.funcs.registry import registered
+from runner.golang.gofunc import FuncError
+from runner.golang.types import StringMap, StringSlice, go_type_name
 
 
 def call(name: str, *args: Any) -> Any:

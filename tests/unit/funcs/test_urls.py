@@ -7,7 +7,8 @@ from __future__ import annotations
 import pytest
 
 from runner.funcs import urls
-from runner.funcs.registry import FuncError, registered
+from runner.funcs.registry import registered
+from runner.golang.gofunc import FuncError
 
 SPRIG_PARSE_CASES = {
     "proto://auth@host:80/path?query#fragment": {

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from runner.funcs.registry import GoFunc
+from runner.golang.gofunc import GoFunc
 from runner.template import ExecError, ParseError, Template
 
 

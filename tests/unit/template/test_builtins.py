@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from runner.template.gotypes import Int64, StringSlice
+from runner.golang.types import Int64, StringSlice
 
 from .helpers import exec_error, render
 
@@ -83,12 +83,11 @@ def test_html_js_urlquery() -> None:
 
 
 def test_print_family() -> None:
-    pytest.importorskip("runner.template.gofmt")
     assert render('{{ print "a" 1 2 "b" }}|{{ printf "%s-%d" "x" 5 }}|{{ println 1 2 }}') == "a1 2b|x-5|1 2\n"
 
 
 def test_call_builtin() -> None:
-    from runner.funcs.registry import GoFunc
+    from runner.golang.gofunc import GoFunc
 
     data = {"f": GoFunc("add", lambda a, b: a + b, ("int", "int"))}
     assert render("{{ call .f 1 2 }}", data) == "3"

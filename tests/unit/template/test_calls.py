@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from runner.funcs.registry import FuncError, GoFunc
+from runner.golang.gofunc import FuncError, GoFunc
+from runner.golang.types import Int64
 from runner.template import Template
-from runner.template.gotypes import Int64
 
 from .helpers import exec_error, render
 

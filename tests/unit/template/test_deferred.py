@@ -50,6 +50,6 @@ def test_branches_run_many_times_give_the_same_output() -> None:
 
 
 def _sub1():  # noqa: ANN202 - a GoFunc
-    from runner.funcs.registry import GoFunc
+    from runner.golang.gofunc import GoFunc
 
     return GoFunc("sub1", lambda n: n - 1, ("int",), returns="int")

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from runner.template.gotypes import Int64
+from runner.golang.types import Int64
 
 from .helpers import exec_error, render
 
@@ -79,7 +79,7 @@ class Files:
         return f"content of {name}"
 
     def Fail(self) -> str:  # noqa: N802
-        from runner.funcs.registry import FuncError
+        from runner.golang.gofunc import FuncError
 
         raise FuncError("boom")
 

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from runner.golang.strconv import unquote
 from runner.template.lex import T
-from runner.template.numbers import parse_number, unquote
+from runner.template.numbers import parse_number
 
 
 @pytest.mark.parametrize(

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from runner.funcs import function_map
-from runner.funcs.registry import ANY, GoFunc
+from runner.golang.gofunc import ANY, GoFunc
 from runner.template import SourcePos, Template
 
 FILE = "c/templates/cm.yaml"

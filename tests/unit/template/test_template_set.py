@@ -55,7 +55,7 @@ def test_parse_is_cached_by_name_and_text() -> None:
 
 
 def test_same_text_checks_functions_of_each_set() -> None:
-    from runner.funcs.registry import GoFunc
+    from runner.golang.gofunc import GoFunc
     from runner.template import ParseError
 
     with_f = Template("gotpl", funcs={"f": GoFunc("f", lambda: "ok", ())})

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from runner.template.gofmt import quote, sprint, sprintf, sprintln
-from runner.template.gotypes import Duration, Int64, StringSlice
+from runner.golang.fmt import sprint, sprintf, sprintln
+from runner.golang.types import Duration, Int64, StringSlice
 
 CASES: list[tuple[str, list[Any], str]] = [
     ("%v", [0], "0"),
@@ -554,9 +554,3 @@ def test_sprint_spaces_only_between_non_string_operands() -> None:
 def test_sprintln_always_spaces_and_ends_with_newline() -> None:
     assert sprintln(["a", 1, 2, "b", None]) == "a 1 2 b <nil>\n"
     assert sprintln([]) == "\n"
-
-
-def test_quote_is_strconv_quote() -> None:
-    assert quote('a"b\\c\n\t\x01\x7f') == '"a\\"b\\\\c\\n\\t\\x01\\x7f"'
-    assert quote("\u2028\U0001f600") == '"\\u2028😀"'
-    assert quote("é", ascii_only=True) == '"\\u00e9"'

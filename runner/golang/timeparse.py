@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta, timezone, tzinfo
 
-from runner.funcs.gotime import (
+from runner.golang.time import (
     ISO_TZ,
     LONG_DAYS,
     LONG_MONTHS,
@@ -16,9 +16,9 @@ from runner.funcs.gotime import (
     SHORT_MONTHS,
     GoTime,
     go_date,
-    go_quote,
     is_digit,
     next_chunk,
+    quote,
 )
 
 
@@ -32,10 +32,10 @@ class _Bad(Exception):
 
 def _parse_error(layout: str, value: str, elem: str, value_elem: str, message: str) -> TimeParseError:
     if message:
-        return TimeParseError(f"parsing time {go_quote(value)}{message}")
+        return TimeParseError(f"parsing time {quote(value)}{message}")
     return TimeParseError(
-        f"parsing time {go_quote(value)} as {go_quote(layout)}: "
-        f"cannot parse {go_quote(value_elem)} as {go_quote(elem)}"
+        f"parsing time {quote(value)} as {quote(layout)}: "
+        f"cannot parse {quote(value_elem)} as {quote(elem)}"
     )
 
 
@@ -378,7 +378,7 @@ def go_parse(layout: str, value: str, local: tzinfo) -> datetime:
             raise _parse_error(original_layout, original_value, prefix, value, "") from None
         if not std:
             if value:
-                message = ": extra text: " + go_quote(value)
+                message = ": extra text: " + quote(value)
                 raise _parse_error(original_layout, original_value, "", value, message)
             break
         layout, hold = rest, value

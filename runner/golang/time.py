@@ -1,18 +1,21 @@
-"""Go's time package pieces the date functions need: Format with
-reference-time layouts (2006-01-02 15:04:05 -0700 MST), ParseDuration,
-time.Local and LoadLocation, ported from time/format.go and time.go
-(GoTime keeps the nanoseconds a datetime cannot). Parsing is in gotime_parse.
+"""Go's time package: Format with reference-time layouts (2006-01-02
+15:04:05 -0700 MST), Duration.String, Time.String, ParseDuration, time.Local
+and LoadLocation, ported from time/format.go and time.go (GoTime keeps the
+nanoseconds a datetime cannot). Parsing is in runner.golang.timeparse, the
+methods templates call on a time.Time in runner.golang.timemethods.
+
+Importing this module imports `datetime` (~1 ms): code that may run on a
+render that makes no time value imports it inside the function that needs it.
 """
 
 from __future__ import annotations
 
 import functools
 import os
+import re
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta, tzinfo
-
-from runner.template.gotypes import zone_name
 
 LONG_DAYS = ("Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday")
 SHORT_DAYS = tuple(d[:3] for d in LONG_DAYS)
@@ -26,6 +29,76 @@ SHORT_MONTHS = tuple(m[:3] for m in LONG_MONTHS)
 NUM_TZ = {"-070000", "-07:00:00", "-0700", "-07:00", "-07"}
 ISO_TZ = {"Z070000", "Z07:00:00", "Z0700", "Z07:00", "Z07"}
 _ZERO_X = {"1": "01", "2": "02", "3": "03", "4": "04", "5": "05", "6": "06"}
+
+
+# ------------------------------------------------ Duration.String, Time.String
+
+
+def _frac_text(value: int, prec: int) -> tuple[str, int]:
+    """time's fmtFrac: '.ddd' without trailing zeros (or ''), and value // 10**prec."""
+    whole, frac = divmod(value, 10**prec)
+    if frac == 0:
+        return "", whole
+    return "." + f"{frac:0{prec}d}".rstrip("0"), whole
+
+
+def duration_string(d: int) -> str:
+    """time.Duration.String(): 1h2m3.5s, 1.5ms, 12µs, 0s."""
+    neg = d < 0
+    u = -d if neg else d
+    if u < 1_000_000_000:
+        if u == 0:
+            return "0s"
+        if u < 1_000:
+            text = f"{u}ns"
+        elif u < 1_000_000:
+            frac, whole = _frac_text(u, 3)
+            text = f"{whole}{frac}µs"
+        else:
+            frac, whole = _frac_text(u, 6)
+            text = f"{whole}{frac}ms"
+    else:
+        frac, secs = _frac_text(u, 9)
+        text = f"{secs % 60}{frac}s"
+        mins = secs // 60
+        if mins > 0:
+            text = f"{mins % 60}m{text}"
+            if mins // 60 > 0:
+                text = f"{mins // 60}h{text}"
+    return "-" + text if neg else text
+
+
+_PY_FIXED_ZONE = r"^UTC[+-]\d\d:\d\d(:\d\d)?$"  # compiled (and cached by re) on first use
+
+
+def zone_name(t: datetime) -> str:
+    """The zone abbreviation Go prints for MST; numeric (+0200) for unnamed zones."""
+    name = t.tzname() or ""
+    if name and not re.match(_PY_FIXED_ZONE, name):
+        return name
+    return zone_offset(t, "")
+
+
+def zone_offset(t: datetime, sep: str = "") -> str:
+    """-0700 (or -07:00 with sep=':') for t's UTC offset."""
+    offset = t.utcoffset()
+    minutes = int(offset.total_seconds()) // 60 if offset else 0
+    sign = "-" if minutes < 0 else "+"
+    hours, mins = divmod(abs(minutes), 60)
+    return f"{sign}{hours:02d}{sep}{mins:02d}"
+
+
+def time_string(t: datetime) -> str:
+    """time.Time.String(): 2006-01-02 15:04:05.999999999 -0700 MST."""
+    if t.tzinfo is None:
+        t = t.replace(tzinfo=UTC)
+    frac = f".{t.microsecond:06d}".rstrip("0").rstrip(".") if t.microsecond else ""
+    return (
+        f"{t.year:04d}-{t.month:02d}-{t.day:02d} "
+        f"{t.hour:02d}:{t.minute:02d}:{t.second:02d}{frac} "
+        f"{zone_offset(t)} {zone_name(t)}"
+    )
+
 
 
 def _lower_start(s: str) -> bool:
@@ -327,9 +400,19 @@ _UNITS = {
 _MAX_NS = 1 << 63
 
 
-def go_quote(s: str) -> str:
-    """time's quote(): double quotes, with \\ and " escaped."""
-    return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
+def quote(s: str) -> str:
+    """time's own quote() (not strconv.Quote): `\\` and `"` escaped, and every
+    byte of a rune below ' ' or beyond ASCII (an invalid byte too) as \\xNN."""
+    out = ['"']
+    for ch in s:
+        if ch < " " or ch >= "\x80":
+            out.extend(f"\\x{b:02x}" for b in ch.encode("utf-8", "surrogateescape"))
+        else:
+            if ch in '"\\':
+                out.append("\\")
+            out.append(ch)
+    out.append('"')
+    return "".join(out)
 
 
 def _leading_int(s: str) -> tuple[int, str]:
@@ -359,7 +442,7 @@ def _leading_fraction(s: str) -> tuple[int, float, str]:
 
 def parse_duration(text: str) -> int:
     """time.ParseDuration: nanoseconds, or ValueError with Go's message."""
-    invalid = ValueError("time: invalid duration " + go_quote(text))
+    invalid = ValueError("time: invalid duration " + quote(text))
     s, neg = text, False
     if s and s[0] in "+-":
         neg, s = s[0] == "-", s[1:]
@@ -389,11 +472,11 @@ def parse_duration(text: str) -> int:
         while i < len(s) and not (s[i] == "." or "0" <= s[i] <= "9"):
             i += 1
         if i == 0:
-            raise ValueError("time: missing unit in duration " + go_quote(text))
+            raise ValueError("time: missing unit in duration " + quote(text))
         unit_name, s = s[:i], s[i:]
         unit = _UNITS.get(unit_name)
         if unit is None:
-            raise ValueError(f"time: unknown unit {go_quote(unit_name)} in duration {go_quote(text)}")
+            raise ValueError(f"time: unknown unit {quote(unit_name)} in duration {quote(text)}")
         if value > _MAX_NS // unit:
             raise invalid
         value *= unit

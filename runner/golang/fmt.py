@@ -3,12 +3,21 @@
 A port of the rules in Go's src/fmt (print.go: doPrintf, printArg,
 printValue, badVerb; format.go: padding, integers, floats, strings) onto the
 Python values of docs/engine.md. Unknown verbs print `%!d(string=hi)`,
-missing operands `%!d(MISSING)`, unused ones `%!(EXTRA string=x)`.
+missing operands `%!d(MISSING)`, unused ones `%!(EXTRA string=x)`. A bare
+`%v` of one value (fmt.Sprint) is runner.golang.types.format_value, which
+every render needs without the rest of this module.
 """
 
 from __future__ import annotations
 
-from runner.template.gotypes import (
+from runner.golang.strconv import (
+    can_backquote,
+    format_float,
+    is_print,
+    quote,
+    quote_rune,
+)
+from runner.golang.types import (
     Duration,
     Int64,
     IntSlice,
@@ -16,14 +25,12 @@ from runner.template.gotypes import (
     StringSlice,
     Uint8,
     Uint64,
-    format_float,
     format_value,
     go_type_name,
     is_time,
     sort_map_keys,
-    time_string,
+    time_text,
 )
-from runner.template.lex import GO_ESCAPES
 
 TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
@@ -35,59 +42,6 @@ _UDIGITS = "0123456789ABCDEFX"
 _MAX_RUNE = 0x10FFFF
 _MASK64 = (1 << 64) - 1
 _INT_TYPES = (int, Int64, Duration)
-
-
-# ------------------------------------------------------------------ quoting
-
-
-def _is_print(ch: str) -> bool:
-    """strconv.IsPrint: letters, marks, numbers, punctuation, symbols and ' '."""
-    return ch.isprintable() and not "\ud800" <= ch <= "\udfff"
-
-
-def _escaped_rune(ch: str, quote: str, ascii_only: bool) -> str:
-    """strconv's appendEscapedRune."""
-    if ch == quote or ch == "\\":
-        return "\\" + ch
-    r = ord(ch)
-    if ascii_only:
-        if r < 0x80 and _is_print(ch):
-            return ch
-    elif _is_print(ch):
-        return ch
-    simple = GO_ESCAPES.get(ch)
-    if simple is not None:
-        return simple
-    if r < 0x20 or r == 0x7F:
-        return f"\\x{r:02x}"
-    if 0xDC80 <= r <= 0xDCFF:
-        return f"\\x{r - 0xDC00:02x}"  # an invalid UTF-8 byte (surrogateescape)
-    if 0xD800 <= r <= 0xDFFF:
-        r = 0xFFFD
-    if r < 0x10000:
-        return f"\\u{r:04x}"
-    return f"\\U{r:08x}"
-
-
-def quote(s: str, ascii_only: bool = False) -> str:
-    """strconv.Quote (QuoteToASCII with ascii_only): a Go double-quoted literal."""
-    return '"' + "".join([_escaped_rune(ch, '"', ascii_only) for ch in s]) + '"'
-
-
-def quote_rune(r: int, ascii_only: bool = False) -> str:
-    """strconv.QuoteRune: 'a', '\\n', '\\u00e9' with ascii_only."""
-    if r > _MAX_RUNE or r < 0 or 0xD800 <= r <= 0xDFFF:
-        r = 0xFFFD
-    return "'" + _escaped_rune(chr(r), "'", ascii_only) + "'"
-
-
-def can_backquote(s: str) -> bool:
-    """strconv.CanBackquote: no backquote, no control characters but tab, no BOM."""
-    for ch in s:
-        r = ord(ch)
-        if (r < 0x20 and ch != "\t") or ch == "`" or r == 0x7F or r == 0xFEFF:
-            return False
-    return True
 
 
 # ----------------------------------------------------------------- printer
@@ -244,7 +198,7 @@ class _Printer:
         u &= _MASK64
         prec = self.prec if self.prec_present and self.prec > 4 else 4
         text = "U+" + f"{u:X}".rjust(prec, "0")
-        if self.sharp and u <= _MAX_RUNE and _is_print(chr(u)) and not 0xD800 <= u <= 0xDFFF:
+        if self.sharp and u <= _MAX_RUNE and is_print(chr(u)) and not 0xD800 <= u <= 0xDFFF:
             text += " '" + chr(u) + "'"
         self.pad_unzeroed(text)
 
@@ -441,7 +395,7 @@ class _Printer:
             return False
         elif is_time(arg):
             method = getattr(arg, "String", None)  # GoTime: nanoseconds, now's m=+...
-            text = method() if callable(method) else time_string(arg)
+            text = method() if callable(method) else time_text(arg)
         else:
             method = getattr(arg, "String", None)
             if not callable(method) or getattr(arg, "go_string_addr_only", False):
@@ -517,7 +471,7 @@ class _Printer:
         elif isinstance(value, (list, tuple)):
             self.print_list(value, verb, depth, go_type_name(value))
         elif is_time(value):
-            self.buf.append("{" + time_string(value) + "}")
+            self.buf.append("{" + time_text(value) + "}")
         else:
             self.print_object(value, verb, depth)
 

@@ -6,11 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from runner.template.gocast import (
-    NumError,
-    atoi,
+from runner.funcs.cast import (
     float_to_int64,
-    parse_int,
     strslice,
     strval,
     to_float64,
@@ -18,7 +15,8 @@ from runner.template.gocast import (
     to_int64,
     wrap_int64,
 )
-from runner.template.gotypes import Duration, Int64, StringSlice, format_float
+from runner.golang.strconv import NumError, atoi, format_float, parse_int
+from runner.golang.types import Duration, Int64, StringSlice
 
 ROWS = [
     ("", 0, 0, False, "0"),

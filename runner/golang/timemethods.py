@@ -13,7 +13,8 @@ from collections.abc import Callable
 from datetime import UTC as UTC_ZONE
 from datetime import datetime, timedelta
 
-from runner.funcs.gotime import (
+from runner.golang.gofunc import gomethod
+from runner.golang.time import (
     LONG_DAYS,
     LONG_MONTHS,
     ZERO_TIME,
@@ -23,8 +24,7 @@ from runner.funcs.gotime import (
     go_format,
     in_zone,
 )
-from runner.template.calls import gomethod
-from runner.template.gotypes import Duration, Int64
+from runner.golang.types import Duration, Int64
 
 TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
