@@ -22,8 +22,10 @@ $(STAMP): pyproject.toml Makefile
 
 install: $(STAMP)
 
+# ruff, then the import contracts of pyproject.toml (the layers of docs/architecture.md)
 lint: $(STAMP)
 	$(VENV)/bin/ruff check runner tests benchmarks lambda
+	$(VENV)/bin/lint-imports --no-logo
 
 unit: $(STAMP)
 	$(PY) -m pytest -q tests/unit
@@ -49,4 +51,4 @@ demo: $(STAMP) testbed
 	$(PY) -m runner.actions.demo
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache
+	rm -rf $(VENV) .pytest_cache .ruff_cache .import_linter_cache
