@@ -12,11 +12,12 @@ import pytest
 
 from runner.testbed.kwok_config import FAIL_LABEL, POD_LOG_LINES
 from tests.conftest import Cluster
+from tests.corpus import corpus_chart
 
 pytestmark = pytest.mark.e2e
 
 WAIT_SECONDS = 90
-HELLO_WORLD_CHART = Path("/work/shared/charts/helm-examples-hello-world")
+HELLO_WORLD_CHART = corpus_chart("helm-examples-hello-world")
 APPLY_YAML = "application/apply-patch+yaml"
 
 

@@ -83,7 +83,6 @@ def test_html_js_urlquery() -> None:
 
 
 def test_print_family() -> None:
-    pytest.importorskip("runner.template.gofmt")
     assert render('{{ print "a" 1 2 "b" }}|{{ printf "%s-%d" "x" 5 }}|{{ println 1 2 }}') == "a1 2b|x-5|1 2\n"
 
 
