@@ -22,8 +22,10 @@ $(STAMP): pyproject.toml Makefile
 
 install: $(STAMP)
 
+# ruff, then the import contracts of pyproject.toml (the layers of docs/architecture.md)
 lint: $(STAMP)
 	$(VENV)/bin/ruff check runner tests benchmarks lambda
+	$(VENV)/bin/lint-imports --no-logo
 
 unit: $(STAMP)
 	$(PY) -m pytest -q tests/unit
@@ -44,9 +46,10 @@ testbed: $(STAMP)
 	$(PY) -c 'from runner.testbed.registry import registry_binary; print("registry:", registry_binary())'
 
 # The product on the testbed: install, upgrade across a major chart version with
-# .Release.History, roll back (examples/migrating-app). The bare testbed: python -m runner.testbed demo
+# .Release.History, roll back (examples/migrating-app), each CLI command printed before it runs.
+# A testbed that stays up for your own commands: python -m runner.testbed up
 demo: $(STAMP) testbed
-	$(PY) -m runner.actions.demo
+	$(PY) -m runner.demo
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache
+	rm -rf $(VENV) .pytest_cache .ruff_cache .import_linter_cache

@@ -20,12 +20,9 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from runner.errors import RunnerError
-
-TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
-if TYPE_CHECKING:
-    from typing import Any
 
 _VALID_NAME = re.compile(r"[A-Za-z0-9_-]+")
 _STRICT_SEMVER = re.compile(

@@ -15,13 +15,10 @@ from __future__ import annotations
 import os
 import posixpath
 from dataclasses import dataclass
+from typing import Any
 
 from runner.errors import RunnerError
 from runner.plugins import Plugin, find_plugin
-
-TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
-if TYPE_CHECKING:
-    from typing import Any
 
 PLUGIN_TYPE = "postrenderer/v1"
 FILENAME_ANNOTATION = "postrenderer.helm.sh/postrender-filename"

@@ -8,13 +8,12 @@ panics on a parse failure, which the template reports as an error.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from runner.funcs.netip import AddrError, parse_addr_version
 from runner.funcs.registry import gofunc
 from runner.golang.gofunc import FuncError
 from runner.golang.strconv import quote
 from runner.golang.types import kind_of
+from runner.records import Record
 
 TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
@@ -105,11 +104,15 @@ def unescape(s: str, mode: int) -> str:
     return out.decode("utf-8", "surrogateescape")
 
 
-@dataclass
-class Userinfo:
-    username: str
-    password: str = ""
-    password_set: bool = False
+class Userinfo(Record):
+    """net/url.Userinfo. A Record, not a dataclass: see docs/speed.md."""
+
+    __slots__ = ("username", "password", "password_set")
+
+    def __init__(self, username: str, password: str = "", password_set: bool = False) -> None:
+        self.username = username
+        self.password = password
+        self.password_set = password_set
 
     def String(self) -> str:  # noqa: N802 - Go's method name
         text = escape(self.username, USER_PASSWORD)
@@ -118,18 +121,24 @@ class Userinfo:
         return text
 
 
-@dataclass
-class URL:
-    scheme: str = ""
-    opaque: str = ""
-    user: Userinfo | None = None
-    host: str = ""
-    path: str = ""
-    raw_path: str = ""
-    omit_host: bool = False
-    force_query: bool = False
-    raw_query: str = ""
-    fragment: str = ""
+class URL(Record):
+    """net/url.URL, the fields urlParse and urlJoin use."""
+
+    __slots__ = ("scheme", "opaque", "user", "host", "path", "raw_path", "omit_host",
+                 "force_query", "raw_query", "fragment")
+
+    def __init__(self, *, scheme: str = "", opaque: str = "", host: str = "", path: str = "",
+                 raw_query: str = "", fragment: str = "") -> None:
+        self.scheme = scheme
+        self.opaque = opaque
+        self.user: Userinfo | None = None
+        self.host = host
+        self.path = path
+        self.raw_path = ""
+        self.omit_host = False
+        self.force_query = False
+        self.raw_query = raw_query
+        self.fragment = fragment
 
     def hostname(self) -> str:
         host, _ = _split_host_port(self.host)

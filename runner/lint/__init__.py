@@ -8,6 +8,7 @@ its messages; the stderr lines Helm would log are collected in `warnings`.
 from __future__ import annotations
 
 import os
+from typing import Any
 
 from runner.chart.logs import Warnings
 from runner.lint.chartfile import lint_chartfile
@@ -16,10 +17,6 @@ from runner.lint.dependencies import lint_dependencies
 from runner.lint.support import Linter
 from runner.lint.templates import TemplateOptions, lint_templates
 from runner.lint.values import lint_values
-
-TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
-if TYPE_CHECKING:
-    from typing import Any
 
 __all__ = ["Linter", "TemplateOptions", "run_all"]
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+from typing import Any
 
 from runner.chart.chartfile import decode_metadata, is_loose_semver, load_yaml_document
 from runner.chart.errors import ChartError
@@ -13,10 +14,6 @@ from runner.golang.strconv import quote
 from runner.golang.types import go_type_name
 from runner.lint.govalidate import is_email, is_request_url, is_url
 from runner.lint.support import ERROR, INFO, WARNING, Linter
-
-TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
-if TYPE_CHECKING:
-    from typing import Any
 
 CHART_FILE = "Chart.yaml"
 _STRICT_SEMVER = re.compile(

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from runner.encoding.goyaml import resolve_plain
-
-TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
-if TYPE_CHECKING:
-    from typing import Any
 
 
 def duplicate_key_errors(data: bytes) -> list[str]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import posixpath
 from dataclasses import dataclass
+from typing import Any
 
 from runner.chart.logs import Warning, Warnings  # noqa: A004 - Helm's log line
 from runner.errors import RunnerError
@@ -14,10 +15,6 @@ from runner.lint.deprecations import validate_no_deprecations
 from runner.lint.k8syaml import DecodeError, K8sObject, decode_objects, list_item_annotations
 from runner.lint.names import check_for_kind
 from runner.lint.support import ERROR, WARNING, Linter
-
-TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
-if TYPE_CHECKING:
-    from typing import Any
 
 TEMPLATES_DIR = "templates/"
 LINT_RELEASE = "test-release"

@@ -3,16 +3,13 @@
 from __future__ import annotations
 
 import os
+from typing import Any
 
 from runner.chart.logs import Warnings
 from runner.chart.schema import validate_single
 from runner.chart.values import coalesce_tables, deep_copy
 from runner.encoding import goyaml
 from runner.lint.support import ERROR, INFO, Linter
-
-TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
-if TYPE_CHECKING:
-    from typing import Any
 
 VALUES_FILE = "values.yaml"
 

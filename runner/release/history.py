@@ -7,13 +7,11 @@ rendering does not grow with the number of stored revisions.
 
 from __future__ import annotations
 
+from typing import Any
+
 from runner.release.chartjson import chart_view
 from runner.release.record import Release, parse_go_time
 from runner.release.storage import Storage
-
-TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
-if TYPE_CHECKING:
-    from typing import Any
 
 
 def entries(storage: Storage, name: str, depth: int, include_values: bool) -> list[dict[str, Any]]:

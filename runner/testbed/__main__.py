@@ -1,16 +1,22 @@
-"""`python -m runner.testbed demo|build`: run or build the local testbed.
+"""`python -m runner.testbed up|demo|build`: run or build the local testbed.
 
-demo   builds the binaries if needed, starts the control plane, prints what
-       runs and how to use it, and keeps it up until Ctrl-C. With --once (the
-       default when stdin is not a terminal) it exits after printing.
+up     builds the binaries if needed, starts the control plane and keeps it up
+       until SIGTERM, SIGINT (Ctrl-C) or SIGHUP, whatever stdin is. Standard
+       output gets one line, `export KUBECONFIG=<path>`, once the cluster is
+       ready (for `eval`, or a script that waits for it); what runs and how to
+       use it goes to standard error.
+demo   the same on a terminal, all on standard output; with --once (the default
+       when stdin is not a terminal) it exits after printing.
 build  only builds (or finds cached) binaries and prints where they are.
 """
 
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
 import threading
+from types import FrameType
 
 from runner.errors import RunnerError
 from runner.testbed.build import ensure_binaries
@@ -24,6 +30,8 @@ def main(argv: list[str] | None = None) -> int:
             binaries = ensure_binaries(_say)
             _say(f"testbed binaries: {binaries.directory}")
             return 0
+        if args.command == "up":
+            return _up()
         if args.once:
             return _demo("--once: stopping the testbed again.")
         if not sys.stdin.isatty():
@@ -40,6 +48,8 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m runner.testbed", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     commands = parser.add_subparsers(dest="command", required=True)
+    commands.add_parser("up", help="start the testbed, print `export KUBECONFIG=...` and stay up "
+                                   "until SIGTERM or Ctrl-C")
     demo = commands.add_parser("demo", help="start the testbed and show how to use it")
     demo.add_argument("--once", action="store_true",
                       help="exit after printing (default when stdin is not a terminal)")
@@ -49,6 +59,32 @@ def _parser() -> argparse.ArgumentParser:
 
 def _say(message: str) -> None:
     print(message, flush=True)
+
+
+def _up() -> int:
+    """Start, print the export line on stdout, and stay up until a terminating signal."""
+    for signum in (signal.SIGTERM, signal.SIGHUP):
+        # Stopping by signal is how `up` is meant to end: as Ctrl-C does, it leaves the
+        # wait below (after the clean-up registry has stopped the testbed) and exits 0.
+        signal.signal(signum, _interrupt)
+    _note("starting the testbed (etcd, kube-apiserver, kube-controller-manager, kube-scheduler, kwok)...")
+    try:
+        with Testbed.start(log=_note, keep_workdir=False) as testbed:
+            _note(describe(testbed))
+            _note("Stop it with Ctrl-C or SIGTERM (kill <pid>); it removes its directory on stop.")
+            print(f"export KUBECONFIG={testbed.kubeconfig}", flush=True)
+            threading.Event().wait()
+    except KeyboardInterrupt:
+        _note("testbed stopped.")
+    return 0
+
+
+def _interrupt(signum: int, frame: FrameType | None) -> None:
+    raise KeyboardInterrupt
+
+
+def _note(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
 
 
 def _demo(stop_reason: str | None) -> int:

@@ -12,13 +12,10 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Callable
+from typing import Any
 
 from runner.testbed.errors import TestbedError
 from runner.testbed.pki import Pki
-
-TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
-if TYPE_CHECKING:
-    from typing import Any
 
 
 class ApiClient:

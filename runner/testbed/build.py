@@ -10,6 +10,7 @@ happens once per version change.
 from __future__ import annotations
 
 import fcntl
+import json
 import os
 import re
 import shutil
@@ -17,6 +18,7 @@ import subprocess
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 
 from runner.testbed.errors import TestbedError
@@ -40,6 +42,15 @@ _BUILDS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
 )
 
 BINARY_NAMES = ("etcd", "kube-apiserver", "kube-controller-manager", "kube-scheduler", "kwok")
+
+# Bumped whenever the build command changes what a binary is (flags, stamped values), so
+# binaries cached under an older recipe are rebuilt rather than reused.
+BUILD_RECIPE = "r2"  # r2: Kubernetes components stamped with their release version
+
+# Where Kubernetes' own build (hack/lib/version.sh) stamps the version with -ldflags -X.
+# Unstamped, kube-apiserver reports v0.0.0-master+$Format:%H$: charts with a kubeVersion
+# constraint refuse to install and `kubectl version` fails to parse it.
+_K8S_VERSION_PACKAGES = ("k8s.io/client-go/pkg/version", "k8s.io/component-base/version")
 
 
 @dataclass(frozen=True)
@@ -83,7 +94,7 @@ def go_version() -> str:
 def cache_key(versions: dict[str, str], go: str) -> str:
     short = {"k8s.io/kubernetes": "k8s", "go.etcd.io/etcd/server/v3": "etcd", "sigs.k8s.io/kwok": "kwok"}
     parts = [f"{short[module]}-{version}" for module, version in versions.items()]
-    return "_".join([*parts, go])
+    return "_".join([*parts, go, BUILD_RECIPE])
 
 
 def ensure_binaries(log: Callable[[str], None] = print) -> Binaries:
@@ -114,17 +125,51 @@ def _build_into(target: Path, log: Callable[[str], None]) -> None:
     for subdir, module, packages in _BUILDS:
         log(f"testbed: building {module} (first run only; this takes a while on 2 cores)")
         step = time.monotonic()
-        _go_build(GO_MODULES_DIR / subdir, packages, staging, subdir)
+        _go_build(GO_MODULES_DIR / subdir, packages, staging, subdir, _version_stamp(subdir, module))
         log(f"testbed: {module} built in {time.monotonic() - step:.0f}s")
     shutil.rmtree(target, ignore_errors=True)
     staging.rename(target)  # atomic: a half-built directory never looks complete
     log(f"testbed: built in {time.monotonic() - started:.0f}s into {target}")
 
 
-def _go_build(module_dir: Path, packages: tuple[str, ...], out: Path, name: str) -> None:
+def _version_stamp(subdir: str, module: str) -> list[str]:
+    """The -X flags that give a Kubernetes build its version; none for etcd and kwok,
+    whose version is a constant in their source."""
+    if subdir != "k8s":
+        return []
+    info = _module_info(GO_MODULES_DIR / subdir, module)
+    return k8s_version_flags(info["Version"], info["Time"])
+
+
+def k8s_version_flags(version: str, release_time: str) -> list[str]:
+    """What hack/lib/version.sh sets for a release build whose git commit is unknown (a
+    module download has no .git): gitVersion, gitMajor, gitMinor and buildDate. The
+    build date is the release's time, as SOURCE_DATE_EPOCH would make it: the same
+    version always builds the same binary."""
+    major, minor = version.removeprefix("v").split(".")[:2]
+    # Go writes the time as RFC 3339 with optional fractions; the stamp has whole seconds.
+    released = datetime.fromisoformat(release_time).astimezone(UTC)
+    values = {"gitVersion": version, "gitMajor": major, "gitMinor": minor,
+              "buildDate": released.strftime("%Y-%m-%dT%H:%M:%SZ")}
+    return [f"-X {package}.{key}={value}"
+            for package in _K8S_VERSION_PACKAGES for key, value in values.items()]
+
+
+def _module_info(module_dir: Path, module: str) -> dict[str, str]:
+    command = ["go", "list", "-m", "-json", module]
+    result = subprocess.run(command, cwd=module_dir, env={**os.environ, "GOTOOLCHAIN": "local"},
+                            capture_output=True, text=True, check=False)
+    if result.returncode != 0:
+        raise TestbedError(f"`{' '.join(command)}` failed in {module_dir}: {result.stderr.strip()}")
+    return json.loads(result.stdout)
+
+
+def _go_build(module_dir: Path, packages: tuple[str, ...], out: Path, name: str,
+              stamp: list[str]) -> None:
     # A single package builds to -o <file>; several build into -o <dir>/.
     output = str(out / name) if packages == (".",) else f"{out}/"
-    command = ["go", "build", "-trimpath", "-buildvcs=false", "-ldflags=-s -w", "-o", output, *packages]
+    ldflags = " ".join(["-s", "-w", *stamp])
+    command = ["go", "build", "-trimpath", "-buildvcs=false", f"-ldflags={ldflags}", "-o", output, *packages]
     env = {**os.environ, "GOTOOLCHAIN": "local"}
     result = subprocess.run(command, cwd=module_dir, env=env, capture_output=True, text=True, check=False)
     if result.returncode != 0:

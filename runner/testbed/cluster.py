@@ -96,11 +96,14 @@ class Testbed:
         self.stop()
 
     def stop(self) -> None:
-        processes.cleanup.unregister(self.stop)
+        """Stop every component and remove the work directory. Safe to run again, also
+        from a signal handler that interrupted a stop() in progress: it stays registered
+        for clean-up until it has finished, so the handler redoes the whole of it."""
         processes.stop(self.components)
         self.components = []
         if not self.keep_workdir:
             shutil.rmtree(self.workdir, ignore_errors=True)
+        processes.cleanup.unregister(self.stop)
 
     def rss_bytes(self) -> dict[str, int]:
         """Resident memory of each running component, from /proc."""

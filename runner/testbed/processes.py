@@ -92,30 +92,37 @@ def _signal_group(component: Component, signum: signal.Signals) -> None:
 
 
 class CleanupRegistry:
-    """Runs registered teardown callbacks once: at exit or on a terminating signal."""
+    """Runs registered teardown callbacks: at exit or on a terminating signal.
+
+    The signal handler runs in the main thread between any two of its bytecodes, also
+    while the main thread is itself inside register, unregister or a callback. So the
+    registry takes no lock (a lock the interrupted code holds would never be released:
+    the process hung there), its list is changed only by single list operations (atomic
+    under the GIL), and a callback stays registered until it has finished: a teardown that
+    a signal interrupts is run again, whole, by the handler. Callbacks must therefore be
+    safe to run twice (Testbed.stop is).
+    """
 
     def __init__(self) -> None:
         self._callbacks: list[Callable[[], None]] = []
-        self._lock = threading.Lock()
         self._installed = False
         self._handling = False
 
     def register(self, callback: Callable[[], None]) -> None:
-        with self._lock:
-            self._callbacks.append(callback)
-            if not self._installed:
-                self._install()
+        self._callbacks.append(callback)
+        if not self._installed:
+            self._install()
 
     def unregister(self, callback: Callable[[], None]) -> None:
-        with self._lock, contextlib.suppress(ValueError):
+        with contextlib.suppress(ValueError):
             self._callbacks.remove(callback)
 
     def run_all(self) -> None:
-        with self._lock:
-            callbacks, self._callbacks = self._callbacks, []
-        for callback in reversed(callbacks):
+        """Run every callback, newest first, each removed once it has finished."""
+        for callback in reversed(self._callbacks.copy()):
             with contextlib.suppress(Exception):  # teardown must reach every callback
                 callback()
+            self.unregister(callback)
 
     def _install(self) -> None:
         self._installed = True

@@ -16,7 +16,6 @@ import base64
 import binascii
 import contextlib
 import io
-import os
 import re
 import subprocess
 import sys
@@ -24,11 +23,8 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-# shared/ sits beside the repository (here and in CI's fresh clone);
-# DEPLOY_RUNNER_CHARTS points elsewhere (e.g. for a checkout in a scratch directory).
-CHARTS_DIR = Path(os.environ.get("DEPLOY_RUNNER_CHARTS")
-                  or Path(__file__).resolve().parents[3] / "shared" / "charts")
-VALUES_DIR = CHARTS_DIR / "_values"
+from tests.corpus import CHARTS_DIR, VALUES_DIR, chart_names
+
 RELEASE = "rel"
 NAMESPACE = "ns"
 _NONDETERMINISTIC = re.compile(r"^- ([\w.-]+): content", re.MULTILINE)
@@ -56,10 +52,6 @@ class Comparison:
     docs: int
     identical: bool
     first_difference: str
-
-
-def chart_names() -> list[str]:
-    return sorted(p.name for p in CHARTS_DIR.iterdir() if p.is_dir() and not p.name.startswith("_"))
 
 
 def nondeterministic_charts() -> set[str]:

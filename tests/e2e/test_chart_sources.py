@@ -947,6 +947,7 @@ def test_pull_verify_matches_helm(homes: Homes, signed_repo: tuple[str, Path, Pa
         ["--version", "0.5.0", "--verify", "--keyring", str(tmp_path / "missing.gpg")],
         ["--version", "0.5.0", "--prov"],
     ]
+    codes = []
     for i, flags in enumerate(cases):
         ours_dir, helm_dir = tmp_path / f"o{i}", tmp_path / f"h{i}"
         ours_dir.mkdir(), helm_dir.mkdir()
@@ -955,6 +956,9 @@ def test_pull_verify_matches_helm(homes: Homes, signed_repo: tuple[str, Path, Pa
         assert (ours.returncode, ours.stdout, ours.stderr) == (helm.returncode, helm.stdout, helm.stderr), flags
         if ours.returncode == 0:
             assert _tree(ours_dir) == _tree(helm_dir)
+        codes.append(helm.returncode)
+    # Verified pulls succeed and the others fail: both halves of the comparison ran.
+    assert codes[0] == 0 and codes[-1] == 0 and all(codes[2:4]), codes
 
 
 def test_verify_command_and_template_verify_match_helm(homes: Homes, signed_repo: tuple[str, Path, Path, Path], chart_dir: Path, tmp_path: Path) -> None:

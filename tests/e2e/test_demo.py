@@ -1,9 +1,14 @@
-"""`make demo`'s script runs end to end on the testbed and shows the migration step."""
+"""`make demo` runs end to end on the testbed, printing CLI commands a user can replay."""
 
 from __future__ import annotations
 
 import io
+import os
+import shlex
+import subprocess
+import sys
 from contextlib import redirect_stdout
+from pathlib import Path
 
 import pytest
 
@@ -11,15 +16,32 @@ pytestmark = pytest.mark.e2e
 
 
 def test_the_demo_installs_upgrades_across_a_major_version_and_rolls_back(cluster, tmp_path):
-    from runner.actions import demo
+    from runner import demo
 
     out = io.StringIO()
+    kubeconfig_before = os.environ.get("KUBECONFIG")
     try:
         with redirect_stdout(out):
-            assert demo._run(str(cluster.kubeconfig), tmp_path) == 0
+            assert demo.run(str(cluster.kubeconfig), tmp_path) == 0
+        text = out.getvalue()
+        # Each step is printed as the command a user types, in the order it ran.
+        commands = [shlex.split(line[2:]) for line in text.splitlines() if line.startswith("$ ")]
+        assert commands[0] == ["export", f"KUBECONFIG={cluster.kubeconfig}"]
+        assert [c[:2] for c in commands[1:]] == [
+            ["deploy-runner", "install"], ["deploy-runner", "package"], ["deploy-runner", "upgrade"],
+            ["deploy-runner", "get"], ["deploy-runner", "get"], ["deploy-runner", "rollback"],
+            ["deploy-runner", "history"]]
+        assert "name: shop-migrate-v1-to-v2" in text  # the migration hook of the major upgrade
+        assert "revision 1: deployed, chart 1.4.0" in text  # .Release.History as the upgrade saw it
+        assert "Rollback to 1" in text
+
+        # The printed `history` line, typed in a shell, prints what the demo printed after it.
+        history = commands[-1]
+        replay = subprocess.run([str(Path(sys.executable).parent / "deploy-runner"), *history[1:]],
+                                capture_output=True, text=True, timeout=120, check=False,
+                                env={**os.environ, "KUBECONFIG": str(cluster.kubeconfig)})
+        assert replay.returncode == 0, replay.stderr
+        assert text.endswith(f"$ {shlex.join(history)}\n{replay.stdout}")
     finally:
         cluster.client().request("DELETE", f"/api/v1/namespaces/{demo.NAMESPACE}")
-    text = out.getvalue()
-    assert "hook Job/shop-migrate-v1-to-v2 (pre-upgrade): Succeeded" in text
-    assert "revision 1: deployed, chart 1.4.0" in text  # what .Release.History showed the upgrade
-    assert "revision 3: deployed (Rollback to 1)" in text
+    assert os.environ.get("KUBECONFIG") == kubeconfig_before  # the demo's export is undone

@@ -3,6 +3,11 @@
 from __future__ import annotations
 
 import json
+import os
+import select
+import signal
+import subprocess
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -12,12 +17,14 @@ import pytest
 
 from runner.testbed.kwok_config import FAIL_LABEL, POD_LOG_LINES
 from tests.conftest import Cluster
+from tests.corpus import corpus_chart
 
 pytestmark = pytest.mark.e2e
 
 WAIT_SECONDS = 90
-HELLO_WORLD_CHART = Path("/work/shared/charts/helm-examples-hello-world")
+HELLO_WORLD_CHART = corpus_chart("helm-examples-hello-world")
 APPLY_YAML = "application/apply-patch+yaml"
+REPO = Path(__file__).resolve().parents[2]
 
 
 def wait_for(what: str, probe: Callable[[], Any], timeout: float = WAIT_SECONDS) -> Any:
@@ -212,3 +219,58 @@ def test_a_component_that_cannot_start_is_reported_with_its_log(
     [workdir] = tmp_path.glob("deploy-runner-testbed-*")
     assert f"component logs kept in {workdir}" in message
     assert (workdir / "kube-apiserver.log").is_file()
+
+
+def test_the_components_report_their_release_version(cluster: Cluster) -> None:
+    # Unstamped builds report v0.0.0-master+$Format:%H$: charts with a kubeVersion
+    # constraint refuse to install and kubectl cannot parse the server's version.
+    from kubernetes import client
+
+    from runner.testbed.build import pinned_versions
+
+    release = pinned_versions()["k8s.io/kubernetes"]
+    major, minor = release.removeprefix("v").split(".")[:2]
+    info = client.VersionApi(cluster.api_client).get_code()
+    assert (info.git_version, info.major, info.minor) == (release, major, minor)
+    assert info.build_date != "1970-01-01T00:00:00Z"
+
+    proc = subprocess.run([str(_kubectl()), "version", "-o", "json"], capture_output=True,
+                          text=True, env={**os.environ, "KUBECONFIG": str(cluster.kubeconfig)},
+                          timeout=60, check=False)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["serverVersion"]["gitVersion"] == release
+
+
+def test_up_prints_the_export_line_and_stops_on_sigterm_as_its_input_closes() -> None:
+    # As a script uses it: no terminal, stdout read for the export line, then SIGTERM
+    # while the script's end closes the pipe to our stdin.
+    proc = subprocess.Popen([sys.executable, "-m", "runner.testbed", "up"], cwd=REPO,
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+    assert proc.stdout is not None and proc.stdin is not None
+    try:
+        ready, _, _ = select.select([proc.stdout], [], [], 240)
+        assert ready, "no export line within 240 s"
+        line = proc.stdout.readline()
+        assert line.startswith("export KUBECONFIG=") and line.endswith("/kubeconfig\n"), line
+        kubeconfig = Path(line.strip().split("=", 1)[1])
+        nodes = subprocess.run(["sh", "-c", f"{line.strip()} && exec \"$0\" get nodes -o name",
+                                str(_kubectl())], capture_output=True, text=True, timeout=60,
+                               check=False)
+        assert nodes.stdout.split() == ["node/kwok-node-0", "node/kwok-node-1"], nodes.stderr
+        proc.stdin.close()
+        proc.send_signal(signal.SIGTERM)
+        code = proc.wait(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert code == 0
+    assert proc.stdout.read() == ""  # stdout holds the export line only
+    assert not kubeconfig.parent.exists(), "the testbed's directory outlived it"
+
+
+def _kubectl() -> Path:
+    from runner.testbed.helm import kubectl_binary
+
+    return kubectl_binary()

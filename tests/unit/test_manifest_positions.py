@@ -15,6 +15,7 @@ import yaml
 
 from runner.engine import render_chart
 from runner.manifest import Manifest, sort_manifests, split_with_lines
+from tests.corpus import CHARTS_DIR, chart_names
 
 HELPERS = """\
 {{- define "c.labels" -}}
@@ -138,9 +139,8 @@ def test_chunks_know_their_offset() -> None:
 
 # ------------------------------------------------------------------ the corpus
 
-CHARTS = Path(__file__).resolve().parents[3] / "shared" / "charts"
-CORPUS = sorted(p.name for p in CHARTS.iterdir() if p.is_dir() and not p.name.startswith("_")) \
-    if CHARTS.is_dir() else []
+CHARTS = CHARTS_DIR
+CORPUS = chart_names()
 
 
 def _values(name: str) -> dict[str, Any]:
@@ -165,6 +165,7 @@ def test_tracking_keeps_corpus_output_byte_identical(name: str) -> None:
         assert all(x == y for x, y, z in zip(lines, a, b, strict=False) if y == z), path
     manifests = {p: t for p, t in texts.items() if not p.endswith("NOTES.txt")}
     docs = sort_manifests(manifests, positions=tracked.positions())
+    assert docs.manifests, f"{name} rendered no document"
     for doc in [*docs.manifests, *docs.hooks]:
         path = doc.name if isinstance(doc, Manifest) else doc.path
         assert doc.source_for(1) is not None and doc.source_for(1)[0] == path

@@ -22,16 +22,13 @@ runner.kube.client.KubeClient. Nothing here imports `kubernetes`.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 from runner.kube.patch.bridge import metadata_for
 from runner.kube.patch.errors import PatchError
 from runner.kube.patch.jsonmerge import create_merge_patch, create_three_way_json_merge_patch
 from runner.kube.patch.openapi import GroupVersionKind, OpenAPIPatchMetadata, PatchMetadataSource
 from runner.kube.patch.strategic import create_three_way_merge_patch
-
-TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
-if TYPE_CHECKING:
-    from typing import Any
 
 STRATEGIC_MERGE_PATCH = "application/strategic-merge-patch+json"
 MERGE_PATCH = "application/merge-patch+json"

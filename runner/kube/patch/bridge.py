@@ -9,14 +9,11 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Mapping
+from typing import Any
 from urllib.parse import parse_qsl
 
 from runner.kube.patch.errors import PatchError
 from runner.kube.patch.openapi import OpenAPIPatchMetadata
-
-TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
-if TYPE_CHECKING:
-    from typing import Any
 
 _ATTR = "_patch_openapi_metadata"
 _LOCK = threading.Lock()

@@ -3,13 +3,11 @@ mergeSortedSlice and the partitions by presence (apimachinery strategicpatch).""
 
 from __future__ import annotations
 
+from typing import Any
+
 from runner.kube.patch.directives import DELETE, DIRECTIVE
 from runner.kube.patch.errors import PatchError
 from runner.kube.patch.values import same
-
-TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
-if TYPE_CHECKING:
-    from typing import Any
 
 
 def merge_key_value(item: Any, merge_key: str) -> Any:

@@ -14,14 +14,11 @@ import pytest
 from runner.chart.errors import ChartError
 from runner.chart.loader import load_chart
 from runner.encoding.gojson import marshal
+from tests.corpus import CHARTS_DIR, chart_names
 from tests.unit.chart._helm import helm_template, write_chart
 
-CORPUS = Path("/work/shared/charts")
-CORPUS_CHARTS = (
-    sorted(p.name for p in CORPUS.iterdir() if p.is_dir() and not p.name.startswith("_"))
-    if CORPUS.is_dir()
-    else []
-)
+CORPUS = CHARTS_DIR
+CORPUS_CHARTS = chart_names()
 
 
 @pytest.mark.parametrize("name", CORPUS_CHARTS)

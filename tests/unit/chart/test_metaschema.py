@@ -10,8 +10,9 @@ from jsonschema import Draft4Validator, Draft7Validator, Draft202012Validator, v
 from jsonschema.exceptions import SchemaError
 
 from runner.chart.metaschema import detect_draft, looks_valid
+from tests.corpus import CHARTS_DIR, corpus_files
 
-CORPUS_SCHEMAS = sorted(Path("/work/shared/charts").glob("**/values.schema.json"))
+CORPUS_SCHEMAS = corpus_files("**/values.schema.json")
 
 INVALID = [
     {"type": "foo"},
@@ -35,7 +36,7 @@ INVALID = [
 ]
 
 
-@pytest.mark.parametrize("path", CORPUS_SCHEMAS, ids=lambda p: str(p)[20:])
+@pytest.mark.parametrize("path", CORPUS_SCHEMAS, ids=lambda p: str(p.relative_to(CHARTS_DIR)))
 def test_corpus_schemas_pass_both_checks(path: Path) -> None:
     schema = json.loads(path.read_bytes())
     cls = validators.validator_for(schema, default=Draft202012Validator)

@@ -19,6 +19,7 @@ from runner.chart.loader import load_chart
 from runner.chart.prepare import prepare_render_values
 from runner.chart.schema import validate_single
 from runner.chart.uservalues import merge_user_values
+from tests.corpus import corpus_chart
 from tests.unit.chart._helm import helm_template, write_chart
 
 KITCHEN_SINK = {
@@ -204,7 +205,7 @@ def test_single_violation_matches_helm_exactly(tmp_path: Path, schema: dict, val
 
 def test_subchart_schemas_are_checked_against_their_own_values(tmp_path: Path) -> None:
     chart = tmp_path / "c"
-    shutil.copytree(Path("/work/shared/charts/helmtest-schema-and-subchart"), chart)
+    shutil.copytree(corpus_chart("helmtest-schema-and-subchart"), chart)
     sets = ("subchart-with-schema.age=-1", "lastname=1")
     ours, helm = _our_error(chart, *sets), _helm_error(chart, *sets)
     assert ours == helm

@@ -16,6 +16,7 @@ from runner.chart.prepare import prepare_render_values
 from runner.chart.uservalues import merge_user_values
 from runner.chart.values import Warnings, coalesce_tables, path_value
 from runner.encoding.gojson import marshal
+from tests.corpus import corpus_chart
 from tests.unit.chart._helm import helm_template, write_chart
 
 DUMP = "{{ .Values | toJson }}"
@@ -123,7 +124,7 @@ def test_helm_test_charts_values_match_helm(tmp_path: Path, name: str) -> None:
     import shutil
 
     chart = tmp_path / name
-    shutil.copytree(Path("/work/shared/charts") / name, chart)
+    shutil.copytree(corpus_chart(name), chart)
     (chart / "templates" / "dump.yaml").write_text(DUMP)
     _compare(chart)
 

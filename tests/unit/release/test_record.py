@@ -6,21 +6,19 @@ import base64
 import gzip
 import json
 import subprocess
-from pathlib import Path
 
 import pytest
 
 from runner.release import codec
 from runner.release.record import Hook, HookExecution, Info, Release, parse_go_time, storage_key
 from runner.testbed.helm import helm_binary
-
-CHARTS = Path(__file__).resolve().parents[4] / "shared" / "charts"
+from tests.corpus import corpus_chart
 
 
 @pytest.fixture(scope="module")
 def helm_release_json() -> dict:
     """A release as Helm 4.1.4 builds it (client dry run prints the record's JSON)."""
-    chart = CHARTS / "kibana"  # has hooks, notes and user values
+    chart = corpus_chart("kibana")  # has hooks, notes and user values
     proc = subprocess.run(
         [str(helm_binary()), "install", "rec", str(chart), "--namespace", "ns", "--dry-run=client",
          "--set", "replicas=2", "-o", "json"],

@@ -48,3 +48,19 @@ def test_cache_is_used_without_building(tmp_path: Path, monkeypatch: pytest.Monk
     assert binaries.directory == target
     assert binaries.path("kube-apiserver") == target / "kube-apiserver"
     assert binaries.versions["go"] == "go1.26.8"
+
+
+def test_kubernetes_is_stamped_where_its_own_build_stamps_it() -> None:
+    flags = build.k8s_version_flags("v1.35.4", "2026-04-15T18:01:22.250Z")
+    for package in ("k8s.io/component-base/version", "k8s.io/client-go/pkg/version"):
+        assert [f for f in flags if f.startswith(f"-X {package}.")] == [
+            f"-X {package}.gitVersion=v1.35.4", f"-X {package}.gitMajor=1",
+            f"-X {package}.gitMinor=35", f"-X {package}.buildDate=2026-04-15T18:01:22Z"]
+
+
+def test_a_new_build_recipe_makes_a_new_cache_key(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Binaries cached by an older recipe (unstamped ones) must not be reused.
+    versions = build.pinned_versions()
+    key = build.cache_key(versions, "go1.26.8")
+    monkeypatch.setattr(build, "BUILD_RECIPE", "r-next")
+    assert build.cache_key(versions, "go1.26.8") != key

@@ -1,0 +1,102 @@
+"""`make demo`: the product on the local testbed, as a user types it.
+
+Starts the testbed, then runs deploy-runner commands against it, printing each one
+(`$ deploy-runner install ...`) before its output, so every step can be replayed by
+hand on a cluster (`python -m runner.testbed up` keeps one running):
+examples/migrating-app is installed at chart 1.4.0, packaged as 2.0.0 and upgraded
+with --release-history-max 2 — its templates see the deployed 1.4.0 in .DeployedChart
+and add a migration Job hook for the major-version jump — then rolled back.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shlex
+import sys
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+from runner.errors import RunnerError
+
+EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "migrating-app"
+NAME, NAMESPACE = "shop", "demo"
+
+
+def main() -> int:
+    from runner.testbed.cluster import Testbed
+
+    print("starting the testbed (etcd, kube-apiserver, controller-manager, scheduler, kwok)...",
+          flush=True)
+    try:
+        with Testbed.start(log=lambda message: None) as bed, \
+                tempfile.TemporaryDirectory(prefix="deploy-runner-demo-") as scratch:
+            return run(str(bed.kubeconfig), Path(scratch))
+    except RunnerError as err:
+        print(f"Error: {err}", file=sys.stderr)
+        return 1
+
+
+def steps(scratch: Path) -> list[tuple[str, list[str]]]:
+    """What the demo shows and the command line (after `deploy-runner`) that shows it."""
+    chart = _as_typed(EXAMPLE)
+    packaged = _as_typed(scratch / "migrating-app-2.0.0.tgz")
+    return [
+        ("Install chart 1.4.0 (server-side apply, as Helm 4 does)",
+         ["install", NAME, chart, "-n", NAMESPACE, "--create-namespace"]),
+        ("Package the same chart as 2.0.0: a major version up",
+         ["package", chart, "--version", "2.0.0", "--app-version", "2.0", "-d", _as_typed(scratch)]),
+        ("Upgrade to 2.0.0; with --release-history-max 2 the templates see the deployed "
+         "1.4.0 (.DeployedChart)\n# and add a pre-upgrade Job that migrates the data",
+         ["upgrade", NAME, packaged, "-n", NAMESPACE, "--release-history-max", "2",
+          "--set", "greeting=hello from v2"]),
+        ("The hook the upgrade ran before applying 2.0.0 (had it failed, so would the upgrade)",
+         ["get", "hooks", NAME, "-n", NAMESPACE]),
+        ("What the templates saw in .Release.History: the ConfigMap shop-history",
+         ["get", "manifest", NAME, "-n", NAMESPACE]),
+        ("Roll back to revision 1", ["rollback", NAME, "1", "-n", NAMESPACE]),
+        ("The history, as helm history prints it", ["history", NAME, "-n", NAMESPACE]),
+    ]
+
+
+def run(kubeconfig: str, scratch: Path) -> int:
+    """Run the demo's commands against the cluster of `kubeconfig`, each printed first."""
+    from runner.cli import main as deploy_runner
+
+    print(f"\n$ export KUBECONFIG={kubeconfig}", flush=True)
+    with _environment(KUBECONFIG=kubeconfig):
+        for title, argv in steps(scratch):
+            print(f"\n# {title}\n$ deploy-runner {shlex.join(argv)}", flush=True)
+            code = deploy_runner(argv)
+            sys.stdout.flush()
+            if code != 0:
+                return code
+    return 0
+
+
+def _as_typed(path: Path) -> str:
+    """A path as a user in the current directory would type it: relative when below it."""
+    try:
+        return str(path.relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
+
+
+@contextlib.contextmanager
+def _environment(**variables: str) -> Iterator[None]:
+    """The variables set for the demo's commands, as `export` set them, and restored after."""
+    saved = {name: os.environ.get(name) for name in variables}
+    os.environ.update(variables)
+    try:
+        yield
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+
+
+if __name__ == "__main__":
+    sys.exit(main())
