@@ -18,6 +18,7 @@ from yaml import MarkedYAMLError, YAMLError
 from yaml._yaml import CParser
 from yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
+from runner.deepstack import on_deep_thread, run_deep
 from runner.encoding import goscan
 from runner.encoding.goyaml import (
     _INT64_MAX,
@@ -41,32 +42,53 @@ _TAG = "tag:yaml.org,2002:"
 
 def first_document(text: str, ints: bool) -> Any:
     """goyaml.load of a text _reader_guard has passed."""
+    if _needs_deep_stack(text):
+        return run_deep(lambda: first_document(text, ints))
     nodes = _nodes(text, first_only=True)
-    return _Builder(ints).document(nodes[0]) if nodes else None
+    return _builder(text, ints).document(nodes[0]) if nodes else None
 
 
 def first_document_fields(text: str, keys: tuple[str, ...], ints: bool) -> Any:
     """goyaml.load_fields of a text _reader_guard has passed."""
+    if _needs_deep_stack(text):
+        return run_deep(lambda: first_document_fields(text, keys, ints))
     nodes = _nodes(text, first_only=True)
     if not nodes:
         return None
     top = nodes[0]
-    builder = _Builder(ints)
+    builder = _builder(text, ints)
     if not isinstance(top, MappingNode):
         return builder.document(top)
-    checker = _Checker(ints)
+    if builder.json_depth_unknown:  # encoding/json checks the whole document's depth: build it
+        whole = builder.document(top)
+        return {key: whole[key] for key in keys if key in whole}
+    checker = _Checker(ints)  # no aliases here (they leave the depth unknown)
+    checker.start()
     checker.value(top)
     if checker.key_error is not None or checker.non_finite:
         builder.document(top)  # raises: the whole value tells which NaN json.Marshal meets first
     picked: dict[str, Any] = {}
     _NodePicker(ints).fill(top, picked)
-    return {key: builder.value(picked[key]) for key in keys if key in picked}
+    # The checker counted the whole document's aliases; the picked values are built uncounted.
+    plain = _Builder(ints)
+    return {key: plain.value(picked[key]) for key in keys if key in picked}
 
 
 def all_documents(text: str, ints: bool) -> list[Any]:
     """goyaml.load_all of a text _reader_guard has passed."""
-    builder = _Builder(ints)
+    if _needs_deep_stack(text):
+        return run_deep(lambda: all_documents(text, ints))
+    builder = _builder(text, ints)
     return [builder.document(node) for node in _nodes(text, first_only=False)]
+
+
+def _needs_deep_stack(text: str) -> bool:
+    """A text that may nest deeper than a default stack's recursion allows (the builders
+    recurse ~3 frames a level) decodes on a deep thread, unless on one already."""
+    return not on_deep_thread() and _nesting_bound(text) > _INLINE_DEPTH
+
+
+_INLINE_DEPTH = 200
 
 
 class _Composer(CParser):
@@ -96,11 +118,19 @@ class _Builder:
         self.key_error: GoYAMLError | None = None
         self.non_finite = False
 
+    json_depth_unknown = False  # True where the text may nest deeper than JSON allows
+
+    def start(self) -> None:
+        """Before a document: go-yaml's decoder is new for each."""
+        self.key_error, self.non_finite = None, False
+
     def document(self, node: Any) -> Any:
         """One document's value, or the error Helm reports first for it."""
-        self.key_error, self.non_finite = None, False
+        self.start()
         value = self.value(node)
         self.raise_json_errors(value)
+        if self.json_depth_unknown:
+            check_json_depth(value)
         return value
 
     def raise_json_errors(self, value: Any) -> None:
@@ -246,6 +276,233 @@ class _NodePicker(_Builder):
         return node
 
 
+# ------------------------------------------------------------ limits
+
+MAX_DEPTH = 10000  # go-yaml v2's max_flow_level and max_indents; encoding/json's maxNestingDepth
+
+# go-yaml v2 decode.go: past 1000 decodes (100 of them through aliases), the share that
+# may come from alias expansion falls from 99% (up to 400,000 decodes) to 10% (4,000,000).
+_RATIO_LOW, _RATIO_HIGH = 400_000, 4_000_000
+
+# An alias token: `*name` after a blank, a flow indicator or at a line's start. A text
+# without one decodes with the uncounted builders (aliases are rare in charts).
+_ALIAS = LazyPattern(r"(?:^|[\s\[{,])\*[^\s\[\]{},]", re.M)
+
+
+def _allowed_alias_ratio(decodes: int) -> float:
+    if decodes <= _RATIO_LOW:
+        return 0.99
+    if decodes >= _RATIO_HIGH:
+        return 0.10
+    return 0.99 - 0.89 * ((decodes - _RATIO_LOW) / (_RATIO_HIGH - _RATIO_LOW))
+
+
+class _AliasBudget:
+    """go-yaml v2's decoder counts (decode.go `unmarshal`, `alias`), for one document.
+
+    libyaml's composer hands an alias back as its anchor's node itself, so a
+    node met a second time is an alias: go-yaml decodes the alias node and then,
+    one alias level deeper, the anchor's node again.
+    """
+
+    __slots__ = ("active", "alias_depth", "aliased", "decodes", "seen", "text")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.decodes = 1  # the document node
+        self.aliased = self.alias_depth = 0
+        self.seen: set[int] = set()
+        self.active: set[int] = set()  # collections being decoded (an alias to one is a cycle)
+
+    def count(self) -> None:
+        self.decodes += 1
+        if self.alias_depth:
+            self.aliased += 1
+            if (self.aliased > 100 and self.decodes > 1000
+                    and self.aliased / self.decodes > _allowed_alias_ratio(self.decodes)):
+                raise GoYAMLError("yaml: document contains excessive aliasing")
+
+    def anchor_name(self, node: Any) -> str:
+        """The anchor at the node's start (`!!tag &name` or `&name`), as go-yaml names it."""
+        mark = node.start_mark
+        line = self.text.splitlines()[mark.line] if self.text else ""
+        found = re.search(r"&([^\s\[\]{},]*)", line[mark.column:])
+        return found[1] if found else ""
+
+
+class _Counting:
+    """A builder's walk with go-yaml's alias budget and self-containing anchors."""
+
+    budget: _AliasBudget
+
+    def start(self) -> None:
+        super().start()  # type: ignore[misc]
+        self.budget = _AliasBudget(self.budget.text)
+
+    def value(self, node: Any) -> Any:
+        budget = self.budget
+        budget.count()
+        ident = id(node)
+        if ident not in budget.seen:
+            budget.seen.add(ident)
+            return self.own_value(node)
+        if ident in budget.active:
+            raise GoYAMLError(f"yaml: anchor '{budget.anchor_name(node)}' value contains itself")
+        budget.alias_depth += 1
+        try:
+            budget.count()
+            return self.own_value(node)
+        finally:
+            budget.alias_depth -= 1
+
+    def own_value(self, node: Any) -> Any:
+        if isinstance(node, ScalarNode):
+            return super().value(node)  # type: ignore[misc]
+        active = self.budget.active
+        active.add(id(node))
+        try:
+            return super().value(node)  # type: ignore[misc]
+        finally:
+            active.discard(id(node))
+
+    def key(self, node: Any, value_node: Any) -> str:
+        if not isinstance(node, ScalarNode):
+            self.value(node)  # go-yaml decodes a key before it looks at its kind
+        else:
+            self.budget.count()
+            if id(node) in self.budget.seen:
+                self.budget.alias_depth += 1
+                self.budget.count()
+                self.budget.alias_depth -= 1
+            self.budget.seen.add(id(node))
+        return super().key(node, value_node)  # type: ignore[misc]
+
+    def merge(self, node: Any, out: dict[str, Any]) -> None:
+        """go-yaml v2 decoder.merge: an alias must name a map; a sequence's items are decoded
+        last to first, each a map or an alias of one."""
+        if isinstance(node, SequenceNode) and id(node) not in self.budget.seen:
+            self.budget.seen.add(id(node))
+            for child in reversed(node.value):
+                self._merge_one(child, out)
+            return
+        self._merge_one(node, out)
+
+    def _merge_one(self, node: Any, out: dict[str, Any]) -> None:
+        if not isinstance(node, MappingNode):
+            raise GoYAMLError("yaml: map merge requires map or sequence of maps as the value")
+        budget = self.budget
+        budget.count()
+        aliased = id(node) in budget.seen
+        if aliased:
+            if id(node) in budget.active:
+                raise GoYAMLError(
+                    f"yaml: anchor '{budget.anchor_name(node)}' value contains itself")
+            budget.alias_depth += 1
+            budget.count()
+        budget.seen.add(id(node))
+        budget.active.add(id(node))
+        try:
+            self.fill(node, out)  # type: ignore[attr-defined]
+        finally:
+            budget.active.discard(id(node))
+            if aliased:
+                budget.alias_depth -= 1
+
+
+class _CountingBuilder(_Counting, _Builder):
+    pass
+
+
+def _builder(text: str, ints: bool) -> _Builder:
+    builder = _CountingBuilder(ints) if "*" in text and _ALIAS.search(text) else _Builder(ints)
+    _prepare(builder, text)
+    return builder
+
+
+def _prepare(builder: _Builder, text: str) -> None:
+    if isinstance(builder, _Counting):
+        builder.budget = _AliasBudget(text)
+        builder.json_depth_unknown = True  # an alias may nest its anchor's depth again
+    else:
+        builder.json_depth_unknown = _nesting_bound(text) > MAX_DEPTH
+
+
+def _nesting_bound(text: str) -> int:
+    """At least how deep a text's flow plus block collections can nest (cheap, no parse):
+    each `[` or `{` opens one flow level; nested block collections start at ever greater
+    columns, so a text's longest line bounds their depth."""
+    flow = text.count("[") + text.count("{")
+    return flow + (len(text) if len(text) <= MAX_DEPTH else _longest_line(text))
+
+
+def _longest_line(text: str) -> int:
+    return max(map(len, text.split("\n")))
+
+
+def check_scanner_depth(text: str) -> None:
+    """go-yaml v2's scanner refuses flow collections or block indentation nested over
+    10000 deep ("exceeded max depth of 10000"); libyaml has no such limit."""
+    if text.count("[") + text.count("{") <= MAX_DEPTH and (
+        len(text) <= MAX_DEPTH or _longest_line(text) <= MAX_DEPTH
+    ):
+        return
+    from yaml import tokens
+
+    flow_start = (tokens.FlowSequenceStartToken, tokens.FlowMappingStartToken)
+    flow_end = (tokens.FlowSequenceEndToken, tokens.FlowMappingEndToken)
+    block_start = (tokens.BlockSequenceStartToken, tokens.BlockMappingStartToken)
+    scanner = CParser(text)
+    flow = block = 0
+    try:
+        while True:
+            token = scanner.get_token()
+            if token is None or isinstance(token, tokens.StreamEndToken):
+                return
+            if isinstance(token, flow_start):
+                flow += 1
+                if flow > MAX_DEPTH:
+                    _raise_depth(token)
+            elif isinstance(token, flow_end):
+                flow = max(flow - 1, 0)
+            elif isinstance(token, block_start):
+                block += 1
+                if block > MAX_DEPTH:
+                    _raise_depth(token)
+            elif isinstance(token, tokens.BlockEndToken):
+                block -= 1
+    except YAMLError:
+        return  # the parse that follows reports it
+    finally:
+        scanner.dispose()
+
+
+def _raise_depth(token: Any) -> None:
+    line = token.start_mark.line  # go-yaml: a scanner error's line, counted from 1; none on line 1
+    where = f"line {line + 1}: " if line else ""
+    raise GoYAMLError(f"yaml: {where}exceeded max depth of {MAX_DEPTH}")
+
+
+def check_json_depth(value: Any) -> None:
+    """encoding/json's scanner: a value nested over 10000 deep (counted in json.Marshal's
+    order, map keys sorted) fails sigs.k8s.io/yaml's Unmarshal after the YAML decoded."""
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            children = [item[k] for k in sorted(item, reverse=True)]
+        elif isinstance(item, list):
+            children = list(reversed(item))
+        else:
+            continue
+        if depth > MAX_DEPTH:
+            char = "{" if isinstance(item, dict) else "["
+            raise GoYAMLError(
+                f"while decoding JSON: invalid character '{char}' exceeded max depth",
+                stage="error unmarshaling JSON",
+            )
+        stack.extend((child, depth + 1) for child in children if isinstance(child, (dict, list)))
+
+
 def _first_non_finite(value: Any) -> Any:
     """The NaN or Inf json.Marshal meets first (it writes map keys sorted), else None."""
     if isinstance(value, float) and (math.isnan(value) or math.isinf(value)):
@@ -282,6 +539,7 @@ def _go_syntax(value: Any, nested: bool = False) -> str:
 
 def _nodes(text: str, first_only: bool) -> list[Any]:
     """Node trees of the documents (or just the first), parsed as go-yaml v2 would."""
+    check_scanner_depth(text)  # before libyaml's composer recurses (in C) that deep
     if goscan.needs_go_scanner(text):
         return _go_nodes(text, first_only)
     if "!" in text and _NON_SPECIFIC_TAG.search(text):  # the find is ~50x faster
