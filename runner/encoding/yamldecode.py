@@ -300,19 +300,38 @@ def _allowed_alias_ratio(decodes: int) -> float:
 class _AliasBudget:
     """go-yaml v2's decoder counts (decode.go `unmarshal`, `alias`), for one document.
 
-    libyaml's composer hands an alias back as its anchor's node itself, so a
-    node met a second time is an alias: go-yaml decodes the alias node and then,
-    one alias level deeper, the anchor's node again.
+    libyaml's composer hands an alias back as its anchor's node itself. A node's
+    first place in the walk (its parent and the visit's number there) is its home:
+    met anywhere else, it stands for an alias, which go-yaml decodes (one count) and
+    then, one alias level deeper, decodes the anchor's node again. Re-walked through
+    an alias, a parent meets its children at their homes again: not aliases.
     """
 
-    __slots__ = ("active", "alias_depth", "aliased", "decodes", "seen", "text")
+    __slots__ = ("active", "alias_depth", "aliased", "decodes", "frames", "homes", "text")
 
     def __init__(self, text: str) -> None:
         self.text = text
         self.decodes = 1  # the document node
         self.aliased = self.alias_depth = 0
-        self.seen: set[int] = set()
+        self.homes: dict[int, tuple[int, int]] = {}
+        self.frames: list[list[int]] = [[0, 0]]  # per collection being walked: [id, visits]
         self.active: set[int] = set()  # collections being decoded (an alias to one is a cycle)
+
+    def visit(self, node: Any) -> bool:
+        """Count the visit of `node` at the walk's current place; True when it is an alias
+        (then the anchor's node is counted too, with alias_depth raised by the caller)."""
+        frame = self.frames[-1]
+        place = (frame[0], frame[1])
+        frame[1] += 1
+        self.count()
+        home = self.homes.setdefault(id(node), place)
+        if home == place:
+            return False
+        if id(node) in self.active:
+            raise GoYAMLError(f"yaml: anchor '{self.anchor_name(node)}' value contains itself")
+        self.alias_depth += 1
+        self.count()
+        return True
 
     def count(self) -> None:
         self.decodes += 1
@@ -321,6 +340,14 @@ class _AliasBudget:
             if (self.aliased > 100 and self.decodes > 1000
                     and self.aliased / self.decodes > _allowed_alias_ratio(self.decodes)):
                 raise GoYAMLError("yaml: document contains excessive aliasing")
+
+    def enter(self, node: Any) -> None:
+        self.frames.append([id(node), 0])
+        self.active.add(id(node))
+
+    def leave(self, node: Any) -> None:
+        self.frames.pop()
+        self.active.discard(id(node))
 
     def anchor_name(self, node: Any) -> str:
         """The anchor at the node's start (`!!tag &name` or `&name`), as go-yaml names it."""
@@ -340,73 +367,58 @@ class _Counting:
         self.budget = _AliasBudget(self.budget.text)
 
     def value(self, node: Any) -> Any:
-        budget = self.budget
-        budget.count()
-        ident = id(node)
-        if ident not in budget.seen:
-            budget.seen.add(ident)
-            return self.own_value(node)
-        if ident in budget.active:
-            raise GoYAMLError(f"yaml: anchor '{budget.anchor_name(node)}' value contains itself")
-        budget.alias_depth += 1
+        aliased = self.budget.visit(node)
         try:
-            budget.count()
             return self.own_value(node)
         finally:
-            budget.alias_depth -= 1
+            if aliased:
+                self.budget.alias_depth -= 1
 
     def own_value(self, node: Any) -> Any:
         if isinstance(node, ScalarNode):
             return super().value(node)  # type: ignore[misc]
-        active = self.budget.active
-        active.add(id(node))
+        self.budget.enter(node)
         try:
             return super().value(node)  # type: ignore[misc]
         finally:
-            active.discard(id(node))
+            self.budget.leave(node)
 
     def key(self, node: Any, value_node: Any) -> str:
         if not isinstance(node, ScalarNode):
             self.value(node)  # go-yaml decodes a key before it looks at its kind
-        else:
-            self.budget.count()
-            if id(node) in self.budget.seen:
-                self.budget.alias_depth += 1
-                self.budget.count()
-                self.budget.alias_depth -= 1
-            self.budget.seen.add(id(node))
+        elif self.budget.visit(node):
+            self.budget.alias_depth -= 1
         return super().key(node, value_node)  # type: ignore[misc]
 
     def merge(self, node: Any, out: dict[str, Any]) -> None:
         """go-yaml v2 decoder.merge: an alias must name a map; a sequence's items are decoded
         last to first, each a map or an alias of one."""
-        if isinstance(node, SequenceNode) and id(node) not in self.budget.seen:
-            self.budget.seen.add(id(node))
-            for child in reversed(node.value):
-                self._merge_one(child, out)
+        budget = self.budget
+        frame = budget.frames[-1]
+        place = (frame[0], frame[1])
+        if isinstance(node, SequenceNode) and budget.homes.get(id(node), place) == place:
+            frame[1] += 1  # the sequence itself is not decoded, only its items
+            budget.homes[id(node)] = place
+            budget.enter(node)
+            try:
+                for child in reversed(node.value):
+                    self._merge_one(child, out)
+            finally:
+                budget.leave(node)
             return
         self._merge_one(node, out)
 
     def _merge_one(self, node: Any, out: dict[str, Any]) -> None:
         if not isinstance(node, MappingNode):
             raise GoYAMLError("yaml: map merge requires map or sequence of maps as the value")
-        budget = self.budget
-        budget.count()
-        aliased = id(node) in budget.seen
-        if aliased:
-            if id(node) in budget.active:
-                raise GoYAMLError(
-                    f"yaml: anchor '{budget.anchor_name(node)}' value contains itself")
-            budget.alias_depth += 1
-            budget.count()
-        budget.seen.add(id(node))
-        budget.active.add(id(node))
+        aliased = self.budget.visit(node)
+        self.budget.enter(node)
         try:
             self.fill(node, out)  # type: ignore[attr-defined]
         finally:
-            budget.active.discard(id(node))
+            self.budget.leave(node)
             if aliased:
-                budget.alias_depth -= 1
+                self.budget.alias_depth -= 1
 
 
 class _CountingBuilder(_Counting, _Builder):
