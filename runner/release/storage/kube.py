@@ -75,7 +75,10 @@ class KubeDriver:
         listing = self._request("GET", "", query=[("labelSelector", selector)])
         found = []
         for obj in (listing or {}).get("items") or []:
-            release = self._release_of(obj)
+            try:
+                release = self._release_of(obj)
+            except codec.RecordDecodeError:
+                continue  # Helm's Query and List leave out what they cannot decode
             release.labels = dict(obj["metadata"].get("labels") or {})
             found.append(release)
         return found
@@ -94,8 +97,11 @@ class KubeDriver:
         status, reply = self._write("PUT", f"/{key}", body)
         self._check(status, reply, f"update: failed to update {key}")
 
-    def delete(self, key: str) -> Release:
-        release = self.get(key)
+    def delete(self, key: str) -> Release | None:
+        try:
+            release: Release | None = self.get(key)
+        except codec.RecordDecodeError:
+            release = None  # unreadable, removed all the same (an uninstall leaves nothing behind)
         status, reply = self._write("DELETE", f"/{key}", None)
         self._check(status, reply, f"delete: failed to delete {key}")
         return release
