@@ -237,7 +237,7 @@ def _install(args: argparse.Namespace) -> int:
     else:
         name, chart = args.args
     opts = InstallOptions(
-        name=name, chart=_chart_path(args, chart), values=_values(args), create_namespace=args.create_namespace,
+        name=name, chart=_chart_path(args, chart), values=_failing("INSTALLATION FAILED", lambda: _values(args)), create_namespace=args.create_namespace,
         generate_name=args.generate_name, server_side=args.server_side == "true",
         force_conflicts=args.force_conflicts, dry_run=_dry(args.dry_run),
         take_ownership=args.take_ownership, replace=args.replace, wait=_waits(args.wait),

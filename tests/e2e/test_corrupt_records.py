@@ -223,3 +223,12 @@ def test_figures(capsys: pytest.CaptureFixture[str]) -> None:
     """The campaign's counts, printed for the report (-s shows them)."""
     with capsys.disabled():
         print(f"\ncorrupt records: {STATS}")
+
+
+@pytest.mark.parametrize("value", ["y=NaN", "y=1e999", "y=-Infinity", '{"y": NaN}'])
+def test_values_helm_could_not_read_back_never_reach_a_record(value, cluster, helm, chart, namespace):
+    """`--set-json y=NaN` was stored, and Helm then found no revision of the release."""
+    mine = ours(cluster, namespace, "install", "nan", str(chart), "--set-json", value)
+    theirs = helm("install", "nan", str(chart), "--set-json", value, "-n", namespace)
+    assert (mine.code, mine.err) == (theirs.returncode, theirs.stderr)
+    assert _secrets(cluster, namespace) == {}
