@@ -50,18 +50,24 @@ def first_document(text: str, ints: bool) -> Any:
 
 def first_document_fields(text: str, keys: tuple[str, ...], ints: bool) -> Any:
     """goyaml.load_fields of a text _reader_guard has passed."""
+    return first_document_fields_and_node(text, keys, ints)[0]
+
+
+def first_document_fields_and_node(text: str, keys: tuple[str, ...], ints: bool) -> tuple[Any, Any]:
+    """first_document_fields, and the document's node (None when there is none): its
+    scalars' marks say where in `text` each value was written (runner.heads_cache)."""
     if _needs_deep_stack(text):
-        return run_deep(lambda: first_document_fields(text, keys, ints))
+        return run_deep(lambda: first_document_fields_and_node(text, keys, ints))
     nodes = _nodes(text, first_only=True)
     if not nodes:
-        return None
+        return None, None
     top = nodes[0]
     builder = _builder(text, ints)
     if not isinstance(top, MappingNode):
-        return builder.document(top)
+        return builder.document(top), top
     if builder.json_depth_unknown:  # encoding/json checks the whole document's depth: build it
         whole = builder.document(top)
-        return {key: whole[key] for key in keys if key in whole}
+        return {key: whole[key] for key in keys if key in whole}, top
     checker = _Checker(ints)  # no aliases here (they leave the depth unknown)
     checker.start()
     checker.value(top)
@@ -69,9 +75,8 @@ def first_document_fields(text: str, keys: tuple[str, ...], ints: bool) -> Any:
         builder.document(top)  # raises: the whole value tells which NaN json.Marshal meets first
     picked: dict[str, Any] = {}
     _NodePicker(ints).fill(top, picked)
-    # The checker counted the whole document's aliases; the picked values are built uncounted.
     plain = _Builder(ints)
-    return {key: plain.value(picked[key]) for key in keys if key in picked}
+    return {key: plain.value(picked[key]) for key in keys if key in picked}, top
 
 
 def all_documents(text: str, ints: bool) -> list[Any]:
