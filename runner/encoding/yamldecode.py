@@ -143,7 +143,8 @@ class _Builder:
             raise self.key_error
         if self.non_finite:
             bad = _first_non_finite(value)
-            raise GoYAMLError(f"json: unsupported value: {format_float(bad)}")
+            if bad is not None:  # a later duplicate key may have replaced it
+                raise GoYAMLError(f"json: unsupported value: {format_float(bad)}")
 
     def value(self, node: Any) -> Any:
         if isinstance(node, ScalarNode):

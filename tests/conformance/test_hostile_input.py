@@ -38,6 +38,7 @@ FILES: dict[str, str | bytes] = {
     # just past and just under the alias budget (decode.go: >99% of over 1000 decodes)
     "aliases-over.yaml": "a: &a [" + ",".join(["x"] * 10) + "]\nb: [" + ",".join(["*a"] * 100) + "]\n",
     "aliases-under.yaml": "a: &a [" + ",".join(["x"] * 10) + "]\nb: [" + ",".join(["*a"] * 20) + "]\n",
+    "dup-nan.yaml": "{a: .nan, a: x}\n",  # found by tests/fuzz
     "cycle.yaml": "a: &a [1, *a]\n",
     "cycle-map.yaml": "x:\n  a: &a\n    b: *a\n",
     "merge-alias-seq.yaml": "a: &a {x: 1}\ns: &s [*a]\nb:\n  <<: *s\n",
