@@ -63,7 +63,7 @@ def read_head(text: str, spans: Spans | str) -> HeadFields | None:
                 _key(text, k): _string(_scalar(text, v)) for k, v in annotations
             },
         )
-    except (_Unkept, ValueError, TypeError):
+    except Exception:  # noqa: BLE001 - spans that do not fit this text: parse it instead
         return None
 
 
@@ -155,20 +155,14 @@ def _scalar(text: str, span: Span | None) -> Any:
 
 
 def _string(value: Any) -> str:
-    """A SimpleHead string field from a scalar (what sigs.k8s.io/yaml's conversion gives)."""
-    if value is None:
-        return ""
-    if isinstance(value, str):
-        return value
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int):
-        return str(value)
-    raise _Unkept  # floats: their formatting is left to the parser
+    """A SimpleHead string field from a scalar, as the parse gives it (runner.manifest)."""
+    from runner.manifest import head_string
+
+    return head_string(value)
 
 
 def _key(text: str, span: Span) -> str:
     value = _scalar(text, span)
-    if value is None or isinstance(value, float):
+    if value is None:
         raise _Unkept
-    return _string(value)
+    return _string(value)  # checked against the parsed keys when the spans are kept

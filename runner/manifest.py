@@ -516,16 +516,16 @@ def _head_of(doc: Any) -> Head:
         raise _HeadTypeError(f"cannot unmarshal {_json_kind(annotations)} into Go struct field "
                              ".metadata.annotations of type map[string]string")
     return Head(
-        version=_string_field(doc.get("apiVersion"), "SimpleHead.apiVersion"),
-        kind=_string_field(doc.get("kind"), "SimpleHead.kind"),
-        name=_string_field(meta.get("name"), ".metadata.name"),
-        annotations={str(k): _string_field(v, ".metadata.annotations") for k, v in annotations.items()}
+        version=head_string(doc.get("apiVersion"), "SimpleHead.apiVersion"),
+        kind=head_string(doc.get("kind"), "SimpleHead.kind"),
+        name=head_string(meta.get("name"), ".metadata.name"),
+        annotations={str(k): head_string(v, ".metadata.annotations") for k, v in annotations.items()}
         if annotations is not None
         else None,
     )
 
 
-def _string_field(value: Any, field_name: str) -> str:
+def head_string(value: Any, field_name: str = "") -> str:
     """sigs.k8s.io/yaml turns YAML scalars into strings for string fields."""
     if value is None:
         return ""

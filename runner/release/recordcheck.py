@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import re
 
+from runner.chart.chartfile import json_kind
+
 TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
     from typing import Any
@@ -92,7 +94,7 @@ def check(value: Any, key: str) -> None:
     if not isinstance(value, dict):
         if value is None:
             raise RecordProblem("the record is null")
-        raise RecordProblem(f"json: cannot unmarshal {_kind(value)} into Go value of type v1.Release")
+        raise RecordProblem(f"json: cannot unmarshal {json_kind(value)} into Go value of type v1.Release")
     stack: list[tuple[Any, Any, str, str]] = [
         (value[name], spec, "Release", name)
         for name, spec in reversed(_RELEASE[3].items()) if name in value
@@ -144,20 +146,8 @@ def _check_one(item: Any, spec: Any, struct: str, path: str) -> list[tuple[Any, 
 def _expect(ok: bool, item: Any, struct: str, path: str, go_type: str) -> None:
     if not ok:
         raise RecordProblem(
-            f"json: cannot unmarshal {_kind(item)} into Go struct field {struct}.{path} "
+            f"json: cannot unmarshal {json_kind(item)} into Go struct field {struct}.{path} "
             f"of type {go_type}")
-
-
-def _kind(value: Any) -> str:
-    if isinstance(value, bool):
-        return "bool"
-    if isinstance(value, int | float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list):
-        return "array"
-    return "object"
 
 
 def _base64_offset(text: str) -> int:
