@@ -8,7 +8,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: install test lint unit e2e conformance demo clean testbed
+.PHONY: install test lint unit e2e conformance demo clean testbed fuzz
 
 $(STAMP): pyproject.toml Makefile
 	$(PYTHON) -m venv --clear $(VENV)
@@ -39,6 +39,12 @@ conformance: $(STAMP)
 
 test: $(STAMP) lint testbed
 	$(PY) -m pytest -q tests
+
+# The parsers of untrusted input under hypothesis, FUZZ_SECONDS a target (`make test`
+# gives each 3 s). pytest -s prints the examples run per target.
+FUZZ_SECONDS ?= 600
+fuzz: $(STAMP)
+	FUZZ_SECONDS=$(FUZZ_SECONDS) $(PY) -m pytest -q -s -p no:cacheprovider -o timeout=0 tests/fuzz
 
 # Builds (first time only) the testbed binaries, outside pytest's per-test timeout.
 testbed: $(STAMP)

@@ -12,6 +12,7 @@ import sys
 from collections.abc import Callable, Sequence
 
 from runner import __version__
+from runner.deepstack import run_deep
 from runner.errors import RunnerError
 from runner.gcpause import no_gc
 
@@ -54,6 +55,13 @@ class _Parser(argparse.ArgumentParser):
     def __init__(self, **kwargs: Any) -> None:
         kwargs.setdefault("formatter_class", _HelpFormatter)
         super().__init__(**kwargs)
+
+    def parse_known_args(self, args: Any = None, namespace: Any = None) -> Any:
+        # pflag: a flag's value may start with '-'
+        from runner.actions.flags import join_flag_values
+
+        return super().parse_known_args(None if args is None else join_flag_values(self, list(args)),
+                                        namespace)
 
 
 # The modules under runner.actions whose register() adds subcommands, in help order,
@@ -138,7 +146,7 @@ def _run(argv: list[str]) -> int:
         return 2
     try:
         with no_gc():
-            return handler(args)
+            return run_deep(lambda: handler(args))  # deep input has the stack it needs
     except RunnerError as err:
         if args.debug:
             raise

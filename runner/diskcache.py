@@ -64,6 +64,50 @@ def digest(*parts: bytes) -> str:
     return hasher.hexdigest()
 
 
+def secret_digest(data: bytes) -> str | None:
+    """The digest of `data` keyed with this machine's cache secret, or None when no secret
+    can be kept. For entries named after text a user's values shaped (rendered documents):
+    an unkeyed digest of a document with a short password in it can be found by trying
+    passwords; the secret lives outside the cache directory, which CI often saves."""
+    secret = _secret(os.environ.get("XDG_STATE_HOME"), os.environ.get("HOME"))
+    if secret is None:
+        return None
+    try:
+        hasher = blake2b(key=secret, digest_size=32)
+    except NameError:  # pragma: no cover - a build without _blake2
+        import hmac
+
+        return hmac.new(secret, data, "sha256").hexdigest()
+    hasher.update(data)
+    return hasher.hexdigest()
+
+
+@cache
+def _secret(xdg_state_home: str | None, home: str | None) -> bytes | None:
+    """32 random bytes in $XDG_STATE_HOME/deploy-runner/cache-key (made on first use, 0600)."""
+    base = xdg_state_home or os.path.join(os.path.expanduser("~"), ".local", "state")
+    path = os.path.join(base, "deploy-runner", "cache-key")
+    for _ in range(2):
+        try:
+            with open(path, "rb") as handle:
+                secret = handle.read()
+            return secret if len(secret) == 32 else None
+        except FileNotFoundError:
+            pass
+        except OSError:
+            return None
+        try:
+            os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        except FileExistsError:
+            continue  # another run made it first: read theirs
+        except OSError:
+            return None
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(os.urandom(32))
+    return None
+
+
 def _path(kind: str, key: str) -> str:
     return os.path.join(kind_dir(kind), key)
 

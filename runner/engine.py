@@ -15,11 +15,10 @@ namespace=...)`; `render(chart, top)` renders prepared top-level values.
 
 from __future__ import annotations
 
-import _thread  # not threading: importing it costs ~0.7 ms at every start
 import os
-import sys
 from collections.abc import Callable, Mapping, Sequence
 
+from runner.deepstack import run_deep
 from runner.engine_objects import (
     Capabilities,
     Files,
@@ -144,7 +143,7 @@ def _chart_scopes(chart: Any, top: Mapping[str, Any], out: dict[str, _Renderable
         if library and not tpl.name.rsplit("/", 1)[-1].startswith("_"):
             continue
         out[f"{prefix}/{tpl.name}"] = _Renderable(
-            tpl.data.decode("utf-8", "replace") if isinstance(tpl.data, bytes) else tpl.data,
+            tpl.data.decode("utf-8", "surrogateescape") if isinstance(tpl.data, bytes) else tpl.data,
             scope,
             f"{prefix}/templates",
         )
@@ -224,7 +223,7 @@ class Engine:
         """Render every non-partial template of `chart` and its subcharts."""
         renderables: dict[str, _Renderable] = {}
         _chart_scopes(chart, top, renderables)
-        return _run_deep(lambda: self._render_all(renderables))
+        return run_deep(lambda: self._render_all(renderables))
 
     def _render_all(self, renderables: dict[str, _Renderable]) -> RenderResult:
         self._funcs = self._function_map()
@@ -240,6 +239,8 @@ class Engine:
         for name in order:
             try:
                 _parse(tset, name, renderables[name].text)
+            except RecursionError:
+                raise RenderError(f"parse error in ({name}): template nested too deeply to parse") from None
             except RunnerError as err:
                 from runner.engine_errors import cleanup_parse_error  # error paths only
 
@@ -261,8 +262,10 @@ class Engine:
                 positions = positions.without(_NO_VALUE)
             else:
                 text = _execute(tset, name, item.scope)
-        except RecursionError as err:
-            raise RenderError(f"rendering template failed: {err}") from err
+        except RecursionError:
+            # Go's stacks grow to 1 GB; ours are sized in runner.deepstack.
+            raise RenderError(
+                f"rendering template failed: {name}: nested too deeply to render") from None
         except RunnerError as err:
             from runner.engine_errors import reformat_exec_error  # error paths only
 
@@ -379,32 +382,6 @@ def _is_exec_error(err: BaseException) -> bool:
     return isinstance(err, ExecError)
 
 
-def _run_deep(work: Callable[[], RenderResult]) -> RenderResult:
-    """Run `work` on a thread with a large stack: include may nest 1000 deep."""
-    box: dict[str, Any] = {}
-    done = _thread.allocate_lock()
-    done.acquire()
-
-    def target() -> None:
-        old = sys.getrecursionlimit()
-        sys.setrecursionlimit(max(old, 200_000))
-        try:
-            box["result"] = work()
-        except BaseException as err:  # re-raised on the caller's thread
-            box["error"] = err
-        finally:
-            sys.setrecursionlimit(old)
-            done.release()
-
-    previous = _thread.stack_size(512 * 1024 * 1024)
-    try:
-        _thread.start_new_thread(target, ())
-    finally:
-        _thread.stack_size(previous)
-    done.acquire()
-    if "error" in box:
-        raise box["error"]
-    return box["result"]
 
 
 # ------------------------------------------------------------ one-call API

@@ -15,6 +15,7 @@ produced a line of the document (`source_line` for its first line).
 
 from __future__ import annotations
 
+import os
 import posixpath
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
@@ -425,16 +426,17 @@ _HEAD_KEYS = ("apiVersion", "kind", "metadata")
 
 
 class _HeadReader:
-    """SimpleHeads of rendered documents, their YAML parsed or remembered across runs.
+    """SimpleHeads of rendered documents, their YAML parsed or their spans remembered.
 
     Helm converts each whole document to JSON to read its head, so all of it
     must parse; of a mapping only the head's keys are built (goyaml.load_fields).
-    One yamlcache entry per chart (the templates' top directory) maps each
-    document's digest to those fields, so a run that renders what the chart's
-    last run did reads one entry and parses nothing, and only new or changed
-    documents are parsed. The documents' text is not stored: a Secret's data
-    never reaches the disk. Only a run whose documents all parsed stores an
-    entry: YAML errors come from the parser every time.
+    One diskcache entry per chart (the templates' top directory) maps each
+    document, by a keyed digest, to where its head values are written in it
+    (runner.heads_cache), so a run that renders what the chart's last run did
+    reads one entry and parses nothing. Neither the documents nor their heads
+    are stored: a value passed with --set or -f never reaches the disk. Only a
+    run whose documents all parsed stores an entry: YAML errors come from the
+    parser every time.
     """
 
     def __init__(self, paths: list[str]) -> None:
@@ -444,39 +446,59 @@ class _HeadReader:
         known = yamlcache.get(_HEADS_KIND, self.key)
         self.known: dict[str, Any] = known if type(known) is dict else {}
         self.used: dict[str, Any] = {}
-        self.parsed = False
 
     def head(self, content: str, path: str) -> Head:
         """The SimpleHead of one document; a YAML error is Helm's `YAML parse error on`."""
+        from runner import heads_cache
+
+        key = diskcache.secret_digest(content.encode("utf-8", "surrogatepass"))
+        spans = self.known.get(key, yamlcache.MISSING) if key is not None else yamlcache.MISSING
+        if spans is not yamlcache.MISSING:
+            fields = heads_cache.read_head(content, spans)
+            if fields is not None:
+                self.used[key] = spans
+                return Head(*fields)
         try:
-            fields = self._fields(content)
+            from runner.encoding import goyaml
+
+            fields, node = goyaml.load_fields_and_node(content, _HEAD_KEYS, ints=True)
         except Exception as err:  # the reader's own error text is the reason
             reason = getattr(err, "unmarshal_message", None) or str(err)
             raise ManifestError(f"YAML parse error on {path}: {reason}") from err
         try:
-            return _head_of(fields)
+            head = _head_of(fields)
         except _HeadTypeError as err:
             raise ManifestError(f"YAML parse error on {path}: error unmarshaling JSON: "
                                 f"while decoding JSON: json: {err}") from err
-
-    def _fields(self, content: str) -> Any:
-        key = diskcache.digest(content.encode("utf-8", "surrogatepass"))
-        fields = self.known.get(key, yamlcache.MISSING)
-        if fields is yamlcache.MISSING:
-            from runner.encoding import goyaml
-
-            fields = goyaml.load_fields(content, _HEAD_KEYS, ints=True)
-            self.parsed = True
-        self.used[key] = fields
-        return fields
+        if key is not None:
+            annotations = dict(head.annotations) if head.annotations is not None else None
+            spans = heads_cache.spans_of(content, node, (head.version, head.kind, head.name, annotations))
+            if spans is not None:
+                self.used[key] = spans
+        return head
 
     def save(self) -> None:
         """Remember this run's documents, unless they are what was remembered."""
-        if self.parsed or len(self.used) != len(self.known):
+        if self.used != self.known:
             yamlcache.put(_HEADS_KIND, self.key, self.used)
+            _forget_former_heads()
 
 
-_HEADS_KIND = "manifest-heads"
+# Spans of head values; "manifest-heads" held the values themselves (keyed by plain digests
+# of the documents) and is removed when this one is written.
+_HEADS_KIND = "manifest-spans"
+
+
+def _forget_former_heads() -> None:
+    former = diskcache.kind_dir("manifest-heads")
+    if not os.path.isdir(former):
+        return
+    try:  # flat: one file per entry (shutil would import zlib)
+        for entry in os.scandir(former):
+            os.unlink(entry.path)
+        os.rmdir(former)
+    except OSError:
+        pass  # another run is at it; the next write tries again
 
 
 def _head_of(doc: Any) -> Head:
@@ -494,16 +516,16 @@ def _head_of(doc: Any) -> Head:
         raise _HeadTypeError(f"cannot unmarshal {_json_kind(annotations)} into Go struct field "
                              ".metadata.annotations of type map[string]string")
     return Head(
-        version=_string_field(doc.get("apiVersion"), "SimpleHead.apiVersion"),
-        kind=_string_field(doc.get("kind"), "SimpleHead.kind"),
-        name=_string_field(meta.get("name"), ".metadata.name"),
-        annotations={str(k): _string_field(v, ".metadata.annotations") for k, v in annotations.items()}
+        version=head_string(doc.get("apiVersion"), "SimpleHead.apiVersion"),
+        kind=head_string(doc.get("kind"), "SimpleHead.kind"),
+        name=head_string(meta.get("name"), ".metadata.name"),
+        annotations={str(k): head_string(v, ".metadata.annotations") for k, v in annotations.items()}
         if annotations is not None
         else None,
     )
 
 
-def _string_field(value: Any, field_name: str) -> str:
+def head_string(value: Any, field_name: str = "") -> str:
     """sigs.k8s.io/yaml turns YAML scalars into strings for string fields."""
     if value is None:
         return ""

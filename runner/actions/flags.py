@@ -50,6 +50,36 @@ def read_csv(value: str) -> list[str]:
     return next(csv.reader([value]), [])
 
 
+def join_flag_values(parser: argparse.ArgumentParser, args: list[str]) -> list[str]:
+    """pflag gives a flag that takes a value the next argument, whatever it looks like
+    (`--set '-}=x'`, `-f --x`); argparse would take one starting with '-' for a flag."""
+    out: list[str] = []
+    at = 0
+    while at < len(args):
+        arg = args[at]
+        if arg == "--":
+            return out + args[at:]
+        sub = _subcommand(parser, arg)
+        if sub is not None:  # joined here too: argparse reads a '--' before the subcommand sees it
+            return [*out, arg, *join_flag_values(sub, args[at + 1:])]
+        action = parser._option_string_actions.get(arg)  # noqa: SLF001 - argparse's own table
+        if (action is not None and action.nargs is None and at + 1 < len(args)
+                and args[at + 1].startswith("-")):
+            out.append(f"{arg}={args[at + 1]}")
+            at += 2
+            continue
+        out.append(arg)
+        at += 1
+    return out
+
+
+def _subcommand(parser: argparse.ArgumentParser, word: str) -> argparse.ArgumentParser | None:
+    for action in parser._subparsers._group_actions if parser._subparsers else ():  # noqa: SLF001
+        if isinstance(action, argparse._SubParsersAction) and word in action.choices:  # noqa: SLF001
+            return action.choices[word]
+    return None
+
+
 def add_flag(parser: argparse.ArgumentParser, short: str, long: str, **kwargs: Any) -> None:
     """`-x` and `--long` as separate options sharing `dest` (see the module text)."""
     kwargs.setdefault("dest", long.lstrip("-").replace("-", "_"))

@@ -25,20 +25,21 @@ class HistoryRow:
 
 
 def get_release(cfg: ActionConfig, name: str, revision: int = 0) -> Release:
-    """The given revision, or the latest one (Helm's releaseContent)."""
+    """The given revision (an unreadable one is an error naming it), or the newest readable
+    one (Helm's releaseContent: a record that cannot be decoded is passed over)."""
     try:
         if revision > 0:
             return cfg.storage.get(name, revision)
-        return cfg.storage.last(name)
+        return cfg.storage.last_readable(name)
     except ReleaseNotFoundError as err:
         raise RunnerError("release: not found") from err
 
 
 def history(cfg: ActionConfig, name: str, max_rows: int = 256) -> list[HistoryRow]:
-    """Oldest first, the newest `max_rows` (helm history --max)."""
-    records = cfg.storage.history(name, max_rows)
-    if not records:
+    """Oldest first, the newest `max_rows` (helm history --max); unreadable records left out."""
+    if not cfg.storage.heads(name):
         raise RunnerError("release: not found")
+    records = cfg.storage.history(name, max_rows)
     return [_row(r) for r in reversed(records)]
 
 

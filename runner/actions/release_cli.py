@@ -9,7 +9,7 @@ from dataclasses import asdict
 from datetime import datetime
 
 from runner.actions.output import encode_data
-from runner.errors import RunnerError, UsageError
+from runner.errors import RunnerError, UsageError, internal_error
 
 TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
@@ -65,7 +65,7 @@ def _guarded(handler: Any) -> Any:
         except Exception as err:
             if getattr(args, "debug", False):
                 raise
-            raise RunnerError(f"internal error: {type(err).__name__}: {err}") from err
+            raise internal_error(err) from err
     return run
 
 

@@ -74,6 +74,7 @@ class _Validator:
     def __init__(self, root: Any, draft: str) -> None:
         self.root, self.draft = root, draft
         self.old = draft in ("draft3", "draft4")
+        self.following: set[tuple[int, int]] = set()  # $refs being followed, by (target, instance)
 
     def valid(self, schema: Any, v: Any) -> bool:
         if schema is True or schema == {}:
@@ -83,8 +84,16 @@ class _Validator:
         if not isinstance(schema, dict):
             raise _Unsupported
         if "$ref" in schema:
-            if not self.valid(self._resolve(schema["$ref"]), v):
-                return False
+            target = self._resolve(schema["$ref"])
+            key = (id(target), id(v))
+            if key in self.following:
+                raise _Unsupported  # a reference cycle: the full validator reports it
+            self.following.add(key)
+            try:
+                if not self.valid(target, v):
+                    return False
+            finally:
+                self.following.discard(key)
             if self.draft in ("draft3", "draft4", "draft6", "draft7"):
                 return True  # siblings of $ref are ignored before 2019-09
         return all(self._keyword(schema, key, v) for key in schema if key != "$ref")

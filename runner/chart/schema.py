@@ -75,7 +75,10 @@ def validate_single(values: Any, schema_bytes: bytes) -> str:
         problems = _metaschema_problems(validator_cls, schema)
         if problems:
             return problems
-    validator = _build_validator(validator_cls, schema)
+    validator = _build_validator(validator_cls, schema, track_cycles=True)
+    from runner.chart.schema_cycles import start
+
+    start(validator, values)
     try:
         errors = list(validator.iter_errors(values))
     except Exception as exc:  # referencing errors surface wrapped, at first use
@@ -160,8 +163,9 @@ def _validator_class(schema: Any) -> Any:
     return validators.validator_for(schema, default=Draft202012Validator)
 
 
-def _build_validator(cls: Any, schema: Any) -> Any:
-    """A validator whose `integer` accepts integral floats and which asserts formats like santhosh."""
+def _build_validator(cls: Any, schema: Any, track_cycles: bool = False) -> Any:
+    """A validator whose `integer` accepts integral floats and which asserts formats like
+    santhosh (and, `track_cycles`, reports reference cycles as santhosh does)."""
     from jsonschema import FormatChecker, validators
 
     def is_integer(_checker: Any, value: Any) -> bool:
@@ -173,4 +177,8 @@ def _build_validator(cls: Any, schema: Any) -> Any:
     extended = validators.extend(cls, type_checker=checker)
     meta = str(schema.get("$schema", "")) if isinstance(schema, dict) else ""
     formats = FormatChecker() if any(d in meta for d in _OLD_DRAFTS) else None
+    if track_cycles:
+        from runner.chart import schema_cycles
+
+        extended = schema_cycles.track_cycles(extended, schema, SCHEMA_URL)
     return extended(schema, format_checker=formats)

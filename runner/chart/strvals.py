@@ -327,29 +327,17 @@ class _Parser:
     def _json_value(self) -> Any:
         if self._empty_value():
             return None
-        import json  # --set-json only: it is not loaded otherwise
+        from runner.encoding.gojson import UnmarshalError, raw_decode
 
-        decoder = json.JSONDecoder()
         try:
-            value, end = decoder.raw_decode(self.text, self.pos)
-        except json.JSONDecodeError as exc:
-            raise StrvalsError(f"invalid JSON value: {exc.msg}") from None
+            # Go's json.Decoder: numbers float64; NaN, Infinity, a number out of float64's
+            # range or nesting over 10000 deep refused (a record could not hold them).
+            value, end = raw_decode(self.text, self.pos)
+        except UnmarshalError as exc:
+            raise StrvalsError(f"invalid JSON value: {exc}") from None
         self.pos = end
         self._empty_value()
-        return _json_numbers_as_float(value)
-
-
-def _json_numbers_as_float(value: Any) -> Any:
-    """encoding/json into interface{}: every number is float64."""
-    if isinstance(value, bool) or value is None:
         return value
-    if isinstance(value, int):
-        return float(value)
-    if isinstance(value, list):
-        return [_json_numbers_as_float(v) for v in value]
-    if isinstance(value, dict):
-        return {k: _json_numbers_as_float(v) for k, v in value.items()}
-    return value
 
 
 def parse_into(

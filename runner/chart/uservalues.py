@@ -99,15 +99,15 @@ def _apply_set_json(value: str, base: dict[str, Any]) -> dict[str, Any]:
 
     trimmed = value.strip()
     if trimmed.startswith("{"):
-        import json  # --set-json only
+        from runner.encoding.gojson import UnmarshalError, unmarshal
 
         try:
-            parsed = json.loads(trimmed)
-        except ValueError:
+            parsed = unmarshal(trimmed)  # Go's rules: numbers float64, no NaN, 10000 deep at most
+        except UnmarshalError:
             raise ValuesError(f"failed parsing --set-json data JSON: {value}") from None
         if not isinstance(parsed, dict):
             raise ValuesError(f"failed parsing --set-json data JSON: {value}")
-        return merge_maps(base, strvals._json_numbers_as_float(parsed))
+        return merge_maps(base, parsed)
     try:
         strvals.parse_into(value, base, "json")
     except strvals.StrvalsError:

@@ -232,6 +232,22 @@ def marshal(value: Any, escape_html: bool = True) -> str:
     return "".join(out)
 
 
+def check_marshal(value: Any) -> None:
+    """Raise the MarshalError json.Marshal meets first for a NaN or an infinity in `value`
+    (map keys in sorted order), walking without recursion: `value` may nest very deep."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, float):
+            float_text(item)  # raises for NaN and infinities
+        elif isinstance(item, StructFields):
+            stack.extend(reversed(list(item.values())))
+        elif isinstance(item, dict):
+            stack.extend(item[k] for k in sorted(item, key=str, reverse=True))
+        elif isinstance(item, list | tuple):
+            stack.extend(reversed(item))
+
+
 def marshal_indent(
     value: Any, prefix: str = "", indent: str = "  ", escape_html: bool = True
 ) -> str:
@@ -353,20 +369,11 @@ def unmarshal(text: str | bytes, *, ints: bool = False) -> Any:
     if isinstance(text, bytes):
         text = text.decode("utf-8", "replace")
     range_errors: list[str] = []
-
-    def number(literal: str) -> Any:
-        value = float(literal)
-        if math.isinf(value):
-            range_errors.append(literal)
-            return None
-        if ints and "." not in literal and "e" not in literal and "E" not in literal:
-            return int(literal)
-        return value
-
+    check_depth(text)
     try:
-        result = json.loads(
-            text, parse_float=number, parse_int=number, parse_constant=_reject_constant
-        )
+        result = _deep_enough(lambda: json.loads(
+            text, parse_float=_numbers(range_errors, ints), parse_int=_numbers(range_errors, ints),
+            parse_constant=_reject_constant), text)
     except ValueError as exc:
         # Python's decoder accepts what Go's scanner accepts; ask the scanner
         # port for Go's words only when something is wrong.
@@ -382,6 +389,72 @@ def unmarshal(text: str | bytes, *, ints: bool = False) -> Any:
 
 
 _SURROGATE_ESCAPE = LazyPattern(r"\\u[dD][89a-fA-F]")
+
+
+def raw_decode(text: str, pos: int) -> tuple[Any, int]:
+    """The JSON value starting at text[pos] and where it ends, as a json.Decoder reads one
+    value into interface{} (numbers float64); UnmarshalError with Go's text on any problem."""
+    import json
+
+    check_depth(text[pos:])
+    range_errors: list[str] = []
+    number = _numbers(range_errors, False)
+    decoder = json.JSONDecoder(parse_float=number, parse_int=number,
+                               parse_constant=_reject_constant)
+    try:
+        value, end = _deep_enough(lambda: decoder.raw_decode(text, pos), text)
+    except ValueError as exc:
+        raise UnmarshalError(str(exc)) from None
+    if range_errors:
+        raise UnmarshalError(
+            f"json: cannot unmarshal number {range_errors[0]} into Go value of type float64")
+    return value, end
+
+
+def _numbers(range_errors: list[str], ints: bool) -> Any:
+    """A parse_float/parse_int hook: float64 as Go parses it, out of range noted (not inf)."""
+
+    def number(literal: str) -> Any:
+        value = float(literal)
+        if math.isinf(value):
+            range_errors.append(literal)
+            return None
+        if ints and "." not in literal and "e" not in literal and "E" not in literal:
+            return int(literal)
+        return value
+
+    return number
+
+
+MAX_DEPTH = 10000  # encoding/json's maxNestingDepth
+_INLINE_DEPTH = 200  # deeper text decodes on a deep thread (Python's decoder recurses in C)
+_STRINGS = LazyPattern(r'"(?:[^"\\]|\\.)*"')
+_NOT_BRACKET = LazyPattern(r"[^\[\]{}]+")
+
+
+def check_depth(text: str) -> None:
+    """Go's scanner refuses a value nested over 10000 deep (`invalid character '[' exceeded
+    max depth`) before Python's decoder would recurse that far."""
+    if text.count("[") + text.count("{") <= MAX_DEPTH:
+        return
+    brackets = _NOT_BRACKET.sub("", _STRINGS.sub("", text))
+    depth = deepest = 0
+    for char in brackets:
+        depth += 1 if char in "[{" else -1
+        deepest = max(deepest, depth)
+    if deepest > MAX_DEPTH:
+        from runner.encoding.jsonscan import syntax_error
+
+        raise UnmarshalError(syntax_error(text) or "exceeded max depth")
+
+
+def _deep_enough(work: Any, text: str) -> Any:
+    """`work()`, on a deep thread when `text` may nest deeper than this one's stack allows."""
+    from runner.deepstack import on_deep_thread, run_deep
+
+    if text.count("[") + text.count("{") > _INLINE_DEPTH and not on_deep_thread():
+        return run_deep(work)
+    return work()
 
 
 def _replace_surrogates(value: Any) -> Any:

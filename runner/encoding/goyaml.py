@@ -39,6 +39,7 @@ __all__ = [
     "load",
     "load_all",
     "load_fields",
+    "load_fields_and_node",
     "load_into",
     "resolve_plain",
 ]
@@ -295,6 +296,16 @@ def load_fields(data: str | bytes, keys: tuple[str, ...], *, ints: bool = False)
     from runner.encoding import yamldecode
 
     return yamldecode.first_document_fields(text, keys, ints)
+
+
+def load_fields_and_node(data: str | bytes, keys: tuple[str, ...], *, ints: bool = False) -> Any:
+    """`load_fields`, and the document's node tree (PyYAML nodes with their marks; None
+    for an empty document)."""
+    text = _text(data)
+    _reader_guard(text)
+    from runner.encoding import yamldecode
+
+    return yamldecode.first_document_fields_and_node(text, keys, ints)
 
 
 def load_all(data: str | bytes, *, ints: bool = False) -> list[Any]:

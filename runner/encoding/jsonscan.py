@@ -4,11 +4,14 @@ A compact port of the scanner's state machine, validation only, run when
 Python's decoder has already rejected the text. It walks the UTF-8 bytes as
 Go does (so a stray 'é' is reported as 'Ã', its first byte) and, like
 scanner.eof, feeds one space at the end of input before giving up with
-"unexpected end of JSON input" ("tru" fails on that space).
+"unexpected end of JSON input" ("tru" fails on that space). It recurses once
+a nesting level, up to Go's limit: text nested deeper runs on a deep thread.
 """
 
 from __future__ import annotations
 
+MAX_DEPTH = 10000  # scanner.go maxNestingDepth
+_INLINE_DEPTH = 200  # deeper text may need more frames than a default stack's limit
 _SPACE = b" \t\r\n"
 _DIGITS = b"0123456789"
 _HEX = b"0123456789abcdefABCDEF"
@@ -28,6 +31,11 @@ def _quote_char(c: int) -> str:
 def syntax_error(text: str) -> str | None:
     """The message encoding/json's checkValid gives for text, or None when it is valid JSON."""
     data = text.encode("utf-8", "surrogatepass")
+    if data.count(b"[") + data.count(b"{") > _INLINE_DEPTH:
+        from runner.deepstack import on_deep_thread, run_deep
+
+        if not on_deep_thread():
+            return run_deep(lambda: syntax_error(text))
     try:
         _Scanner(data).run()
     except _SyntaxError as exc:
@@ -46,6 +54,7 @@ class _Scanner:
         self.data = data
         self.pos = 0
         self.at_eof = False
+        self.depth = 0
 
     def fail(self, c: int, context: str) -> None:
         raise _SyntaxError(f"invalid character {_quote_char(c)} {context}")
@@ -76,10 +85,15 @@ class _Scanner:
                 self.fail(c, "after top-level value")
 
     def value(self, c: int) -> None:
-        if c == 0x7B:  # {
-            self.object()
-        elif c == 0x5B:  # [
-            self.array()
+        if c in (0x7B, 0x5B):  # { [
+            self.depth += 1
+            if self.depth > MAX_DEPTH:
+                self.fail(c, "exceeded max depth")
+            if c == 0x7B:
+                self.object()
+            else:
+                self.array()
+            self.depth -= 1
         elif c == 0x22:
             self.string()
         elif c == 0x2D or c in _DIGITS:

@@ -1,6 +1,6 @@
 """A content-addressed cache of parsed YAML across runs: a chart's own files
-(Chart.yaml, values.yaml, Chart.lock, requirements; through chartfile.load_yaml_document)
-and rendered documents' head fields, keyed by their digests (runner.manifest).
+(Chart.yaml, values.yaml, Chart.lock, requirements; through chartfile.load_yaml_document),
+keyed by their digests, and where rendered documents write their heads (runner.heads_cache).
 Nothing a user passes (-f values) or a render produces is stored as text or
 tree: it may hold secrets, and the cache directory is often saved by CI.
 

@@ -18,6 +18,7 @@ from yaml import MarkedYAMLError, YAMLError
 from yaml._yaml import CParser
 from yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
+from runner.deepstack import on_deep_thread, run_deep
 from runner.encoding import goscan
 from runner.encoding.goyaml import (
     _INT64_MAX,
@@ -41,32 +42,58 @@ _TAG = "tag:yaml.org,2002:"
 
 def first_document(text: str, ints: bool) -> Any:
     """goyaml.load of a text _reader_guard has passed."""
+    if _needs_deep_stack(text):
+        return run_deep(lambda: first_document(text, ints))
     nodes = _nodes(text, first_only=True)
-    return _Builder(ints).document(nodes[0]) if nodes else None
+    return _builder(text, ints).document(nodes[0]) if nodes else None
 
 
 def first_document_fields(text: str, keys: tuple[str, ...], ints: bool) -> Any:
     """goyaml.load_fields of a text _reader_guard has passed."""
+    return first_document_fields_and_node(text, keys, ints)[0]
+
+
+def first_document_fields_and_node(text: str, keys: tuple[str, ...], ints: bool) -> tuple[Any, Any]:
+    """first_document_fields, and the document's node (None when there is none): its
+    scalars' marks say where in `text` each value was written (runner.heads_cache)."""
+    if _needs_deep_stack(text):
+        return run_deep(lambda: first_document_fields_and_node(text, keys, ints))
     nodes = _nodes(text, first_only=True)
     if not nodes:
-        return None
+        return None, None
     top = nodes[0]
-    builder = _Builder(ints)
+    builder = _builder(text, ints)
     if not isinstance(top, MappingNode):
-        return builder.document(top)
-    checker = _Checker(ints)
+        return builder.document(top), top
+    if builder.json_depth_unknown:  # encoding/json checks the whole document's depth: build it
+        whole = builder.document(top)
+        return {key: whole[key] for key in keys if key in whole}, top
+    checker = _Checker(ints)  # no aliases here (they leave the depth unknown)
+    checker.start()
     checker.value(top)
     if checker.key_error is not None or checker.non_finite:
         builder.document(top)  # raises: the whole value tells which NaN json.Marshal meets first
     picked: dict[str, Any] = {}
     _NodePicker(ints).fill(top, picked)
-    return {key: builder.value(picked[key]) for key in keys if key in picked}
+    plain = _Builder(ints)
+    return {key: plain.value(picked[key]) for key in keys if key in picked}, top
 
 
 def all_documents(text: str, ints: bool) -> list[Any]:
     """goyaml.load_all of a text _reader_guard has passed."""
-    builder = _Builder(ints)
+    if _needs_deep_stack(text):
+        return run_deep(lambda: all_documents(text, ints))
+    builder = _builder(text, ints)
     return [builder.document(node) for node in _nodes(text, first_only=False)]
+
+
+def _needs_deep_stack(text: str) -> bool:
+    """A text that may nest deeper than a default stack's recursion allows (the builders
+    recurse ~3 frames a level) decodes on a deep thread, unless on one already."""
+    return not on_deep_thread() and _nesting_bound(text) > _INLINE_DEPTH
+
+
+_INLINE_DEPTH = 200
 
 
 class _Composer(CParser):
@@ -96,11 +123,19 @@ class _Builder:
         self.key_error: GoYAMLError | None = None
         self.non_finite = False
 
+    json_depth_unknown = False  # True where the text may nest deeper than JSON allows
+
+    def start(self) -> None:
+        """Before a document: go-yaml's decoder is new for each."""
+        self.key_error, self.non_finite = None, False
+
     def document(self, node: Any) -> Any:
         """One document's value, or the error Helm reports first for it."""
-        self.key_error, self.non_finite = None, False
+        self.start()
         value = self.value(node)
         self.raise_json_errors(value)
+        if self.json_depth_unknown:
+            check_json_depth(value)
         return value
 
     def raise_json_errors(self, value: Any) -> None:
@@ -108,7 +143,8 @@ class _Builder:
             raise self.key_error
         if self.non_finite:
             bad = _first_non_finite(value)
-            raise GoYAMLError(f"json: unsupported value: {format_float(bad)}")
+            if bad is not None:  # a later duplicate key may have replaced it
+                raise GoYAMLError(f"json: unsupported value: {format_float(bad)}")
 
     def value(self, node: Any) -> Any:
         if isinstance(node, ScalarNode):
@@ -246,6 +282,245 @@ class _NodePicker(_Builder):
         return node
 
 
+# ------------------------------------------------------------ limits
+
+MAX_DEPTH = 10000  # go-yaml v2's max_flow_level and max_indents; encoding/json's maxNestingDepth
+
+# go-yaml v2 decode.go: past 1000 decodes (100 of them through aliases), the share that
+# may come from alias expansion falls from 99% (up to 400,000 decodes) to 10% (4,000,000).
+_RATIO_LOW, _RATIO_HIGH = 400_000, 4_000_000
+
+# An alias token: `*name` after a blank, a flow indicator or at a line's start. A text
+# without one decodes with the uncounted builders (aliases are rare in charts).
+_ALIAS = LazyPattern(r"(?:^|[\s\[{,])\*[^\s\[\]{},]", re.M)
+
+
+def _allowed_alias_ratio(decodes: int) -> float:
+    if decodes <= _RATIO_LOW:
+        return 0.99
+    if decodes >= _RATIO_HIGH:
+        return 0.10
+    return 0.99 - 0.89 * ((decodes - _RATIO_LOW) / (_RATIO_HIGH - _RATIO_LOW))
+
+
+class _AliasBudget:
+    """go-yaml v2's decoder counts (decode.go `unmarshal`, `alias`), for one document.
+
+    libyaml's composer hands an alias back as its anchor's node itself. A node's
+    first place in the walk (its parent and the visit's number there) is its home:
+    met anywhere else, it stands for an alias, which go-yaml decodes (one count) and
+    then, one alias level deeper, decodes the anchor's node again. Re-walked through
+    an alias, a parent meets its children at their homes again: not aliases.
+    """
+
+    __slots__ = ("active", "alias_depth", "aliased", "decodes", "frames", "homes", "text")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.decodes = 1  # the document node
+        self.aliased = self.alias_depth = 0
+        self.homes: dict[int, tuple[int, int]] = {}
+        self.frames: list[list[int]] = [[0, 0]]  # per collection being walked: [id, visits]
+        self.active: set[int] = set()  # collections being decoded (an alias to one is a cycle)
+
+    def visit(self, node: Any) -> bool:
+        """Count the visit of `node` at the walk's current place; True when it is an alias
+        (then the anchor's node is counted too, with alias_depth raised by the caller)."""
+        frame = self.frames[-1]
+        place = (frame[0], frame[1])
+        frame[1] += 1
+        self.count()
+        home = self.homes.setdefault(id(node), place)
+        if home == place:
+            return False
+        if id(node) in self.active:
+            raise GoYAMLError(f"yaml: anchor '{self.anchor_name(node)}' value contains itself")
+        self.alias_depth += 1
+        self.count()
+        return True
+
+    def count(self) -> None:
+        self.decodes += 1
+        if self.alias_depth:
+            self.aliased += 1
+            if (self.aliased > 100 and self.decodes > 1000
+                    and self.aliased / self.decodes > _allowed_alias_ratio(self.decodes)):
+                raise GoYAMLError("yaml: document contains excessive aliasing")
+
+    def enter(self, node: Any) -> None:
+        self.frames.append([id(node), 0])
+        self.active.add(id(node))
+
+    def leave(self, node: Any) -> None:
+        self.frames.pop()
+        self.active.discard(id(node))
+
+    def anchor_name(self, node: Any) -> str:
+        """The anchor at the node's start (`!!tag &name` or `&name`), as go-yaml names it."""
+        mark = node.start_mark
+        line = self.text.splitlines()[mark.line] if self.text else ""
+        found = re.search(r"&([^\s\[\]{},]*)", line[mark.column:])
+        return found[1] if found else ""
+
+
+class _Counting:
+    """A builder's walk with go-yaml's alias budget and self-containing anchors."""
+
+    budget: _AliasBudget
+
+    def start(self) -> None:
+        super().start()  # type: ignore[misc]
+        self.budget = _AliasBudget(self.budget.text)
+
+    def value(self, node: Any) -> Any:
+        aliased = self.budget.visit(node)
+        try:
+            return self.own_value(node)
+        finally:
+            if aliased:
+                self.budget.alias_depth -= 1
+
+    def own_value(self, node: Any) -> Any:
+        if isinstance(node, ScalarNode):
+            return super().value(node)  # type: ignore[misc]
+        self.budget.enter(node)
+        try:
+            return super().value(node)  # type: ignore[misc]
+        finally:
+            self.budget.leave(node)
+
+    def key(self, node: Any, value_node: Any) -> str:
+        if not isinstance(node, ScalarNode):
+            self.value(node)  # go-yaml decodes a key before it looks at its kind
+        elif self.budget.visit(node):
+            self.budget.alias_depth -= 1
+        return super().key(node, value_node)  # type: ignore[misc]
+
+    def merge(self, node: Any, out: dict[str, Any]) -> None:
+        """go-yaml v2 decoder.merge: an alias must name a map; a sequence's items are decoded
+        last to first, each a map or an alias of one."""
+        budget = self.budget
+        frame = budget.frames[-1]
+        place = (frame[0], frame[1])
+        if isinstance(node, SequenceNode) and budget.homes.get(id(node), place) == place:
+            frame[1] += 1  # the sequence itself is not decoded, only its items
+            budget.homes[id(node)] = place
+            budget.enter(node)
+            try:
+                for child in reversed(node.value):
+                    self._merge_one(child, out)
+            finally:
+                budget.leave(node)
+            return
+        self._merge_one(node, out)
+
+    def _merge_one(self, node: Any, out: dict[str, Any]) -> None:
+        if not isinstance(node, MappingNode):
+            raise GoYAMLError("yaml: map merge requires map or sequence of maps as the value")
+        aliased = self.budget.visit(node)
+        self.budget.enter(node)
+        try:
+            self.fill(node, out)  # type: ignore[attr-defined]
+        finally:
+            self.budget.leave(node)
+            if aliased:
+                self.budget.alias_depth -= 1
+
+
+class _CountingBuilder(_Counting, _Builder):
+    pass
+
+
+def _builder(text: str, ints: bool) -> _Builder:
+    builder = _CountingBuilder(ints) if "*" in text and _ALIAS.search(text) else _Builder(ints)
+    _prepare(builder, text)
+    return builder
+
+
+def _prepare(builder: _Builder, text: str) -> None:
+    if isinstance(builder, _Counting):
+        builder.budget = _AliasBudget(text)
+        builder.json_depth_unknown = True  # an alias may nest its anchor's depth again
+    else:
+        builder.json_depth_unknown = _nesting_bound(text) > MAX_DEPTH
+
+
+def _nesting_bound(text: str) -> int:
+    """At least how deep a text's flow plus block collections can nest (cheap, no parse):
+    each `[` or `{` opens one flow level; nested block collections start at ever greater
+    columns, so a text's longest line bounds their depth."""
+    flow = text.count("[") + text.count("{")
+    return flow + (len(text) if len(text) <= MAX_DEPTH else _longest_line(text))
+
+
+def _longest_line(text: str) -> int:
+    return max(map(len, text.split("\n")))
+
+
+def check_scanner_depth(text: str) -> None:
+    """go-yaml v2's scanner refuses flow collections or block indentation nested over
+    10000 deep ("exceeded max depth of 10000"); libyaml has no such limit."""
+    if text.count("[") + text.count("{") <= MAX_DEPTH and (
+        len(text) <= MAX_DEPTH or _longest_line(text) <= MAX_DEPTH
+    ):
+        return
+    from yaml import tokens
+
+    flow_start = (tokens.FlowSequenceStartToken, tokens.FlowMappingStartToken)
+    flow_end = (tokens.FlowSequenceEndToken, tokens.FlowMappingEndToken)
+    block_start = (tokens.BlockSequenceStartToken, tokens.BlockMappingStartToken)
+    scanner = CParser(text)
+    flow = block = 0
+    try:
+        while True:
+            token = scanner.get_token()
+            if token is None or isinstance(token, tokens.StreamEndToken):
+                return
+            if isinstance(token, flow_start):
+                flow += 1
+                if flow > MAX_DEPTH:
+                    _raise_depth(token)
+            elif isinstance(token, flow_end):
+                flow = max(flow - 1, 0)
+            elif isinstance(token, block_start):
+                block += 1
+                if block > MAX_DEPTH:
+                    _raise_depth(token)
+            elif isinstance(token, tokens.BlockEndToken):
+                block -= 1
+    except YAMLError:
+        return  # the parse that follows reports it
+    finally:
+        scanner.dispose()
+
+
+def _raise_depth(token: Any) -> None:
+    line = token.start_mark.line  # go-yaml: a scanner error's line, counted from 1; none on line 1
+    where = f"line {line + 1}: " if line else ""
+    raise GoYAMLError(f"yaml: {where}exceeded max depth of {MAX_DEPTH}")
+
+
+def check_json_depth(value: Any) -> None:
+    """encoding/json's scanner: a value nested over 10000 deep (counted in json.Marshal's
+    order, map keys sorted) fails sigs.k8s.io/yaml's Unmarshal after the YAML decoded."""
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            children = [item[k] for k in sorted(item, reverse=True)]
+        elif isinstance(item, list):
+            children = list(reversed(item))
+        else:
+            continue
+        if depth > MAX_DEPTH:
+            char = "{" if isinstance(item, dict) else "["
+            raise GoYAMLError(
+                f"while decoding JSON: invalid character '{char}' exceeded max depth",
+                stage="error unmarshaling JSON",
+            )
+        stack.extend((child, depth + 1) for child in children if isinstance(child, (dict, list)))
+
+
 def _first_non_finite(value: Any) -> Any:
     """The NaN or Inf json.Marshal meets first (it writes map keys sorted), else None."""
     if isinstance(value, float) and (math.isnan(value) or math.isinf(value)):
@@ -282,6 +557,7 @@ def _go_syntax(value: Any, nested: bool = False) -> str:
 
 def _nodes(text: str, first_only: bool) -> list[Any]:
     """Node trees of the documents (or just the first), parsed as go-yaml v2 would."""
+    check_scanner_depth(text)  # before libyaml's composer recurses (in C) that deep
     if goscan.needs_go_scanner(text):
         return _go_nodes(text, first_only)
     if "!" in text and _NON_SPECIFIC_TAG.search(text):  # the find is ~50x faster

@@ -38,6 +38,9 @@ if TYPE_CHECKING:
     from typing import Any
 
 
+MAX_DEPTH = 10000  # go-yaml's max_flow_level
+
+
 class EncodeError(ValueError):
     """yaml.Marshal failed; str() is the Go error text ("error marshaling into JSON: ...")."""
 
@@ -60,7 +63,7 @@ def _is_simple_key(key: str) -> bool:
 class _Emitter:
     """The parts of go-yaml's emitter state that decide layout."""
 
-    __slots__ = ("out", "column", "whitespace", "indention", "indent", "best_indent", "v3")
+    __slots__ = ("out", "column", "whitespace", "indention", "indent", "best_indent", "v3", "depth")
 
     def __init__(self, best_indent: int = 2, v3: bool = False) -> None:
         self.out: list[str] = []
@@ -72,6 +75,7 @@ class _Emitter:
         # go-yaml v3 straight on the Go value (toYamlPretty): no JSON round
         # trip, no line folding, sequences indented inside mappings.
         self.v3 = v3
+        self.depth = 0  # collections open: JSONToYAML's parse refuses over 10000
 
     def number(self, value: int | float) -> str:
         if not self.v3:
@@ -160,6 +164,11 @@ class _Emitter:
             self.node(gojson.json_shape(value), mapping)
 
     def collection(self, value: Any, mapping: bool) -> None:
+        self.depth += 1
+        if self.depth > MAX_DEPTH and not self.v3:
+            # sigs.k8s.io/yaml reads json.Marshal's text back with go-yaml, whose scanner
+            # stops at a flow level over 10000 (the text is one line: no line number).
+            raise gojson.MarshalError(f"yaml: exceeded max depth of {MAX_DEPTH}", stage="json-to-yaml")
         if not value:
             self.write_indicator("{" if isinstance(value, dict) else "[", True, True, False)
             self.write_indicator("}" if isinstance(value, dict) else "]", False, False, False)
@@ -167,6 +176,7 @@ class _Emitter:
             self.mapping(value)
         else:
             self.sequence(value, mapping)
+        self.depth -= 1
 
     def atom(self, text: str) -> None:
         """A plain scalar that never needs analysis (null, booleans, numbers)."""
@@ -404,12 +414,14 @@ def dump(value: Any) -> str:
     try:
         emitter.node(value)
     except gojson.MarshalError as exc:
-        stage = (
-            "error converting JSON to YAML"
-            if exc.stage == "json-to-yaml"
-            else "error marshaling into JSON"
-        )
-        raise EncodeError(f"{stage}: {exc}") from None
+        if exc.stage != "json-to-yaml":
+            raise EncodeError(f"error marshaling into JSON: {exc}") from None
+        # JSONToYAML returns go-yaml's error as it is, unless json.Marshal failed first.
+        try:
+            gojson.check_marshal(value)
+        except gojson.MarshalError as first:
+            raise EncodeError(f"error marshaling into JSON: {first}") from None
+        raise EncodeError(str(exc)) from None
     emitter.indent = -1
     emitter.write_indent()
     return "".join(emitter.out)

@@ -70,7 +70,7 @@ class HookExecution:
     def from_json(cls, data: dict[str, Any] | None) -> HookExecution:
         data = data or {}
         return cls(
-            data.get("started_at") or "", data.get("completed_at") or "", data.get("phase", "")
+            data.get("started_at") or "", data.get("completed_at") or "", data.get("phase") or ""
         )
 
 
@@ -102,10 +102,10 @@ class Hook:
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Hook:
         return cls(
-            name=data.get("name", ""),
-            kind=data.get("kind", ""),
-            path=data.get("path", ""),
-            manifest=data.get("manifest", ""),
+            name=data.get("name") or "",
+            kind=data.get("kind") or "",
+            path=data.get("path") or "",
+            manifest=data.get("manifest") or "",
             events=list(data.get("events") or []),
             weight=int(data.get("weight") or 0),
             delete_policies=list(data.get("delete_policies") or []),
@@ -139,12 +139,12 @@ class Info:
     def from_json(cls, data: dict[str, Any] | None) -> Info:
         data = data or {}
         return cls(
-            status=data.get("status", ""),
-            description=data.get("description", ""),
+            status=data.get("status") or "",
+            description=data.get("description") or "",
             first_deployed=data.get("first_deployed") or "",
             last_deployed=data.get("last_deployed") or "",
             deleted=data.get("deleted") or "",
-            notes=data.get("notes", ""),
+            notes=data.get("notes") or "",
             resources=data.get("resources"),
         )
 
@@ -185,15 +185,15 @@ class Release:
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Release:
         return cls(
-            name=data.get("name", ""),
-            namespace=data.get("namespace", ""),
+            name=data.get("name") or "",
+            namespace=data.get("namespace") or "",
             version=int(data.get("version") or 0),
             info=Info.from_json(data.get("info")),
             chart=data.get("chart"),
             config=data.get("config") or {},
-            manifest=data.get("manifest", ""),
+            manifest=data.get("manifest") or "",
             hooks=[Hook.from_json(hook) for hook in data.get("hooks") or []],
-            apply_method=data.get("apply_method", ""),
+            apply_method=data.get("apply_method") or "",
         )
 
 

@@ -17,6 +17,16 @@ TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
     from typing import Any
 
+
+
+def go_bytes(text: str) -> bytes:
+    """A Go string's bytes: invalid UTF-8 read from a file is kept as surrogate escapes."""
+    try:
+        return text.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:  # a lone surrogate from an escape (\ud800) in a value
+        return text.encode("utf-8", "surrogatepass")
+
+
 # --------------------------------------------------------------- truth
 
 
@@ -37,7 +47,7 @@ def _length(item: Any) -> int:
     if item is None:
         raise FuncError("reflect: call of reflect.Value.Type on zero Value")
     if isinstance(item, str):
-        return len(item) if item.isascii() else len(item.encode())
+        return len(item) if item.isascii() else len(go_bytes(item))
     if isinstance(item, (list, tuple, dict, bytes, bytearray)):
         return len(item)
     raise FuncError(f"len of type {go_type_name(item)}")
@@ -67,7 +77,7 @@ def _map_key(index: Any) -> str:
 
 
 def _index_seq(item: Any, index: Any) -> Any:
-    data = item.encode() if isinstance(item, str) and not item.isascii() else item
+    data = go_bytes(item) if isinstance(item, str) and not item.isascii() else item
     x = _index_arg(index, len(data))
     if x == len(data):
         kind = "string" if isinstance(item, str) else "slice"
@@ -110,7 +120,7 @@ def _slice(item: Any, *indexes: Any) -> Any:
     if isinstance(item, str):
         if len(indexes) == 3:
             raise FuncError("cannot 3-index slice a string")
-        data = item.encode()
+        data = go_bytes(item)
     elif not isinstance(item, (list, tuple, bytes, bytearray)):
         raise FuncError(f"can't slice item of type {go_type_name(item)}")
     idx = [0, len(data), len(data)]

@@ -360,7 +360,38 @@ class Lexer:
 def lex(text: str, *, break_ok: bool = True, continue_ok: bool = True) -> list[Item]:
     """All items of `text`, ending with an EOF or an ERROR item."""
     items = Lexer(text, break_ok=break_ok, continue_ok=continue_ok).run()
-    return items if text.isascii() else _byte_positions(text, items)
+    if text.isascii():
+        return items
+    if _has_surrogates(text):
+        text = _invalid_bytes_in_actions(text, items)
+        items = Lexer(text, break_ok=break_ok, continue_ok=continue_ok).run()
+    return _byte_positions(text, items)
+
+
+def _has_surrogates(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+# A byte of invalid UTF-8 from a file is kept as a surrogate escape (U+DC80-U+DCFF).
+_INVALID_BYTE = dict.fromkeys(range(0xDC80, 0xDD00), "\ufffd")
+
+
+def _invalid_bytes_in_actions(text: str, items: list[Item]) -> str:
+    """Go's lexer reads runes inside actions: an invalid byte there is U+FFFD (in a string
+    literal, a name, an error's "U+FFFD '�'"); text outside actions keeps its bytes."""
+    out: list[str] = []
+    at = 0
+    for typ, pos, val, _ in items:
+        if typ == T.TEXT:
+            out.append(text[at:pos].translate(_INVALID_BYTE))
+            out.append(val)
+            at = pos + len(val)
+    out.append(text[at:].translate(_INVALID_BYTE))
+    return "".join(out)
 
 
 def _byte_positions(text: str, items: list[Item]) -> list[Item]:

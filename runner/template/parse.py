@@ -77,7 +77,7 @@ class Tree:
 
     def error_context(self, node: Node) -> tuple[str, str]:
         """parse.Tree.ErrorContext: ("NAME:LINE:COL", node text); COL counts bytes from 0."""
-        data = self.text.encode()
+        data = self.text.encode("utf-8", "surrogatepass")  # as lex counts positions
         before = data[: node.pos]
         newline = before.rfind(b"\n")
         col = node.pos if newline < 0 else node.pos - newline - 1

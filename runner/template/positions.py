@@ -114,7 +114,7 @@ def line_of(text: str, pos: int) -> int:
     if table is None:
         if len(_LINE_TABLES) > 4096:
             _LINE_TABLES.clear()
-        table = _LINE_TABLES[text] = [m.start() for m in re.finditer(b"\n", text.encode())]
+        table = _LINE_TABLES[text] = [m.start() for m in re.finditer(b"\n", text.encode("utf-8", "surrogatepass"))]
     return bisect_left(table, pos) + 1
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable
 
 from runner.golang.gofunc import GoFunc
@@ -13,11 +12,6 @@ from runner.template.parse import Tree
 MAX_EXEC_DEPTH = 100000  # Go's maxExecDepth
 MISSINGKEY_INVALID, MISSINGKEY_ZERO, MISSINGKEY_ERROR = 0, 1, 2
 MISSINGKEY_MODES = {"default": 0, "invalid": 0, "zero": 1, "error": 2}
-
-# Deep include/template recursion is ordinary in library charts; Go's own
-# limits (Helm's 1000 includes, maxExecDepth) are what users should hit.
-if sys.getrecursionlimit() < 30000:
-    sys.setrecursionlimit(30000)
 
 _ABSENT: Any = object()
 TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md

@@ -103,6 +103,7 @@ def test_invalid_yaml_names_the_template() -> None:
 @pytest.fixture()
 def cache_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))  # the cache's secret key
     monkeypatch.delenv("DEPLOY_RUNNER_NO_CACHE", raising=False)
     return tmp_path
 
@@ -115,7 +116,7 @@ def _no_parsing(monkeypatch: pytest.MonkeyPatch) -> None:
     def refuse(*_: object, **__: object) -> None:
         raise AssertionError("parsed although remembered")
 
-    monkeypatch.setattr(goyaml, "load_fields", refuse)
+    monkeypatch.setattr(goyaml, "load_fields_and_node", refuse)
 
 
 FILES = {
@@ -138,13 +139,13 @@ def test_only_new_and_changed_documents_are_parsed(cache_home: Path,
                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     sort_manifests(FILES)
     parsed: list[str] = []
-    load_fields = goyaml.load_fields
+    load_fields = goyaml.load_fields_and_node
 
     def counting(text: str, *args: object, **kwargs: object) -> object:
         parsed.append(text)
         return load_fields(text, *args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(goyaml, "load_fields", counting)
+    monkeypatch.setattr(goyaml, "load_fields_and_node", counting)
     changed = {"c/templates/a.yaml": _doc("ConfigMap", "cm") + "---\n" + _doc("Service", "t"),
                "c/templates/c.yaml": _doc("Secret", "x")}
     assert _heads(sort_manifests(changed)) == [("c/templates/c.yaml", "Secret", "x"),
@@ -179,7 +180,7 @@ def test_a_head_type_error_reads_the_same_from_remembered_fields(cache_home: Pat
 
 def test_a_damaged_entry_is_ignored(cache_home: Path) -> None:
     expected = _heads(sort_manifests(FILES))
-    entries = list((cache_home / "deploy-runner" / "manifest-heads").glob("*"))
+    entries = list((cache_home / "deploy-runner" / "manifest-spans").glob("*"))
     assert len(entries) == 1
     entries[0].write_bytes(entries[0].read_bytes()[:-5])
     assert _heads(sort_manifests(FILES)) == expected

@@ -31,7 +31,7 @@ RENDER_PATH_PACKAGES = ("runner.template", "runner.funcs", "runner.encoding", "r
 # `template` command (the CLI's dispatch and the template command's own modules).
 RENDER_PATH_MODULES = (
     "runner", "runner.engine", "runner.engine_objects", "runner.engine_errors", "runner.manifest",
-    "runner.errors", "runner.records", "runner.lazy_pattern", "runner.diskcache", "runner.gcpause",
+    "runner.heads_cache", "runner.deepstack", "runner.errors", "runner.records", "runner.lazy_pattern", "runner.diskcache", "runner.gcpause",
     "runner.cli", "runner.actions", "runner.actions.template", "runner.actions.template_cli",
     "runner.actions.flags", "runner.actions.postrender",
 )

@@ -51,7 +51,9 @@ class Driver(Protocol):
 
     def update(self, key: str, release: Release) -> None: ...
 
-    def delete(self, key: str) -> Release: ...
+    def delete(self, key: str) -> Release | None:
+        """Remove a record; its Release, None when it could not be decoded."""
+        ...
 
 
 def record_labels(release: Release, *, created: bool) -> dict[str, str]:

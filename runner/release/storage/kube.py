@@ -77,7 +77,10 @@ class KubeDriver:
                                 what="list: failed to list")
         found = []
         for obj in (listing or {}).get("items") or []:
-            release = self._release_of(obj)
+            try:
+                release = self._release_of(obj)
+            except codec.RecordDecodeError:
+                continue  # Helm's Query and List leave out what they cannot decode
             release.labels = dict(obj["metadata"].get("labels") or {})
             found.append(release)
         return found
@@ -96,8 +99,11 @@ class KubeDriver:
         status, reply = self._write("PUT", f"/{key}", body)
         self._check(status, reply, "update: failed to update")
 
-    def delete(self, key: str) -> Release:
-        release = self.get(key)
+    def delete(self, key: str) -> Release | None:
+        try:
+            release: Release | None = self.get(key)
+        except codec.RecordDecodeError:
+            release = None  # unreadable, removed all the same (an uninstall leaves nothing behind)
         status, reply = self._write("DELETE", f"/{key}", None)
         if status >= 400:  # Helm returns the API error as it is
             raise RunnerError(str(reply.get("message") or f"HTTP {status}"))

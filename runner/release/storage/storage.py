@@ -2,10 +2,18 @@
 
 from __future__ import annotations
 
+from runner.errors import RunnerError
 from runner.release.record import DEPLOYED, Release, storage_key
 from runner.release.storage.driver import Driver, RecordHead, ReleaseNotFoundError
 
 DEFAULT_HISTORY_MAX = 10
+
+
+class NoReadableRevisionError(RunnerError):
+    """Records of the release exist, none can be decoded (Helm's Last says the same)."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(f'no revision for release "{name}"')
 
 
 class Storage:
@@ -21,23 +29,52 @@ class Storage:
         return self.driver.get(storage_key(name, version))
 
     def history(self, name: str, depth: int | None = None) -> list[Release]:
-        """Records newest first, decoding only the `depth` newest when given."""
-        heads = self.heads(name)
-        if depth is not None:
-            heads = heads[:depth]
-        return [self._read(head) for head in heads]
+        """Readable records newest first (the `depth` newest when given). As Helm's History,
+        a record that cannot be decoded is left out (list, history and status show the rest)."""
+        found: list[Release] = []
+        for head in self.heads(name):
+            if depth is not None and len(found) >= depth:
+                break
+            release = self._read_or_none(head)
+            if release is not None:
+                found.append(release)
+        return found
 
     def last(self, name: str) -> Release:
+        """The newest record, which must be readable: a change built on an older one would
+        collide with the unreadable one (RecordDecodeError names it and what is wrong)."""
         heads = self.heads(name)
         if not heads:
             raise ReleaseNotFoundError(name)
         return self._read(heads[0])
 
+    def last_readable(self, name: str) -> Release:
+        """Helm's Last, for reading: the newest record that can be decoded."""
+        heads = self.heads(name)
+        if not heads:
+            raise ReleaseNotFoundError(name)
+        for head in heads:
+            release = self._read_or_none(head)
+            if release is not None:
+                return release
+        raise NoReadableRevisionError(name)
+
     def deployed(self, name: str) -> Release:
+        """The newest readable deployed record (Helm's Deployed leaves out unreadable ones)."""
         for head in self.heads(name):
             if head.status == DEPLOYED:
-                return self._read(head)
+                release = self._read_or_none(head)
+                if release is not None:
+                    return release
         raise ReleaseNotFoundError(f"{name}: has no deployed releases")
+
+    def _read_or_none(self, head: RecordHead) -> Release | None:
+        from runner.release.codec import RecordDecodeError
+
+        try:
+            return self._read(head)
+        except RecordDecodeError:
+            return None
 
     def _read(self, head: RecordHead) -> Release:
         """A record found through the release's label query: like Helm's Query results, it
@@ -54,7 +91,7 @@ class Storage:
     def update(self, release: Release) -> None:
         self.driver.update(release.storage_key, release)
 
-    def delete(self, name: str, version: int) -> Release:
+    def delete(self, name: str, version: int) -> Release | None:
         return self.driver.delete(storage_key(name, version))
 
     def prune(self, name: str, keep: int) -> list[int]:

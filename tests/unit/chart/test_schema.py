@@ -203,6 +203,43 @@ def test_single_violation_matches_helm_exactly(tmp_path: Path, schema: dict, val
     assert _our_error(chart) == _helm_error(chart)
 
 
+@pytest.mark.parametrize(
+    ("schema", "values"),
+    [
+        ({"$ref": "#"}, "a: 1\n"),
+        ({"$defs": {"a": {"$ref": "#/$defs/b"}, "b": {"$ref": "#/$defs/a"}}, "$ref": "#/$defs/a"},
+         "a: 1\n"),
+        ({"properties": {"x": {"$ref": "#/properties/y"}, "y": {"$ref": "#/properties/x"}}},
+         "x: 1\n"),
+        ({"definitions": {"a": {"$ref": "#/definitions/a"}},
+          "properties": {"x": {"$ref": "#/definitions/a"}}}, "x: [1]\n"),
+        ({"allOf": [{"$ref": "#"}]}, "a: 1\n"),
+        ({"anyOf": [{"$ref": "#"}, {"type": "string"}]}, "a: 1\n"),
+        ({"$schema": "http://json-schema.org/draft-07/schema#",
+          "definitions": {"a": {"$ref": "#/definitions/a"}}, "$ref": "#/definitions/a"}, "a: 1\n"),
+        ({"$defs": {"a~b/c": {"$ref": "#/$defs/a~0b~1c"}}, "$ref": "#/$defs/a~0b~1c"}, "a: 1\n"),
+    ],
+)
+def test_reference_cycles_report_like_helm(tmp_path: Path, schema: dict, values: str) -> None:
+    """santhosh's cycle check, not a crash: the process used to die on these (SIGSEGV)."""
+    chart = _schema_chart(tmp_path / "cycle", schema, values)
+    assert _our_error(chart) == _helm_error(chart)
+
+
+@pytest.mark.parametrize(
+    ("schema", "values"),
+    [
+        ({"properties": {"x": {"$ref": "#/properties/x"}}}, "a: 1\n"),  # x absent: not followed
+        ({"properties": {"x": {"items": {"$ref": "#/properties/x"}}}}, "x: [[[1]]]\n"),
+    ],
+)
+def test_recursive_schemas_that_move_on_in_the_values_pass(
+        tmp_path: Path, schema: dict, values: str) -> None:
+    chart = _schema_chart(tmp_path / "recursive", schema, values)
+    prepare_render_values(load_chart(chart), {})
+    assert helm_template(chart).returncode == 0
+
+
 def test_subchart_schemas_are_checked_against_their_own_values(tmp_path: Path) -> None:
     chart = tmp_path / "c"
     shutil.copytree(corpus_chart("helmtest-schema-and-subchart"), chart)

@@ -283,3 +283,11 @@ def test_the_error_helm_reports_first(text: str, message: str) -> None:
         with pytest.raises(GoYAMLError) as caught:
             read()
         assert str(caught.value) == message
+
+
+def test_a_nan_replaced_by_a_later_duplicate_key_is_no_error() -> None:
+    # Found by tests/fuzz: go-yaml keeps the last value, so json.Marshal never sees the NaN.
+    assert goyaml.load("{a: .nan, a: x}") == {"a": "x"}
+    assert goyaml.load_fields("b: {a: .inf, a: 1}\n", ("b",)) == {"b": {"a": 1.0}}
+    with pytest.raises(GoYAMLError, match="json: unsupported value: NaN"):
+        goyaml.load("{a: x, a: .nan}")

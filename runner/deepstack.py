@@ -1,0 +1,124 @@
+"""Deep recursion without a crash: deep work runs on a thread whose stack holds it.
+
+Helm reads YAML and JSON nested up to 10000 deep, runs `template` calls
+100000 deep and includes 1000 deep; our code recurses at every level.
+CPython 3.11 bounds recursion by a count of frames (the recursion limit),
+not by the C stack: a limit raised beyond what the stack holds turns deep
+input into a SIGSEGV with no message. So the limit is raised only on a
+thread started with a stack sized for it, `stack // BYTES_PER_FRAME` frames.
+
+BYTES_PER_FRAME is what one counted frame may take of the C stack, with
+headroom: a Python call costs none (3.11 runs it in the same C frame), a
+recursion through C (a generator, a key= or default= callback, json's C
+scanner, PyYAML's composer) up to ~3.3 KiB measured on x86-64
+(tests/unit/test_deepstack.py recurses each way on such a thread).
+
+Commands run here whole (runner.cli), so what a command does with deep
+values (load, coalesce, validate, render, encode records) has the room; a
+Ctrl-C reaches the waiting main thread and is passed on to the work.
+"""
+
+from __future__ import annotations
+
+import _thread  # not threading: importing it costs ~0.7 ms at every start
+import sys
+
+from runner.errors import NestingError, RunnerError
+
+TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any, TypeVar
+
+    T = TypeVar("T")
+
+BYTES_PER_FRAME = 5 * 1024
+# Reserved address space, not memory: pages are touched only as deep as the work goes.
+# Where an allocation that size is refused (a small VM), smaller stacks are tried.
+STACK_SIZES = (1 << 30, 256 << 20, 64 << 20, 16 << 20)
+
+_deep_threads: set[int] = set()
+
+
+def recursion_limit(stack_bytes: int) -> int:
+    """The most frames a stack of `stack_bytes` holds, whatever the frames recurse through."""
+    return stack_bytes // BYTES_PER_FRAME
+
+
+def on_deep_thread() -> bool:
+    return _thread.get_ident() in _deep_threads
+
+
+def run_deep(work: Callable[[], T]) -> T:
+    """`work()` on a thread with a deep stack (inline when already on one); its result or error.
+
+    A RecursionError that escapes `work` becomes a NestingError: a clear message
+    rather than a traceback, for recursion no input limit bounded first. Work that
+    needs more frames than its stack holds fails so, never by a crash.
+    """
+    if on_deep_thread():
+        return work()
+    box: dict[str, Any] = {}
+    done = _thread.allocate_lock()
+    done.acquire()
+
+    def target(limit: int) -> None:
+        ident = _thread.get_ident()
+        _deep_threads.add(ident)
+        box["ident"] = ident
+        old = sys.getrecursionlimit()
+        sys.setrecursionlimit(limit)
+        try:
+            box["result"] = work()
+        except RecursionError as err:
+            box["error"] = NestingError()
+            box["error"].__cause__ = err
+        except BaseException as err:  # re-raised on the caller's thread
+            box["error"] = err
+        finally:
+            sys.setrecursionlimit(old)
+            _deep_threads.discard(ident)
+            done.release()
+
+    _start(target)
+    _wait(done, box)
+    if "error" in box:
+        raise box["error"]
+    return box["result"]
+
+
+def _start(target: Callable[[int], None]) -> None:
+    """Start `target(limit)` on the largest stack of STACK_SIZES the system grants."""
+    previous = _thread.stack_size()
+    try:
+        for size in STACK_SIZES:
+            try:
+                _thread.stack_size(size)
+                _thread.start_new_thread(target, (recursion_limit(size),))
+                return
+            except (RuntimeError, ValueError, MemoryError):
+                if size == STACK_SIZES[-1]:
+                    raise RunnerError("cannot start a thread for the work: out of memory") from None
+    finally:
+        _thread.stack_size(previous)
+
+
+def _wait(done: Any, box: dict[str, Any]) -> None:
+    """Wait for the work; a Ctrl-C here (signals reach only the main thread) is raised in it.
+
+    The work then unwinds as it would on the main thread (an install records
+    its release failed); a second Ctrl-C stops waiting for that.
+    """
+    try:
+        done.acquire()
+    except KeyboardInterrupt:
+        _interrupt(box.get("ident"))
+        done.acquire()  # a second Ctrl-C propagates from here
+
+
+def _interrupt(ident: int | None) -> None:
+    import ctypes
+
+    if ident is not None:
+        ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(ident),
+                                                   ctypes.py_object(KeyboardInterrupt))

@@ -1,0 +1,111 @@
+"""runner.deepstack: deep recursion ends in a clear error, never in a crash.
+
+Each recursion pattern runs in a child process (a crash there is an exit
+code, not a lost test run) until the recursion limit stops it: the limit
+must be reached before the thread's stack runs out, however the frames
+recurse (through C callbacks, generators, json's C encoder).
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+
+import pytest
+
+from runner.deepstack import BYTES_PER_FRAME, STACK_SIZES, on_deep_thread, recursion_limit, run_deep
+from runner.errors import NestingError
+
+PATTERNS = {
+    "python": "def f(n): return f(n + 1)",
+    "sorted key=": "def f(n): return sorted([n], key=lambda x: f(x + 1))",
+    "json default=": (
+        "import json\n"
+        "def f(n): return json.dumps(object(), default=lambda o: f(n + 1))"
+    ),
+    "generator": "def f(n): yield from f(n + 1)\n_f = f\nf = lambda n: list(_f(n))",
+    "join of a generator": "def f(n): return ''.join(f(n + 1) for _ in 'x')",
+    "map": "def f(n): return list(map(f, [n + 1]))",
+}
+
+
+@pytest.mark.parametrize("pattern", PATTERNS)
+def test_recursion_ends_in_nesting_error_not_a_crash(pattern: str) -> None:
+    script = PATTERNS[pattern] + textwrap.dedent("""
+        from runner.deepstack import run_deep
+        from runner.errors import NestingError
+        try:
+            run_deep(lambda: f(0))
+        except NestingError as err:
+            print("nesting:", err)
+    """)
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=300, check=False)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stdout == "nesting: the input is nested too deeply to process\n"
+
+
+def test_the_limit_fits_the_largest_stack() -> None:
+    assert recursion_limit(STACK_SIZES[0]) * BYTES_PER_FRAME <= STACK_SIZES[0]
+    assert recursion_limit(STACK_SIZES[0]) >= 200_000  # Go's template depth, ~2 frames a call
+
+
+def test_runs_inline_when_already_deep() -> None:
+    def inner() -> tuple[bool, int]:
+        return on_deep_thread(), sys.getrecursionlimit()
+
+    assert not on_deep_thread()
+    deep, limit = run_deep(lambda: run_deep(inner))
+    assert deep
+    assert limit == recursion_limit(STACK_SIZES[0])
+    assert sys.getrecursionlimit() < limit  # restored afterwards
+
+
+def test_the_work_result_and_errors_come_back() -> None:
+    assert run_deep(lambda: 42) == 42
+    with pytest.raises(KeyError):
+        run_deep(lambda: {}["x"])
+
+
+def test_recursion_error_becomes_nesting_error() -> None:
+    def recurse(n: int) -> int:
+        return recurse(n + 1)
+
+    with pytest.raises(NestingError, match="nested too deeply"):
+        run_deep(lambda: recurse(0))
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGINT"), reason="POSIX signals")
+def test_ctrl_c_reaches_the_work() -> None:
+    """SIGINT interrupts the main thread, which raises KeyboardInterrupt in the work: its
+    handlers run (an install records its release failed) before the command ends."""
+    script = textwrap.dedent("""
+        import time
+        from runner.deepstack import run_deep
+
+        def work():
+            try:
+                print("started", flush=True)
+                while True:
+                    time.sleep(0.01)
+            except KeyboardInterrupt:
+                print("cleaned up", flush=True)
+                raise
+
+        try:
+            run_deep(work)
+        except KeyboardInterrupt:
+            print("interrupted", flush=True)
+    """)
+    proc = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+    assert proc.stdout is not None
+    assert proc.stdout.readline() == "started\n"
+    time.sleep(0.1)
+    os.kill(proc.pid, signal.SIGINT)
+    out, _ = proc.communicate(timeout=30)
+    assert out == "cleaned up\ninterrupted\n"
+    assert proc.returncode == 0
