@@ -46,7 +46,7 @@ testbed: $(STAMP)
 # The product on the testbed: install, upgrade across a major chart version with
 # .Release.History, roll back (examples/migrating-app). The bare testbed: python -m runner.testbed demo
 demo: $(STAMP) testbed
-	$(PY) -m runner.actions.demo
+	$(PY) -m runner.demo
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache

@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import posixpath
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from runner import engine
 from runner.engine_objects import default_capabilities
@@ -89,25 +89,39 @@ class TemplateOptions:
 
 
 class Rendered:
-    """What renderResources hands back: the manifest text, hooks, notes."""
+    """What renderResources hands back: the manifest text, hooks, notes, and the
+    files written under --output-dir."""
 
-    __slots__ = ("manifest", "hooks", "manifests", "notes")
+    __slots__ = ("manifest", "hooks", "manifests", "notes", "written")
 
     def __init__(self, manifest: str, hooks: list[Hook], manifests: list[Manifest],
-                 notes: str) -> None:
+                 notes: str, written: list[str]) -> None:
         self.manifest = manifest
         self.hooks = hooks
         self.manifests = manifests
         self.notes = notes
+        self.written = written
 
 
 class RenderFailed(RunnerError):
     """A render error after the release existed: Helm adds the --debug hint."""
 
 
-def run(opts: TemplateOptions, out: TextIO | None = None) -> int:
-    """Render and print as `helm template` does; errors raise RunnerError."""
-    out = out or sys.stdout
+class TemplateResult:
+    """What `helm template` prints: the files written under --output-dir (each printed as
+    `wrote PATH`), then the text."""
+
+    __slots__ = ("written", "text")
+
+    def __init__(self, written: list[str], text: str) -> None:
+        self.written = written
+        self.text = text
+
+
+def render_template(opts: TemplateOptions, on_warning: Callable[[str], None],
+                    out: TextIO) -> TemplateResult:
+    """Render as `helm template` does; errors raise RunnerError. Values warnings go to
+    `on_warning` as they come; `out` gets --dependency-update's progress."""
     caps = default_capabilities(opts.kube_version, opts.api_versions)
     path = locate_chart(opts.chart, opts.source_args)
     user_values = engine.merge_user_values(opts.values_files, {
@@ -121,7 +135,7 @@ def run(opts: TemplateOptions, out: TextIO | None = None) -> int:
         chart = update_missing_dependencies(chart, path, opts.source_args, out)
     values, warnings = engine.prepare_values(chart, user_values)
     for warning in warnings:
-        print(warning, file=sys.stderr)
+        on_warning(warning)
     release = engine.ReleaseOptions(opts.release_name, opts.namespace, 1,
                                     not opts.is_upgrade, opts.is_upgrade)
     top = engine.to_render_values(chart, values, release, caps)
@@ -131,8 +145,7 @@ def run(opts: TemplateOptions, out: TextIO | None = None) -> int:
     except RunnerError as err:
         raise RenderFailed(f"{err}{DEBUG_HINT}") from err
     text = assemble(rendered, opts)
-    out.write(select_shown(text, opts.show_only) if opts.show_only else text)
-    return 0
+    return TemplateResult(rendered.written, select_shown(text, opts.show_only) if opts.show_only else text)
 
 
 def locate_chart(name: str, source_args: Any = None) -> str:
@@ -164,15 +177,17 @@ def render_resources(chart: Any, top: dict[str, Any], opts: TemplateOptions) -> 
         files = post_render(files, opts.post_renderer)
     sorted_docs = sort_manifests(files, on_warning=lambda w: print(w, file=sys.stderr))
     parts: list[str] = []
-    written: set[str] = set()
+    rendered = Rendered("", sorted_docs.hooks, sorted_docs.manifests, notes, [])
+    names: set[str] = set()
     if opts.include_crds:
         for name, crd in chart.crd_objects():
             data = crd.data.decode("utf-8", "surrogateescape")
-            _emit(parts, written, opts, name, data)
+            _emit(parts, rendered.written, names, opts, name, data)
     for manifest in sorted_docs.manifests:
-        _emit(parts, written, opts, manifest.name, manifest.content,
+        _emit(parts, rendered.written, names, opts, manifest.name, manifest.content,
               release_dir=opts.use_release_name and opts.release_name)
-    return Rendered("".join(parts), sorted_docs.hooks, sorted_docs.manifests, notes)
+    rendered.manifest = "".join(parts)
+    return rendered
 
 
 def _take_notes(files: dict[str, str], chart_name: str, sub_notes: bool = False) -> str:
@@ -186,29 +201,33 @@ def _take_notes(files: dict[str, str], chart_name: str, sub_notes: bool = False)
     return "\n".join(notes)
 
 
-def _emit(parts: list[str], written: set[str], opts: TemplateOptions, name: str, data: str,
-          release_dir: str | bool = False) -> None:
+def _emit(parts: list[str], written: list[str], names: set[str], opts: TemplateOptions,
+          name: str, data: str, release_dir: str | bool = False) -> None:
+    """A document into the manifest text, or (--output-dir) into its file: appended
+    when this run wrote that template name already."""
     if not opts.output_dir:
         parts.append(f"---\n# Source: {name}\n{data}\n")
         return
     directory = os.path.join(opts.output_dir, release_dir) if release_dir else opts.output_dir
-    write_to_file(directory, name, data, name in written)
-    written.add(name)
+    written.append(write_to_file(directory, name, data, name in names))
+    names.add(name)
 
 
-def write_to_file(directory: str, name: str, data: str, append: bool) -> None:
-    """writeToFile: the same `---\\n# Source:` block in DIR/NAME, then `wrote PATH`."""
+def write_to_file(directory: str, name: str, data: str, append: bool) -> str:
+    """writeToFile: the same `---\\n# Source:` block in DIR/NAME; the path written (Helm
+    prints `wrote PATH`)."""
     from pathlib import Path  # only with --output-dir
 
     target = directory + os.sep + name
     Path(target).parent.mkdir(parents=True, exist_ok=True)
     with open(target, "a" if append else "w", encoding="utf-8", errors="surrogateescape") as handle:
         handle.write(f"---\n# Source: {name}\n{data}\n")
-    sys.stdout.write(f"wrote {target}\n")
+    return target
 
 
 def assemble(rendered: Rendered, opts: TemplateOptions) -> str:
-    """template.go: the trimmed manifest, then hooks (unless --no-hooks)."""
+    """template.go: the trimmed manifest, then hooks (unless --no-hooks); under
+    --output-dir the hooks' files are written (and added to `rendered.written`)."""
     parts = [go_trim_space(rendered.manifest) + "\n"]
     if opts.no_hooks:
         return "".join(parts)
@@ -224,7 +243,7 @@ def assemble(rendered: Rendered, opts: TemplateOptions) -> str:
             directory = os.path.join(directory, opts.release_name)
         if os.path.exists(os.path.join(directory, hook.path)):
             written.add(hook.path)
-        write_to_file(directory, hook.path, hook.manifest, hook.path in written)
+        rendered.written.append(write_to_file(directory, hook.path, hook.manifest, hook.path in written))
     return "".join(parts)
 
 

@@ -1,4 +1,5 @@
-"""Command-line edge cases of `template` and `lint` against Helm 4.1.4: stdout, stderr, exit code.
+"""Command-line edge cases of `template`, `lint` and the release commands against Helm 4.1.4:
+stdout, stderr, exit code.
 
 Flags without a value (short and long spellings), unknown and abbreviated
 flags, pflag's CSV reading of `-f a.yaml,b.yaml`, `--set` strings that end
@@ -59,6 +60,18 @@ TEMPLATE_CASES: tuple[tuple[str, ...], ...] = (
     ("--kube-version", "1"),
     ("--kube-version", "1.99999999999999999999"),
 )
+# Flags the release commands check before they reach a cluster: Go's time.ParseDuration.
+RELEASE_CASES: tuple[tuple[str, ...], ...] = (
+    ("install", "r", "ch", "--timeout", "300"),
+    ("install", "r", "ch", "--timeout", "5 minutes"),
+    ("install", "r", "ch", "--timeout=1.5"),
+    ("install", "r", "ch", "--timeout", ""),
+    ("install", "r", "ch", "--timeout", "1d"),
+    ("upgrade", "r", "ch", "--timeout", "300"),
+    ("rollback", "r", "--timeout", "10"),
+    ("uninstall", "r", "--timeout", "2h-1m"),
+    ("test", "r", "--timeout", "5"),
+)
 LINT_CASES: tuple[tuple[str, ...], ...] = (
     ("-f",),
     ("--strict", "-f"),
@@ -104,6 +117,12 @@ def test_template_flags_as_helm(flags: tuple[str, ...], workdir: Path,
                                 monkeypatch: pytest.MonkeyPatch) -> None:
     argv = ["template", "r", "ch", *flags]
     assert _ours(workdir, argv, monkeypatch) == _helm(workdir, argv)
+
+
+@pytest.mark.parametrize("argv", RELEASE_CASES, ids=" ".join)
+def test_release_command_flags_as_helm(argv: tuple[str, ...], workdir: Path,
+                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    assert _ours(workdir, list(argv), monkeypatch) == _helm(workdir, list(argv))
 
 
 @pytest.mark.parametrize("flags", LINT_CASES, ids=" ".join)

@@ -11,7 +11,7 @@ pytestmark = pytest.mark.e2e
 
 
 def test_the_demo_installs_upgrades_across_a_major_version_and_rolls_back(cluster, tmp_path):
-    from runner.actions import demo
+    from runner import demo
     from runner.kube.client import KubeClient
 
     out = io.StringIO()

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from runner import cli
+from runner.cli.flags import HelpFormatter
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -23,10 +24,10 @@ def _commands(parser: object) -> set[str]:
 
 
 def test_the_full_parser_has_every_command() -> None:
-    assert set(cli._COMMANDS) <= _commands(cli.build_parser())  # noqa: SLF001
+    assert set(cli.COMMANDS) <= _commands(cli.build_parser())
 
 
-@pytest.mark.parametrize("word", sorted(cli._COMMANDS))  # noqa: SLF001
+@pytest.mark.parametrize("word", sorted(cli.COMMANDS))
 def test_a_command_word_registers_its_module(word: str) -> None:
     assert word in _commands(cli.build_parser(word))
 
@@ -87,13 +88,12 @@ def test_help_is_laid_out_as_argparse_lays_it_out(columns: str, monkeypatch: pyt
         parser.add_argument("--insecure-skip-tls-verify", action="store_true")
         return parser.format_help() + parser.format_usage()
 
-    assert text(cli._HelpFormatter) == text(argparse.HelpFormatter)  # noqa: SLF001
+    assert text(HelpFormatter) == text(argparse.HelpFormatter)
 
 
 def test_a_bug_reads_as_one_error_line_and_the_traceback_needs_debug(
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    from runner import cli
-    from runner.actions import repo
+    from runner.cli import repo
 
     def broken(_args: object) -> int:
         raise ValueError("boom")

@@ -1,7 +1,7 @@
 import pytest
 
-from runner.actions.release_cli import ansic, parse_duration
 from runner.actions.upgrade import resolve_server_side
+from runner.cli.printers import ansic
 from runner.encoding.uitable import render_table
 from runner.errors import UsageError
 from runner.release.codec import go_json
@@ -13,14 +13,6 @@ def test_ansic_pads_the_day_with_a_space_as_go():
 
 def test_table_pads_every_cell_and_separates_with_tabs():
     assert render_table([["A", "BB"], ["ccc", "d"]]) == "A  \tBB\nccc\td "
-
-
-def test_go_durations():
-    assert parse_duration("5m0s") == 300
-    assert parse_duration("1h30m") == 5400
-    assert parse_duration("250ms") == 0.25
-    with pytest.raises(UsageError):
-        parse_duration("5 minutes")
 
 
 def test_server_side_auto_follows_the_record():

@@ -10,8 +10,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from runner.actions.flags import add_flag, group_help, helm_flags
-from runner.actions.pull import user_errors
+from runner.cli.errors import user_errors
+from runner.cli.flags import add_flag, group_help, helm_flags
 from runner.errors import RunnerError
 
 TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
@@ -189,7 +189,7 @@ def render(results: list[Result], args: argparse.Namespace) -> str:
     if not results and args.fail_on_no_result:
         raise RunnerError("no results found")
     if args.output != "table":
-        from runner.actions.output import encode_data
+        from runner.cli.printers import encode_data
 
         return encode_data([{"name": r.name, "version": r.chart.version,
                              "app_version": r.chart.app_version,

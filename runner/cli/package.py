@@ -6,8 +6,8 @@ import argparse
 import os
 import sys
 
-from runner.actions.flags import DEFAULT_KEYRING, add_credential_flags
-from runner.actions.pull import user_errors
+from runner.cli.errors import user_errors
+from runner.cli.flags import DEFAULT_KEYRING, add_credential_flags
 from runner.errors import RunnerError
 
 TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md

@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from runner.actions.flags import add_flag, group_help, helm_flags
-from runner.actions.pull import user_errors
+from runner.cli.errors import user_errors
+from runner.cli.flags import add_flag, group_help, helm_flags
 from runner.errors import RunnerError
 
 TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md

@@ -7,8 +7,9 @@ import os
 import sys
 from pathlib import Path
 
-from runner.actions.flags import DEFAULT_KEYRING, add_source_flags, group_help
-from runner.actions.pull import source_options, user_errors
+from runner.actions.pull import source_options
+from runner.cli.errors import user_errors
+from runner.cli.flags import DEFAULT_KEYRING, add_source_flags, group_help
 
 TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:

@@ -17,15 +17,15 @@ from pathlib import Path
 
 from runner.actions import query
 from runner.actions.install import InstallOptions, install
-from runner.actions.release_cli import ansic
 from runner.actions.release_config import ActionConfig
 from runner.actions.results import ReleaseResult
 from runner.actions.rollback import RollbackOptions, rollback
 from runner.actions.upgrade import UpgradeOptions, upgrade
+from runner.cli.printers import ansic
 from runner.encoding.uitable import render_table
 from runner.errors import RunnerError
 
-EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "migrating-app"
+EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "migrating-app"
 NAME, NAMESPACE = "shop", "demo"
 
 

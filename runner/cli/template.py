@@ -3,10 +3,17 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
-from runner.actions.flags import add_flag, add_source_flags, add_values_flag, helm_flags
-from runner.actions.postrender import add_post_renderer_flags, post_renderer
-from runner.errors import RunnerError, run_reporting_bugs
+from runner.cli.flags import (
+    add_flag,
+    add_post_renderer_flags,
+    add_source_flags,
+    add_values_flag,
+    helm_flags,
+    post_renderer,
+)
+from runner.errors import RunnerError
 
 TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
@@ -40,7 +47,7 @@ def register(subparsers: Any) -> None:
 
 
 def handle(args: argparse.Namespace) -> int:
-    from runner.actions.template import TemplateOptions, run
+    from runner.actions.template import TemplateOptions, render_template
 
     name, chart = _name_and_chart(args.args)
     apis = [a for value in args.api_versions for a in value.split(",") if a]
@@ -54,7 +61,10 @@ def handle(args: argparse.Namespace) -> int:
         no_hooks=args.no_hooks, kube_version=args.kube_version, api_versions=apis,
         source_args=args, post_renderer=post_renderer(args),
     )
-    return run_reporting_bugs(args, lambda: run(opts))
+    result = render_template(opts, on_warning=lambda text: print(text, file=sys.stderr), out=sys.stdout)
+    sys.stdout.write("".join(f"wrote {path}\n" for path in result.written))
+    sys.stdout.write(result.text)
+    return 0
 
 
 def _name_and_chart(args: list[str]) -> tuple[str, str]:
