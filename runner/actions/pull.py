@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 import os
 from collections.abc import Callable
 from pathlib import Path
@@ -16,7 +15,8 @@ if TYPE_CHECKING:
     from runner.chart.sources.downloader import SourceOptions
 
 
-def source_options(args: argparse.Namespace) -> SourceOptions:
+def source_options(args: Any) -> SourceOptions:
+    """The chart-source settings of parsed chart-location flags (runner.cli.flags.chart_path_flags)."""
     from runner.chart.sources.downloader import SourceOptions
 
     version = getattr(args, "chart_version", "") or ""
@@ -32,7 +32,7 @@ def source_options(args: argparse.Namespace) -> SourceOptions:
     )
 
 
-def pull(chart_ref: str, args: argparse.Namespace, on_message: Callable[[str], None]) -> None:
+def pull(chart_ref: str, args: Any, on_message: Callable[[str], None]) -> None:
     """Download `chart_ref` into --destination (or expand it with --untar); the verification
     report or a missing provenance's warning goes to `on_message`."""
     from runner.chart.sources.downloader import fetch_chart
@@ -60,7 +60,7 @@ def verify_download(download: Any, keyring: str) -> str:
     return verify(download, keyring)
 
 
-def untar(data: bytes, chart_ref: str, args: argparse.Namespace) -> None:
+def untar(data: bytes, chart_ref: str, args: Any) -> None:
     """Pull --untar: refuse an existing target, then expand through the safe archive reader."""
     from runner.chart import archive
     from runner.chart.loader import load_archive_bytes
@@ -80,7 +80,7 @@ def untar(data: bytes, chart_ref: str, args: argparse.Namespace) -> None:
     archive.extract(files, Path(target, name))
 
 
-def update_missing_dependencies(chart: Any, path: str, args: argparse.Namespace, out: Any) -> Any:
+def update_missing_dependencies(chart: Any, path: str, args: Any, out: Any) -> Any:
     """Install/template --dependency-update: when charts/ lacks a declared dependency,
     run `dependency update` on the chart directory and load it again."""
     from runner.chart.dependencies import check_dependencies

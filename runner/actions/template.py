@@ -47,7 +47,7 @@ class TemplateOptions:
                  "set_values", "set_string", "set_file", "set_json", "set_literal", "show_only",
                  "output_dir", "use_release_name", "include_crds", "skip_crds", "skip_tests",
                  "is_upgrade", "no_hooks", "kube_version", "api_versions", "source_args",
-                 "post_renderer")
+                 "post_renderer", "skip_schema_validation", "cluster")
 
     def __init__(
         self, *, release_name: str = "release-name",
@@ -63,6 +63,9 @@ class TemplateOptions:
         # Chart-source flags (--version, --repo, TLS, credentials) as parsed; None for local charts.
         source_args: Any = None,
         post_renderer: Any = None,  # runner.postrender.PostRenderer (--post-renderer)
+        skip_schema_validation: bool = False,
+        # --dry-run=server: the ActionConfig whose cluster gives .Capabilities; None renders offline
+        cluster: Any = None,
     ) -> None:
         self.release_name = release_name
         self.render_subchart_notes = render_subchart_notes
@@ -86,6 +89,8 @@ class TemplateOptions:
         self.api_versions = api_versions
         self.source_args = source_args
         self.post_renderer = post_renderer
+        self.skip_schema_validation = skip_schema_validation
+        self.cluster = cluster
 
 
 class Rendered:
@@ -123,6 +128,8 @@ def render_template(opts: TemplateOptions, on_warning: Callable[[str], None],
     """Render as `helm template` does; errors raise RunnerError. Values warnings go to
     `on_warning` as they come; `out` gets --dependency-update's progress."""
     caps = default_capabilities(opts.kube_version, opts.api_versions)
+    if opts.cluster is not None:
+        caps = _cluster_capabilities(opts.cluster, opts.api_versions)
     path = locate_chart(opts.chart, opts.source_args)
     user_values = engine.merge_user_values(opts.values_files, {
         "set": opts.set_values, "set-string": opts.set_string, "set-file": opts.set_file,
@@ -133,7 +140,8 @@ def render_template(opts: TemplateOptions, on_warning: Callable[[str], None],
         from runner.actions.pull import update_missing_dependencies
 
         chart = update_missing_dependencies(chart, path, opts.source_args, out)
-    values, warnings = engine.prepare_values(chart, user_values)
+    values, warnings = engine.prepare_values(chart, user_values,
+                                             skip_schema_validation=opts.skip_schema_validation)
     for warning in warnings:
         on_warning(warning)
     release = engine.ReleaseOptions(opts.release_name, opts.namespace, 1,
@@ -146,6 +154,19 @@ def render_template(opts: TemplateOptions, on_warning: Callable[[str], None],
         raise RenderFailed(f"{err}{DEBUG_HINT}") from err
     text = assemble(rendered, opts)
     return TemplateResult(rendered.written, select_shown(text, opts.show_only) if opts.show_only else text)
+
+
+def _cluster_capabilities(cfg: Any, extra_apis: Sequence[str]) -> Any:
+    """Install's getCapabilities for a server dry run: the cluster's version and served API
+    versions, with --api-versions added."""
+    from runner.actions.release_config import cluster_capabilities
+    from runner.engine_objects import Capabilities, VersionSet
+
+    client = cfg.kube()
+    caps = cluster_capabilities(client, client.server_version())
+    if extra_apis:
+        caps = Capabilities(caps.KubeVersion, VersionSet([*caps.APIVersions, *extra_apis]))
+    return caps
 
 
 def locate_chart(name: str, source_args: Any = None) -> str:

@@ -20,7 +20,7 @@ from runner.errors import RunnerError
 
 TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
-    import argparse
+    from runner.cli.pflag import Namespace
 
 
 def run_reporting_errors(work: Callable[[], int], debug: Callable[[], bool]) -> int:
@@ -43,11 +43,11 @@ def run_reporting_errors(work: Callable[[], int], debug: Callable[[], bool]) -> 
         return 1
 
 
-def user_errors(handler: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
+def user_errors(handler: Callable[[Namespace], int]) -> Callable[[Namespace], int]:
     """File-system failures read as Go's (`open PATH: no such file or directory`), never a traceback."""
 
     @functools.wraps(handler)
-    def guarded(args: argparse.Namespace) -> int:
+    def guarded(args: Namespace) -> int:
         try:
             return handler(args)
         except OSError as err:

@@ -7,49 +7,51 @@ error (stderr, exit 1). --quiet prints only charts with warnings or errors.
 
 from __future__ import annotations
 
-import argparse
 import sys
 
-from runner.cli.flags import add_flag, add_values_flag, helm_flags
+from runner.cli.cobra import Command, minimum_args
+from runner.cli.flags import set_values, values_flags
 from runner.errors import RunnerError
 
 TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
-    from typing import Any, TextIO
+    from typing import TextIO
 
     from runner.actions.lint import ChartResult
+    from runner.cli.pflag import FlagSet, Namespace
 
-_SET_FLAGS = ("set", "set-string", "set-file", "set-json", "set-literal")
+LONG = """
+This command takes a path to a chart and runs a series of tests to verify that
+the chart is well-formed.
 
-
-def register(subparsers: Any) -> None:
-    parser = subparsers.add_parser("lint", help="examine a chart for possible issues (as helm lint)",
-                                   allow_abbrev=False)
-    parser.add_argument("paths", nargs="*", metavar="PATH")
-    parser.add_argument("--strict", action="store_true", help="fail on lint warnings")
-    parser.add_argument("--with-subcharts", action="store_true", help="lint dependent charts")
-    parser.add_argument("--quiet", action="store_true", help="print only warnings and errors")
-    parser.add_argument("--skip-schema-validation", action="store_true")
-    parser.add_argument("--kube-version", default="")
-    add_flag(parser, "-n", "--namespace", default="default")
-    add_values_flag(parser)
-    for flag in _SET_FLAGS:
-        parser.add_argument(f"--{flag}", action="append", default=[], dest=flag.replace("-", "_"))
-    parser.set_defaults(handler=handle)
-    helm_flags(parser)
+If the linter encounters things that will cause the chart to fail installation,
+it will emit [ERROR] messages. If it encounters issues that break with convention
+or recommendation, it will emit [WARNING] messages.
+"""
 
 
-def handle(args: argparse.Namespace) -> int:
+def build(_name: str) -> Command:
+    return Command("lint PATH", "examine a chart for possible issues", long=LONG,
+                   args=minimum_args(1), run=handle, flags=_flags)
+
+
+def _flags(fs: FlagSet) -> None:
+    fs.bool("strict", "fail on lint warnings")
+    values_flags(fs)
+    fs.bool("with-subcharts", "lint dependent charts")
+    fs.bool("quiet", "print only warnings and errors")
+    fs.bool("skip-schema-validation", "if set, disables JSON schema validation")
+    fs.string("kube-version", "Kubernetes version used for capabilities and deprecation checks")
+
+
+def handle(args: Namespace) -> int:
     from runner.actions.lint import LintOptions, lint
 
-    sets = {flag: getattr(args, flag.replace("-", "_")) for flag in _SET_FLAGS}
-    if not args.paths:
-        raise RunnerError('"helm lint" requires at least 1 argument\n\nUsage:  helm lint PATH [flags]')
     opts = LintOptions(
-        paths=args.paths, strict=args.strict, with_subcharts=args.with_subcharts,
+        paths=args.args, strict=args.strict, with_subcharts=args.with_subcharts,
         quiet=args.quiet, skip_schema_validation=args.skip_schema_validation,
-        kube_version=args.kube_version, namespace=args.namespace,
-        values_files=args.values_files, sets=sets,
+        kube_version=args.kube_version, namespace=args.namespace or "default",
+        values_files=args.values_files, sets=set_values(args),
     )
     results = lint(opts, on_warning=lambda text: print(text, file=sys.stderr))
     print_report(results, opts.quiet, sys.stdout)

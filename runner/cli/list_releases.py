@@ -3,47 +3,71 @@ selects them)."""
 
 from __future__ import annotations
 
-import argparse
 import sys
 
-from runner.actions.release_list import STATE_FLAGS
-from runner.cli.flags import add_flag, helm_flags
+from runner.cli.cobra import Command, no_args
+from runner.cli.flags import output_flag
 from runner.cli.printers import encode_data, go_time_string
 
 TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
     from typing import Any
 
+    from runner.cli.pflag import FlagSet, Namespace
 
-def register(subparsers: Any) -> None:
-    parser = subparsers.add_parser("list", aliases=["ls"], help="list releases",
-                                   allow_abbrev=False)
-    add_flag(parser, "-n", "--namespace", default=None)
-    parser.add_argument("--kubeconfig", default=None)
-    parser.add_argument("--kube-context", default=None)
-    add_flag(parser, "-A", "--all-namespaces", action="store_true")
-    add_flag(parser, "-d", "--date", action="store_true")
-    add_flag(parser, "-r", "--reverse", action="store_true")
-    add_flag(parser, "-f", "--filter", default="")
-    add_flag(parser, "-l", "--selector", default="")
-    add_flag(parser, "-m", "--max", type=int, default=256)
-    parser.add_argument("--offset", type=int, default=0)
-    add_flag(parser, "-q", "--short", action="store_true")
-    add_flag(parser, "-o", "--output", choices=("table", "json", "yaml"), default="table")
-    parser.add_argument("--no-headers", action="store_true")
-    parser.add_argument("--time-format", default="")
-    for state in STATE_FLAGS:
-        parser.add_argument(f"--{state}", action="store_true")
-    parser.set_defaults(handler=handle)
-    helm_flags(parser)
+LONG = """
+This command lists all of the releases for a specified namespace (uses current namespace context if namespace not specified).
+
+By default, it lists all releases in any status. Individual status filters like '--deployed', '--failed',
+'--pending', '--uninstalled', '--superseded', and '--uninstalling' can be combined to show only releases
+in those states. Multiple status flags can be specified together (e.g. '--deployed --failed').
+
+By default, items are sorted alphabetically. Use the '-d' flag to sort by
+release date.
+
+If the --filter flag is provided, it will be treated as a filter. Filters are
+regular expressions (Perl compatible) that are applied to the list of releases.
+Only items that match the filter will be returned.
+"""
+STATE_USAGES = {
+    "deployed": "show deployed releases",
+    "failed": "show failed releases",
+    "pending": "show pending releases",
+    "superseded": "show superseded releases",
+    "uninstalled": "show uninstalled releases (if 'helm uninstall --keep-history' was used)",
+    "uninstalling": "show releases that are currently being uninstalled",
+}
 
 
-def handle(args: argparse.Namespace) -> int:
-    from runner.actions.release_config import ActionConfig
+def build(_name: str) -> Command:
+    return Command("list", "list releases", long=LONG, aliases=("ls",), args=no_args, run=handle, flags=_flags)
+
+
+def _flags(fs: FlagSet) -> None:
+    fs.bool("short", "output short (quiet) listing format", short="q")
+    fs.bool("no-headers", "don't print headers when using the default output format")
+    fs.string("time-format", 'format time using golang time formatter. Example: --time-format "2006-01-02 '
+              '15:04:05Z0700"')
+    fs.bool("date", "sort by release date", short="d")
+    fs.bool("reverse", "reverse the sort order", short="r")
+    fs.bool("all-namespaces", "list releases across all namespaces", short="A")
+    fs.int("max", "maximum number of releases to fetch", default=256, short="m")
+    fs.int("offset", "next release index in the list, used to offset from start value")
+    fs.string("filter", "a regular expression (Perl compatible). Any releases that match the expression will "
+              "be included in the results", short="f")
+    fs.string("selector", "Selector (label query) to filter on, supports '=', '==', and '!='.(e.g. -l "
+              "key1=value1,key2=value2). Works only for secret(default) and configmap storage backends.",
+              short="l")
+    for state, usage in STATE_USAGES.items():
+        fs.bool(state, usage)
+    output_flag(fs)
+
+
+def handle(args: Namespace) -> int:
     from runner.actions.release_list import select
+    from runner.cli.cluster import action_config
 
-    namespace = "" if args.all_namespaces else args.namespace
-    cfg = ActionConfig.connect(namespace, args.kubeconfig, args.kube_context)
+    cfg = action_config(args)
     if args.all_namespaces:
         cfg.storage.driver.namespace = ""
     releases = select(cfg.storage.driver.query({"owner": "helm"}), args)
@@ -51,7 +75,7 @@ def handle(args: argparse.Namespace) -> int:
     return 0
 
 
-def render(releases: list[Any], args: argparse.Namespace) -> str:
+def render(releases: list[Any], args: Namespace) -> str:
     """The names (-q), the table, or releaseElement records as JSON or YAML."""
 
     if args.short:

@@ -23,18 +23,21 @@ def encode_data(data: Any, output: str) -> str:
     return dump(data)
 
 
-def print_result(result: Any, output: str) -> None:
-    """install/upgrade: notes on stderr; the status block, or -o json|yaml of the result."""
+def print_result(result: Any, output: str, *, hide_notes: bool = False) -> None:
+    """install/upgrade: our notes on stderr; Helm's status block, or (-o json|yaml) Helm's
+    release object, as `helm install -o json` prints it (`jq .info.status` works)."""
     for note in result.notes:
         print(f"note: {note}", file=sys.stderr)
-    if output != "table":  # our result document (the release under "release"), not Helm's shape
-        sys.stdout.write(encode_data(result_json(result), output))
+    if output != "table":
+        sys.stdout.write(encode_data(result.release.to_json(), output))
         return
-    sys.stdout.write(status_text(result.release, dry_run=bool(result.dry_run)))
+    sys.stdout.write(status_text(result.release, dry_run=bool(result.dry_run), hide_notes=hide_notes))
 
 
 def result_json(result: Any) -> dict[str, Any]:
-    """Our result document: the action's result, the release record under "release"."""
+    """deploy-runner's result document (what the action did: applied, deleted, hooks,
+    notes; the release record under "release"), richer than Helm's release object: the
+    `run` command's JSON output, and `rollback -o json`'s."""
     from dataclasses import asdict
 
     data = asdict(result)
@@ -42,7 +45,7 @@ def result_json(result: Any) -> dict[str, Any]:
     return data
 
 
-def status_text(release: Any, dry_run: bool = False, resources: str = "", *,
+def status_text(release: Any, dry_run: bool = False, resources: str = "", *, hide_notes: bool = False,
                 show_metadata: bool = False, debug_values: tuple[Any, Any] | None = None) -> str:
     """Helm's statusPrinter (table output of install, upgrade, status, test, get all)."""
     info = release.info
@@ -63,7 +66,7 @@ def status_text(release: Any, dry_run: bool = False, resources: str = "", *,
     if dry_run or debug_values is not None or info.description.lower() == "dry run complete":
         lines += ["HOOKS:"] + [f"---\n# Source: {h.path}\n{h.manifest}" for h in release.hooks]
         lines += [f"MANIFEST:\n{release.manifest}"]
-    if info.notes:
+    if info.notes and not hide_notes:
         lines.append(f"NOTES:\n{info.notes.strip()}")
     return "\n".join(lines) + "\n"
 
