@@ -129,7 +129,7 @@ def render_template(opts: TemplateOptions, on_warning: Callable[[str], None],
     `on_warning` as they come; `out` gets --dependency-update's progress."""
     caps = default_capabilities(opts.kube_version, opts.api_versions)
     if opts.cluster is not None:
-        caps = _cluster_capabilities(opts.cluster, opts.api_versions)
+        caps = _cluster_capabilities(opts.cluster)
     path = locate_chart(opts.chart, opts.source_args)
     user_values = engine.merge_user_values(opts.values_files, {
         "set": opts.set_values, "set-string": opts.set_string, "set-file": opts.set_file,
@@ -156,17 +156,14 @@ def render_template(opts: TemplateOptions, on_warning: Callable[[str], None],
     return TemplateResult(rendered.written, select_shown(text, opts.show_only) if opts.show_only else text)
 
 
-def _cluster_capabilities(cfg: Any, extra_apis: Sequence[str]) -> Any:
-    """Install's getCapabilities for a server dry run: the cluster's version and served API
-    versions, with --api-versions added."""
-    from runner.actions.release_config import cluster_capabilities
-    from runner.engine_objects import Capabilities, VersionSet
+def _cluster_capabilities(cfg: Any) -> Any:
+    """Install's getCapabilities for a server dry run (--api-versions and --kube-version are
+    not added: Helm ignores them here)."""
+    from runner.engine_objects import server_capabilities
 
     client = cfg.kube()
-    caps = cluster_capabilities(client, client.server_version())
-    if extra_apis:
-        caps = Capabilities(caps.KubeVersion, VersionSet([*caps.APIVersions, *extra_apis]))
-    return caps
+    info = client.checked("GET", "/version", "cluster reachability check failed")
+    return server_capabilities(info, client.api_versions())
 
 
 def locate_chart(name: str, source_args: Any = None) -> str:

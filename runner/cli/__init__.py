@@ -22,29 +22,30 @@ TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
     from runner.cli.pflag import Namespace
 
-# name, aliases, Helm's short description, the module that builds it
+# name, aliases, Helm's short description, the module that builds it; in the order Helm's
+# root adds them, which is the order of cobra's suggestions for a mistyped command.
 COMMANDS = (
     ("dependency", ("dep", "dependencies"), "manage a chart's dependencies", "dependency"),
+    ("pull", ("fetch",), "download a chart from a repository and (optionally) unpack it in local directory", "pull"),
+    ("show", ("inspect",), "show information of a chart", "show"),
+    ("lint", (), "examine a chart for possible issues", "lint"),
+    ("package", (), "package a chart directory into a chart archive", "package"),
+    ("repo", (), "add, list, remove, update, and index chart repositories", "repo"),
+    ("search", (), "search for a keyword in charts", "search"),
+    ("verify", (), "verify that a chart at the given path has been signed and is valid", "pull"),
     ("get", (), "download extended information of a named release", "release_info"),
     ("history", ("hist",), "fetch release history", "release_info"),
     ("install", (), "install a chart", "release"),
-    ("lint", (), "examine a chart for possible issues", "lint"),
     ("list", ("ls",), "list releases", "list_releases"),
-    ("package", (), "package a chart directory into a chart archive", "package"),
-    ("pull", ("fetch",), "download a chart from a repository and (optionally) unpack it in local directory", "pull"),
-    ("push", (), "push a chart to remote", "package"),
-    ("registry", (), "login to or logout from a registry", "registry"),
-    ("repo", (), "add, list, remove, update, and index chart repositories", "repo"),
+    ("test", (), "run tests for a release", "release"),
     ("rollback", (), "roll back a release to a previous revision", "release"),
-    ("search", (), "search for a keyword in charts", "search"),
-    ("show", ("inspect",), "show information of a chart", "show"),
     ("status", (), "display the status of the named release", "release_info"),
     ("template", (), "locally render templates", "template"),
-    ("test", (), "run tests for a release", "release"),
     ("uninstall", ("del", "delete", "un"), "uninstall a release", "release"),
     ("upgrade", (), "upgrade a release", "release"),
-    ("verify", (), "verify that a chart at the given path has been signed and is valid", "pull"),
     ("version", (), "print the client version information", "version"),
+    ("registry", (), "login to or logout from a registry", "registry"),
+    ("push", (), "push a chart to remote", "package"),
 )
 
 ROOT_LONG = """deploy-runner renders and deploys Helm charts as Helm 4.1.4 does: the same commands,

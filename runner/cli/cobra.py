@@ -235,9 +235,10 @@ def _without_first(args: list[str], word: str, flags: FlagSet) -> list[str]:
 
 
 def _suggestions(command: Command, typed: str) -> str:
-    """findSuggestions: commands within Levenshtein distance 2, or that start with it."""
+    """findSuggestions: commands within Levenshtein distance 2, or that start with it, in the
+    order they were added."""
     lower = typed.lower()
-    names = [c.name for c in sorted(command.children, key=lambda c: c.name)
+    names = [c.name for c in command.children
              if c.name != "help" and not c.hidden()
              and (levenshtein(lower, c.name.lower()) <= 2 or c.name.lower().startswith(lower))]
     if not names:

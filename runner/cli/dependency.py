@@ -9,7 +9,7 @@ from pathlib import Path
 from runner.actions.pull import source_options
 from runner.cli.cobra import Command, maximum_args
 from runner.cli.errors import user_errors
-from runner.cli.flags import DEFAULT_KEYRING, credential_flags, tls_flags
+from runner.cli.flags import credential_flags, default_keyring, tls_flags
 
 TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
@@ -44,7 +44,7 @@ def build(_name: str) -> Command:
 
 def _fetch_flags(fs: FlagSet) -> None:
     fs.bool("verify", "verify the packages against signatures")
-    fs.string("keyring", "keyring containing public keys", default=DEFAULT_KEYRING)
+    fs.string("keyring", "keyring containing public keys", default=default_keyring())
     fs.bool("skip-refresh", "do not refresh the local repository cache")
     credential_flags(fs)
     tls_flags(fs)

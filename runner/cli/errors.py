@@ -1,7 +1,7 @@
 """How a command's failure reaches the user: the one place errors become text and exit codes.
 
 - A RunnerError (the user's, or the cluster's) prints `Error: <message>` and exits
-  with its exit_code.
+  with its exit_code, with --debug too (as Helm's errors: the message is the report).
 - Anything else is a bug of ours: one `Error: internal error: <Type>: <message>`
   line, exit 1; `--debug` shows the traceback instead.
 - Ctrl-C prints `Error: interrupted`, exit 130.
@@ -29,8 +29,6 @@ def run_reporting_errors(work: Callable[[], int], debug: Callable[[], bool]) -> 
     try:
         return work()
     except RunnerError as err:
-        if debug():
-            raise
         print(f"Error: {err}", file=sys.stderr)
         return err.exit_code
     except KeyboardInterrupt:
@@ -51,8 +49,6 @@ def user_errors(handler: Callable[[Namespace], int]) -> Callable[[Namespace], in
         try:
             return handler(args)
         except OSError as err:
-            if getattr(args, "debug", False):
-                raise
             reason = (err.strerror or str(err)).lower()
             raise RunnerError(f"open {err.filename}: {reason}" if err.filename else reason) from err
 

@@ -26,8 +26,11 @@ if TYPE_CHECKING:  # the post-renderer is imported when a flag is given: `templa
     from runner.cli.pflag import FlagSet, Namespace
     from runner.postrender import PostRenderer
 
-# Helm's default: filepath.Join(homedir.HomeDir(), ".gnupg", "pubring.gpg").
-DEFAULT_KEYRING = os.path.join(os.path.expanduser("~"), ".gnupg", "pubring.gpg")
+def default_keyring() -> str:
+    """Helm's default --keyring: filepath.Join(homedir.HomeDir(), ".gnupg", "pubring.gpg")."""
+    return os.path.join(os.path.expanduser("~"), ".gnupg", "pubring.gpg")
+
+
 SET_FLAGS = ("set", "set-string", "set-file", "set-json", "set-literal")
 
 
@@ -163,7 +166,7 @@ def chart_path_flags(fs: FlagSet, *, devel_note: str = "") -> None:
               "a specific tag (e.g. 1.1.1) or it may reference a valid range (e.g. ^2.0.0). If this is not "
               "specified, the latest version is used", dest="chart_version")
     fs.bool("verify", "verify the package before using it")
-    fs.string("keyring", "location of public keys used for verification", default=DEFAULT_KEYRING)
+    fs.string("keyring", "location of public keys used for verification", default=default_keyring())
     fs.string("repo", "chart repository url where to locate the requested chart", dest="repo_url")
     credential_flags(fs)
     tls_flags(fs)

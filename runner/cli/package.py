@@ -7,7 +7,7 @@ import sys
 
 from runner.cli.cobra import Command, minimum_args
 from runner.cli.errors import user_errors
-from runner.cli.flags import DEFAULT_KEYRING, credential_flags, tls_flags
+from runner.cli.flags import credential_flags, default_keyring, tls_flags
 from runner.errors import RunnerError
 
 TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
@@ -45,7 +45,7 @@ def build(name: str) -> Command:
 def _package_flags(fs: FlagSet) -> None:
     fs.bool("sign", "use a PGP private key to sign this package")
     fs.string("key", "name of the key to use when signing. Used if --sign is true")
-    fs.string("keyring", "location of a public keyring", default=DEFAULT_KEYRING)
+    fs.string("keyring", "location of a public keyring", default=default_keyring())
     fs.string("passphrase-file", 'location of a file which contains the passphrase for the signing key. Use '
               '"-" in order to read from stdin.')
     fs.string("version", "set the version on the chart to this semver version", dest="chart_version")

@@ -190,8 +190,13 @@ class StringToStringValue(Value):
         self.changed = False
 
     def set(self, text: str) -> None:
+        equals = text.count("=")
+        if equals == 0:
+            raise ValueError(f"{text} must be formatted as key=value")
+        # One `=`: the whole text is one pair (`a=b,c` is a: "b,c"); more: a CSV record.
+        items = [text.strip('"')] if equals == 1 else read_csv(text)
         pairs: dict[str, str] = {}
-        for pair in read_csv(text):
+        for pair in items:
             key, sep, value = pair.partition("=")
             if not sep:
                 raise ValueError(f"{pair} must be formatted as key=value")

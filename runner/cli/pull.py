@@ -7,7 +7,7 @@ from pathlib import Path
 
 from runner.cli.cobra import Command, exact_args, minimum_args
 from runner.cli.errors import user_errors
-from runner.cli.flags import DEFAULT_KEYRING, chart_path_flags
+from runner.cli.flags import chart_path_flags, default_keyring
 
 TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
@@ -59,7 +59,7 @@ def _pull_flags(fs: FlagSet) -> None:
 
 
 def _verify_flags(fs: FlagSet) -> None:
-    fs.string("keyring", "keyring containing public keys", default=DEFAULT_KEYRING)
+    fs.string("keyring", "keyring containing public keys", default=default_keyring())
 
 
 @user_errors

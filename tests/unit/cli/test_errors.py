@@ -30,11 +30,11 @@ def test_a_bug_reads_as_one_internal_error_line(capsys: pytest.CaptureFixture[st
     assert capsys.readouterr().err == "Error: internal error: KeyError: 'x'\n"
 
 
-def test_debug_keeps_the_original_exception() -> None:
+def test_debug_shows_the_traceback_of_a_bug_only(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(KeyError):
         run_reporting_errors(lambda: _fail(KeyError("x")), lambda: True)
-    with pytest.raises(RunnerError):
-        run_reporting_errors(lambda: _fail(RunnerError("x")), lambda: True)
+    assert run_reporting_errors(lambda: _fail(RunnerError("no such release")), lambda: True) == 1
+    assert capsys.readouterr().err == "Error: no such release\n"
 
 
 def test_an_interrupt_is_reported_once(capsys: pytest.CaptureFixture[str]) -> None:
