@@ -159,7 +159,6 @@ def _run(argv: list[str], parsed: list[Namespace]) -> int:
         return 1
     apply_global_flags(args)
     args.args = positional
-    args.command_path = command.path()
     run = command.run
     assert run is not None  # runnable() said so
     with no_gc():

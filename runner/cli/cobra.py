@@ -58,6 +58,7 @@ class Command:
         self.module = module  # where the full command is built (`build(name)`), until loaded
         self.persistent = FlagSet()  # flags every command below this one also takes
         self._flags: FlagSet | None = None
+        self._finding: FlagSet | None = None
         for child in children or ():
             self.add(child)
 
@@ -125,10 +126,12 @@ class Command:
 
     def flags_for_finding(self) -> FlagSet:
         """What cobra's Find knows when it strips flags: no help flag yet."""
-        own = FlagSet()
-        if self.define_flags is not None:
-            self.define_flags(own)
-        return own.merged(self.persistent).merged(self.inherited_flags())
+        if self._finding is None:
+            own = FlagSet()
+            if self.define_flags is not None:
+                self.define_flags(own)
+            self._finding = own.merged(self.persistent).merged(self.inherited_flags())
+        return self._finding
 
     # ------------------------------------------------------------------ help
 
@@ -142,7 +145,7 @@ class Command:
         parts = ["Usage:"]
         if self.runnable():
             parts.append(f"\n  {self.use_line(HELP_ROOT)}")
-        shown = [c for c in self.children if c.name == "help" or not c.hidden()]
+        shown = self.children
         if shown:
             parts.append(f"\n  {self.path(HELP_ROOT)} [command]")
         if self.aliases:
@@ -159,9 +162,6 @@ class Command:
         if shown:
             parts.append(f'\n\nUse "{self.path(HELP_ROOT)} [command] --help" for more information about a command.')
         return "".join(parts) + "\n"
-
-    def hidden(self) -> bool:
-        return False
 
 
 # ---------------------------------------------------------------- finding
@@ -239,7 +239,7 @@ def _suggestions(command: Command, typed: str) -> str:
     order they were added."""
     lower = typed.lower()
     names = [c.name for c in command.children
-             if c.name != "help" and not c.hidden()
+             if c.name != "help"
              and (levenshtein(lower, c.name.lower()) <= 2 or c.name.lower().startswith(lower))]
     if not names:
         return ""
