@@ -20,6 +20,8 @@ from runner.errors import RunnerError
 
 TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
+    from typing import Any
+
     from runner.cli.pflag import Namespace
 
 
@@ -41,13 +43,13 @@ def run_reporting_errors(work: Callable[[], int], debug: Callable[[], bool]) -> 
         return 1
 
 
-def user_errors(handler: Callable[[Namespace], int]) -> Callable[[Namespace], int]:
+def user_errors(handler: Callable[..., int]) -> Callable[..., int]:
     """File-system failures read as Go's (`open PATH: no such file or directory`), never a traceback."""
 
     @functools.wraps(handler)
-    def guarded(args: Namespace) -> int:
+    def guarded(args: Namespace, *more: Any) -> int:
         try:
-            return handler(args)
+            return handler(args, *more)
         except OSError as err:
             reason = (err.strerror or str(err)).lower()
             raise RunnerError(f"open {err.filename}: {reason}" if err.filename else reason) from err

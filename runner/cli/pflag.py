@@ -83,14 +83,17 @@ class BoolValue(Value):
 
 
 class IntValue(Value):
+    """int (strconv.ParseInt(s, 0, 64)), or uint (ParseUint)."""
+
     type_name = "int"
 
     def set(self, text: str) -> None:
-        from runner.template.gocast import NumError, parse_int
+        from runner.template import gocast
 
+        parse = gocast.parse_uint if self.type_name == "uint" else gocast.parse_int
         try:
-            self.value = parse_int(text, 0, 64)
-        except NumError as err:
+            self.value = parse(text, 0, 64)
+        except gocast.NumError as err:
             raise ValueError(str(err)) from None
 
     def is_zero(self, text: str) -> bool:
@@ -99,14 +102,6 @@ class IntValue(Value):
 
 class UintValue(IntValue):
     type_name = "uint"
-
-    def set(self, text: str) -> None:
-        from runner.template.gocast import NumError, parse_uint
-
-        try:
-            self.value = parse_uint(text, 0, 64)
-        except NumError as err:
-            raise ValueError(str(err)) from None
 
 
 class Float32Value(Value):

@@ -71,8 +71,9 @@ def build(name: str) -> Command:
         return Command("history RELEASE_NAME", "fetch release history", long=HISTORY_LONG, aliases=("hist",),
                        args=exact_args(1), run=history, flags=_history_flags)
     return Command("get", "download extended information of a named release", long=GET_LONG,
-                   children=[Command(f"{what} RELEASE_NAME", short, args=exact_args(1), run=_get_part(what),
-                                     flags=_get_flags(what)) for what, short in GET_COMMANDS.items()])
+                   children=[Command(f"{what} RELEASE_NAME", short, args=exact_args(1),
+                                     run=lambda args, what=what: get(args, what), flags=_get_flags(what))
+                             for what, short in GET_COMMANDS.items()])
 
 
 def _status_flags(fs: FlagSet) -> None:
@@ -96,13 +97,6 @@ def _get_flags(what: str) -> Callable[[FlagSet], None]:
         if what in ("values", "metadata"):
             output_flag(fs)
     return define
-
-
-def _get_part(what: str) -> Callable[[Namespace], int]:
-    def run(args: Namespace) -> int:
-        args.what = what
-        return get(args)
-    return run
 
 
 def status(args: Namespace) -> int:
@@ -140,13 +134,14 @@ def history(args: Namespace) -> int:
     return 0
 
 
-def get(args: Namespace) -> int:
+def get(args: Namespace, what: str) -> int:
+    """get all|values|manifest|notes|hooks|metadata RELEASE_NAME."""
     from runner.actions import query
     from runner.funcs.helm import to_yaml
 
     cfg = action_config(args)
     name = args.args[0]
-    if args.what == "values":
+    if what == "values":
         values = query.values(cfg, name, args.revision, args.all_values)
         if args.output == "json":
             sys.stdout.write(encode_data(values, "json"))
@@ -158,17 +153,17 @@ def get(args: Namespace) -> int:
         print(to_yaml(values) if values else "null")
         return 0
     release = query.get_release(cfg, name, args.revision)
-    if args.what == "all":
+    if what == "all":
         if args.template:
             sys.stdout.write(_release_template(args.template, release))
             return 0
         computed = query.values(cfg, name, args.revision, True)
         sys.stdout.write(status_text(release, show_metadata=True, debug_values=(release.config, computed)))
-    elif args.what == "manifest":
+    elif what == "manifest":
         sys.stdout.write(release.manifest + "\n")
-    elif args.what == "notes":
+    elif what == "notes":
         print(f"NOTES:\n{release.info.notes}")
-    elif args.what == "metadata":
+    elif what == "metadata":
         data = release_metadata(release)
         sys.stdout.write(metadata_text(data) if args.output == "table" else encode_data(data, args.output))
     else:

@@ -29,8 +29,9 @@ FORMATS = {
 
 def build(_name: str) -> Command:
     return Command("show", "show information of a chart", long=LONG, aliases=("inspect",),
-                   children=[Command(f"{name} [CHART]", text, args=exact_args(1), run=_shows(name),
-                                     flags=_flags(name)) for name, text in FORMATS.items()])
+                   children=[Command(f"{name} [CHART]", text, args=exact_args(1),
+                                     run=lambda args, name=name: handle(args, name), flags=_flags(name))
+                             for name, text in FORMATS.items()])
 
 
 def _flags(name: str) -> Callable[[FlagSet], None]:
@@ -41,15 +42,9 @@ def _flags(name: str) -> Callable[[FlagSet], None]:
     return define
 
 
-def _shows(name: str) -> Callable[[Namespace], int]:
-    def run(args: Namespace) -> int:
-        args.show_format = name
-        return handle(args)
-    return run
-
-
 @user_errors
-def handle(args: Namespace) -> int:
+def handle(args: Namespace, section: str) -> int:
+    """show SECTION CHART: the chart's sections as their bytes are."""
     from runner.actions.show import show
     from runner.actions.template import locate_chart
     from runner.chart.loader import load_chart
@@ -58,5 +53,5 @@ def handle(args: Namespace) -> int:
         raise RunnerError("--jsonpath is not supported by deploy-runner yet")
     chart = load_chart(locate_chart(args.args[0], args), detect=False)
     sys.stdout.flush()  # a pull report may be buffered before the raw bytes
-    sys.stdout.buffer.write(show(chart, args.show_format))
+    sys.stdout.buffer.write(show(chart, section))
     return 0

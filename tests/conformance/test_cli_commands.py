@@ -13,15 +13,14 @@ hub): typos close to those are left out of the suggestion cases.
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
 from pathlib import Path
 
 import pytest
 
-from runner.testbed.helm import helm_binary
-from tests.conformance.harness import CHARTS_DIR, run_cli
+from tests.conformance.cli_helpers import helm_in as _helm
+from tests.conformance.cli_helpers import ours_in as _ours
+from tests.conformance.harness import CHARTS_DIR
 
 # Every command path deploy-runner has (and Helm too).
 COMMAND_PATHS: tuple[tuple[str, ...], ...] = (
@@ -114,30 +113,6 @@ def workdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (root / "ch" / "templates" / "cm.yaml").write_text(
         "ns: {{ .Release.Namespace }}\nname: {{ .Release.Name }}\n")
     return root
-
-
-def _env(workdir: Path) -> dict[str, str]:
-    return {"PATH": "/usr/bin:/bin", "HOME": str(workdir), "HELM_PLUGINS": str(workdir / "plugins"),
-            "KUBECONFIG": str(workdir / "no-kubeconfig")}
-
-
-def _helm(workdir: Path, argv: list[str], variables: dict[str, str] | None = None) -> tuple[str, str, int]:
-    proc = subprocess.run([str(helm_binary()), *argv], capture_output=True, text=True,
-                          cwd=workdir, env=_env(workdir) | (variables or {}), check=False, timeout=120)
-    return proc.stdout, proc.stderr, proc.returncode
-
-
-def _ours(workdir: Path, argv: list[str], monkeypatch: pytest.MonkeyPatch,
-          variables: dict[str, str] | None = None) -> tuple[str, str, int]:
-    """Our CLI in process, in the environment Helm gets: no HELM_* or XDG_* but `variables`."""
-    monkeypatch.chdir(workdir)
-    for name in [n for n in os.environ if n.startswith(("HELM_", "XDG_"))]:
-        monkeypatch.delenv(name)
-    for name, value in (_env(workdir) | (variables or {})).items():
-        if name != "PATH":
-            monkeypatch.setenv(name, value)
-    out, err, code = run_cli(argv)
-    return out.decode(), err, code
 
 
 @pytest.mark.parametrize("argv", CASES, ids=" ".join)

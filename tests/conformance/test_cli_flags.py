@@ -10,13 +10,12 @@ every case in the test run; nothing expected is stored.
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 
 import pytest
 
-from runner.testbed.helm import helm_binary
-from tests.conformance.harness import run_cli
+from tests.conformance.cli_helpers import helm_in as _helm
+from tests.conformance.cli_helpers import ours_in as _ours
 
 TEMPLATE_CASES: tuple[tuple[str, ...], ...] = (
     ("-f",),
@@ -96,20 +95,6 @@ def workdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (root / "pr.sh").write_text("#!/bin/sh\nsed s/values:/v:/\n")
     (root / "pr.sh").chmod(0o755)
     return root
-
-
-def _helm(workdir: Path, argv: list[str]) -> tuple[str, str, int]:
-    env = {"PATH": "/usr/bin:/bin", "HOME": str(workdir), "HELM_PLUGINS": str(workdir / "plugins")}
-    proc = subprocess.run([str(helm_binary()), *argv], capture_output=True, text=True,
-                          cwd=workdir, env=env, check=False, timeout=120)
-    return proc.stdout, proc.stderr, proc.returncode
-
-
-def _ours(workdir: Path, argv: list[str], monkeypatch: pytest.MonkeyPatch) -> tuple[str, str, int]:
-    monkeypatch.chdir(workdir)
-    monkeypatch.setenv("HELM_PLUGINS", str(workdir / "plugins"))
-    out, err, code = run_cli(argv)
-    return out.decode(), err, code
 
 
 @pytest.mark.parametrize("flags", TEMPLATE_CASES, ids=" ".join)
