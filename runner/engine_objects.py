@@ -272,6 +272,15 @@ def _default_kube() -> KubeVersion:
     return parse_kube_version(DEFAULT_KUBE_VERSION)
 
 
+def server_capabilities(version_info: dict[str, Any], api_versions: Iterable[str]) -> Capabilities:
+    """getCapabilities against a cluster: KubeVersion as /version states it (gitVersion, and
+    major and minor as given: EKS's minor is "29+"), each served group/version and
+    group/version/Kind once, and none of the offline defaults."""
+    git = str(version_info.get("gitVersion", ""))
+    kube = KubeVersion(git, git, str(version_info.get("major", "")), str(version_info.get("minor", "")))
+    return Capabilities(kube, VersionSet(sorted(set(api_versions))))
+
+
 def release_map(name: str, namespace: str, revision: int, is_install: bool, is_upgrade: bool) -> dict[str, Any]:
     """.Release as Helm builds it, plus HIP-0029's History (empty offline)."""
     return {

@@ -1,12 +1,6 @@
-"""The one exception family: its message is what the user reads."""
+"""The one exception family: its message is what the user reads (runner.cli.errors prints it)."""
 
 from __future__ import annotations
-
-from collections.abc import Callable
-
-TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
-if TYPE_CHECKING:
-    from typing import Any
 
 
 class RunnerError(Exception):
@@ -36,14 +30,3 @@ def internal_error(err: Exception) -> RunnerError:
         return NestingError()
     return RunnerError(f"internal error: {type(err).__name__}: {err}")
 
-
-def run_reporting_bugs(args: Any, work: Callable[[], int]) -> int:
-    """Run `work`; a bug of ours (not a RunnerError) reads as one line, the traceback only with --debug."""
-    try:
-        return work()
-    except RunnerError:
-        raise
-    except Exception as err:
-        if getattr(args, "debug", False):
-            raise
-        raise internal_error(err) from err

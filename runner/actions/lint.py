@@ -1,27 +1,23 @@
-"""`deploy-runner lint`: Helm 4.1.4's `helm lint` (pkg/cmd/lint.go over pkg/action/lint.go).
+"""Helm 4.1.4's lint action (pkg/action/lint.go); runner.cli.lint prints it as `helm lint`.
 
-Each path is linted with every rule family of runner.lint; stdout gets
-`==> Linting PATH`, the `[SEVERITY] file: message` lines and a blank line per
-chart, then the summary; a failed chart makes the summary the error (stderr,
-exit 1). --strict fails on warnings, --quiet prints only charts with
-warnings or errors, --with-subcharts adds every chart under PATH/charts.
+Each path is linted with every rule family of runner.lint; a chart fails on
+errors (--strict: on warnings too); --with-subcharts adds every chart under
+PATH/charts.
 """
 
 from __future__ import annotations
 
-import argparse
 import os
-import sys
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from runner.actions.flags import add_flag, add_values_flag, helm_flags
-from runner.errors import RunnerError, run_reporting_bugs
+from runner.errors import RunnerError
 
 TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
-    from typing import Any, TextIO
+    from typing import Any
 
 _ARCHIVE_SUFFIXES = (".tgz", ".tar.gz")
 
@@ -52,66 +48,18 @@ class ChartResult:
         return any(m.severity > INFO for m in self.messages) or bool(self.errors)
 
 
-def register(subparsers: Any) -> None:
-    parser = subparsers.add_parser("lint", help="examine a chart for possible issues (as helm lint)",
-                                   allow_abbrev=False)
-    parser.add_argument("paths", nargs="*", metavar="PATH")
-    parser.add_argument("--strict", action="store_true", help="fail on lint warnings")
-    parser.add_argument("--with-subcharts", action="store_true", help="lint dependent charts")
-    parser.add_argument("--quiet", action="store_true", help="print only warnings and errors")
-    parser.add_argument("--skip-schema-validation", action="store_true")
-    parser.add_argument("--kube-version", default="")
-    add_flag(parser, "-n", "--namespace", default="default")
-    add_values_flag(parser)
-    for flag in ("set", "set-string", "set-file", "set-json", "set-literal"):
-        parser.add_argument(f"--{flag}", action="append", default=[], dest=flag.replace("-", "_"))
-    parser.set_defaults(handler=handle)
-    helm_flags(parser)
-
-
-def handle(args: argparse.Namespace) -> int:
-    sets = {flag: getattr(args, flag.replace("-", "_"))
-            for flag in ("set", "set-string", "set-file", "set-json", "set-literal")}
-    if not args.paths:
-        raise RunnerError('"helm lint" requires at least 1 argument\n\nUsage:  helm lint PATH [flags]')
-    opts = LintOptions(
-        paths=args.paths, strict=args.strict, with_subcharts=args.with_subcharts,
-        quiet=args.quiet, skip_schema_validation=args.skip_schema_validation,
-        kube_version=args.kube_version, namespace=args.namespace,
-        values_files=args.values_files, sets=sets,
-    )
-    return run_reporting_bugs(args, lambda: run(opts))
-
-
-def run(opts: LintOptions, out: TextIO | None = None) -> int:
-    """Lint every path; print as helm lint does; raise RunnerError(summary) when a chart fails."""
+def lint(opts: LintOptions, on_warning: Callable[[str], None]) -> list[tuple[str, ChartResult]]:
+    """action.Lint.Run: each path (and with --with-subcharts each chart under PATH/charts)
+    and its result, in order. Loading warnings go to `on_warning` as they come."""
     from runner.engine_objects import parse_kube_version
 
-    out = out or sys.stdout
     kube = parse_kube_version(opts.kube_version) if opts.kube_version else None
     paths = list(opts.paths)
     if opts.with_subcharts:
         for path in opts.paths:
             paths.extend(subchart_paths(path))
     values = _user_values(opts)
-    report: list[str] = []
-    failed = with_findings = 0
-    for path in paths:
-        result = lint_path(path, values, opts, kube)
-        if result.has_warnings_or_errors():
-            with_findings += 1
-        elif opts.quiet:
-            continue
-        report.append(format_result(path, result, opts.quiet))
-        failed += 1 if result.errors else 0
-    out.write("".join(report))
-    summary = f"{len(paths)} chart(s) linted, {failed} chart(s) failed"
-    if failed:
-        out.flush()
-        raise RunnerError(summary)
-    if not opts.quiet or with_findings:
-        out.write(summary + "\n")
-    return 0
+    return [(path, lint_path(path, values, opts, kube, on_warning)) for path in paths]
 
 
 def _user_values(opts: LintOptions) -> dict[str, Any]:
@@ -120,18 +68,8 @@ def _user_values(opts: LintOptions) -> dict[str, Any]:
     return merge_user_values(opts.values_files, opts.sets)
 
 
-def format_result(path: str, result: ChartResult, quiet: bool) -> str:
-    from runner.lint.support import INFO
-
-    lines = [f"==> Linting {path}\n"]
-    if not result.messages:
-        lines += [f"Error {err}\n" for err in result.errors]
-    lines += [f"{msg}\n" for msg in result.messages if not quiet or msg.severity > INFO]
-    lines.append("\n")
-    return "".join(lines)
-
-
-def lint_path(path: str, values: dict[str, Any], opts: LintOptions, kube: Any) -> ChartResult:
+def lint_path(path: str, values: dict[str, Any], opts: LintOptions, kube: Any,
+              on_warning: Callable[[str], None]) -> ChartResult:
     """action.Lint.Run for one path (archives are expanded to a temporary directory)."""
     if path.endswith(_ARCHIVE_SUFFIXES):
         with tempfile.TemporaryDirectory(prefix="helm-lint") as tmp:
@@ -139,11 +77,12 @@ def lint_path(path: str, values: dict[str, Any], opts: LintOptions, kube: Any) -
                 chart_dir = expand_archive(path, tmp)
             except RunnerError as err:
                 return ChartResult(errors=[str(err)])
-            return _lint_dir(chart_dir, values, opts, kube)
-    return _lint_dir(path, values, opts, kube)
+            return _lint_dir(chart_dir, values, opts, kube, on_warning)
+    return _lint_dir(path, values, opts, kube, on_warning)
 
 
-def _lint_dir(chart_dir: str, values: dict[str, Any], opts: LintOptions, kube: Any) -> ChartResult:
+def _lint_dir(chart_dir: str, values: dict[str, Any], opts: LintOptions, kube: Any,
+              on_warning: Callable[[str], None]) -> ChartResult:
     from runner.chart.logs import Warnings
     from runner.chart.values import deep_copy
     from runner.lint import TemplateOptions, run_all
@@ -164,7 +103,7 @@ def _lint_dir(chart_dir: str, values: dict[str, Any], opts: LintOptions, kube: A
     warnings = Warnings()
     linter = run_all(chart_dir, template_opts, warnings)
     for line in warnings.items:
-        print(str(line), file=sys.stderr)
+        on_warning(str(line))
     lowest = WARNING if opts.strict else ERROR
     errors = [m.text for m in linter.messages if m.severity >= lowest]
     return ChartResult(messages=linter.messages, errors=errors)

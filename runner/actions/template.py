@@ -47,7 +47,7 @@ class TemplateOptions:
                  "set_values", "set_string", "set_file", "set_json", "set_literal", "show_only",
                  "output_dir", "use_release_name", "include_crds", "skip_crds", "skip_tests",
                  "is_upgrade", "no_hooks", "kube_version", "api_versions", "source_args",
-                 "post_renderer")
+                 "post_renderer", "skip_schema_validation", "cluster")
 
     def __init__(
         self, *, release_name: str = "release-name",
@@ -63,6 +63,9 @@ class TemplateOptions:
         # Chart-source flags (--version, --repo, TLS, credentials) as parsed; None for local charts.
         source_args: Any = None,
         post_renderer: Any = None,  # runner.postrender.PostRenderer (--post-renderer)
+        skip_schema_validation: bool = False,
+        # --dry-run=server: the ActionConfig whose cluster gives .Capabilities; None renders offline
+        cluster: Any = None,
     ) -> None:
         self.release_name = release_name
         self.render_subchart_notes = render_subchart_notes
@@ -86,29 +89,47 @@ class TemplateOptions:
         self.api_versions = api_versions
         self.source_args = source_args
         self.post_renderer = post_renderer
+        self.skip_schema_validation = skip_schema_validation
+        self.cluster = cluster
 
 
 class Rendered:
-    """What renderResources hands back: the manifest text, hooks, notes."""
+    """What renderResources hands back: the manifest text, hooks, notes, and the
+    files written under --output-dir."""
 
-    __slots__ = ("manifest", "hooks", "manifests", "notes")
+    __slots__ = ("manifest", "hooks", "manifests", "notes", "written")
 
     def __init__(self, manifest: str, hooks: list[Hook], manifests: list[Manifest],
-                 notes: str) -> None:
+                 notes: str, written: list[str]) -> None:
         self.manifest = manifest
         self.hooks = hooks
         self.manifests = manifests
         self.notes = notes
+        self.written = written
 
 
 class RenderFailed(RunnerError):
     """A render error after the release existed: Helm adds the --debug hint."""
 
 
-def run(opts: TemplateOptions, out: TextIO | None = None) -> int:
-    """Render and print as `helm template` does; errors raise RunnerError."""
-    out = out or sys.stdout
+class TemplateResult:
+    """What `helm template` prints: the files written under --output-dir (each printed as
+    `wrote PATH`), then the text."""
+
+    __slots__ = ("written", "text")
+
+    def __init__(self, written: list[str], text: str) -> None:
+        self.written = written
+        self.text = text
+
+
+def render_template(opts: TemplateOptions, on_warning: Callable[[str], None],
+                    out: TextIO) -> TemplateResult:
+    """Render as `helm template` does; errors raise RunnerError. Values warnings go to
+    `on_warning` as they come; `out` gets --dependency-update's progress."""
     caps = default_capabilities(opts.kube_version, opts.api_versions)
+    if opts.cluster is not None:
+        caps = _cluster_capabilities(opts.cluster)
     path = locate_chart(opts.chart, opts.source_args)
     user_values = engine.merge_user_values(opts.values_files, {
         "set": opts.set_values, "set-string": opts.set_string, "set-file": opts.set_file,
@@ -119,9 +140,10 @@ def run(opts: TemplateOptions, out: TextIO | None = None) -> int:
         from runner.actions.pull import update_missing_dependencies
 
         chart = update_missing_dependencies(chart, path, opts.source_args, out)
-    values, warnings = engine.prepare_values(chart, user_values)
+    values, warnings = engine.prepare_values(chart, user_values,
+                                             skip_schema_validation=opts.skip_schema_validation)
     for warning in warnings:
-        print(warning, file=sys.stderr)
+        on_warning(warning)
     release = engine.ReleaseOptions(opts.release_name, opts.namespace, 1,
                                     not opts.is_upgrade, opts.is_upgrade)
     top = engine.to_render_values(chart, values, release, caps)
@@ -131,8 +153,17 @@ def run(opts: TemplateOptions, out: TextIO | None = None) -> int:
     except RunnerError as err:
         raise RenderFailed(f"{err}{DEBUG_HINT}") from err
     text = assemble(rendered, opts)
-    out.write(select_shown(text, opts.show_only) if opts.show_only else text)
-    return 0
+    return TemplateResult(rendered.written, select_shown(text, opts.show_only) if opts.show_only else text)
+
+
+def _cluster_capabilities(cfg: Any) -> Any:
+    """Install's getCapabilities for a server dry run (--api-versions and --kube-version are
+    not added: Helm ignores them here)."""
+    from runner.engine_objects import server_capabilities
+
+    client = cfg.kube()
+    info = client.checked("GET", "/version", "cluster reachability check failed")
+    return server_capabilities(info, client.api_versions())
 
 
 def locate_chart(name: str, source_args: Any = None) -> str:
@@ -166,15 +197,17 @@ def render_resources(chart: Any, top: dict[str, Any], opts: TemplateOptions,
         files = post_render(files, opts.post_renderer)
     sorted_docs = sort_manifests(files, on_warning=on_warning or (lambda w: print(w, file=sys.stderr)))
     parts: list[str] = []
-    written: set[str] = set()
+    rendered = Rendered("", sorted_docs.hooks, sorted_docs.manifests, notes, [])
+    names: set[str] = set()
     if opts.include_crds:
         for name, crd in chart.crd_objects():
             data = crd.data.decode("utf-8", "surrogateescape")
-            _emit(parts, written, opts, name, data)
+            _emit(parts, rendered.written, names, opts, name, data)
     for manifest in sorted_docs.manifests:
-        _emit(parts, written, opts, manifest.name, manifest.content,
+        _emit(parts, rendered.written, names, opts, manifest.name, manifest.content,
               release_dir=opts.use_release_name and opts.release_name)
-    return Rendered("".join(parts), sorted_docs.hooks, sorted_docs.manifests, notes)
+    rendered.manifest = "".join(parts)
+    return rendered
 
 
 def _take_notes(files: dict[str, str], chart_name: str, sub_notes: bool = False) -> str:
@@ -188,29 +221,33 @@ def _take_notes(files: dict[str, str], chart_name: str, sub_notes: bool = False)
     return "\n".join(notes)
 
 
-def _emit(parts: list[str], written: set[str], opts: TemplateOptions, name: str, data: str,
-          release_dir: str | bool = False) -> None:
+def _emit(parts: list[str], written: list[str], names: set[str], opts: TemplateOptions,
+          name: str, data: str, release_dir: str | bool = False) -> None:
+    """A document into the manifest text, or (--output-dir) into its file: appended
+    when this run wrote that template name already."""
     if not opts.output_dir:
         parts.append(f"---\n# Source: {name}\n{data}\n")
         return
     directory = os.path.join(opts.output_dir, release_dir) if release_dir else opts.output_dir
-    write_to_file(directory, name, data, name in written)
-    written.add(name)
+    written.append(write_to_file(directory, name, data, name in names))
+    names.add(name)
 
 
-def write_to_file(directory: str, name: str, data: str, append: bool) -> None:
-    """writeToFile: the same `---\\n# Source:` block in DIR/NAME, then `wrote PATH`."""
+def write_to_file(directory: str, name: str, data: str, append: bool) -> str:
+    """writeToFile: the same `---\\n# Source:` block in DIR/NAME; the path written (Helm
+    prints `wrote PATH`)."""
     from pathlib import Path  # only with --output-dir
 
     target = directory + os.sep + name
     Path(target).parent.mkdir(parents=True, exist_ok=True)
     with open(target, "a" if append else "w", encoding="utf-8", errors="surrogateescape") as handle:
         handle.write(f"---\n# Source: {name}\n{data}\n")
-    sys.stdout.write(f"wrote {target}\n")
+    return target
 
 
 def assemble(rendered: Rendered, opts: TemplateOptions) -> str:
-    """template.go: the trimmed manifest, then hooks (unless --no-hooks)."""
+    """template.go: the trimmed manifest, then hooks (unless --no-hooks); under
+    --output-dir the hooks' files are written (and added to `rendered.written`)."""
     parts = [go_trim_space(rendered.manifest) + "\n"]
     if opts.no_hooks:
         return "".join(parts)
@@ -226,7 +263,7 @@ def assemble(rendered: Rendered, opts: TemplateOptions) -> str:
             directory = os.path.join(directory, opts.release_name)
         if os.path.exists(os.path.join(directory, hook.path)):
             written.add(hook.path)
-        write_to_file(directory, hook.path, hook.manifest, hook.path in written)
+        rendered.written.append(write_to_file(directory, hook.path, hook.manifest, hook.path in written))
     return "".join(parts)
 
 

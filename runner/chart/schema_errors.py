@@ -20,6 +20,7 @@ if TYPE_CHECKING:
 
     from jsonschema.exceptions import ValidationError
 
+_GROUP = "validation failed"  # santhosh's kind.Group
 _TYPE_ORDER = ("null", "boolean", "number", "integer", "string", "array", "object")
 
 
@@ -41,6 +42,10 @@ class _Node(Record):
 def error_report(errors: list[ValidationError], validator: Any) -> str:
     """Helm's lines for one schema's violations, ending with a newline."""
     nodes = _build(errors, [], validator)
+    if len(nodes) == 1 and nodes[0].message == _GROUP:
+        # Schema.validate lists a group's causes when the root's one error is a group
+        # (one property with several violations): they print at the top level.
+        nodes = nodes[0].causes
     return "\n".join(line for node in nodes for line in node.lines(0)) + "\n"
 
 
@@ -48,8 +53,25 @@ def _pointer(path: list[Any]) -> str:
     return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in path)
 
 
+# santhosh's validate() checks these first, in this order, and stops at the first that
+# fails: a null where a string enum is wanted reads `got null, want string` alone.
+_STOPPING_KEYWORDS = ("type", "const", "enum", "format")
+
+
+def _stopping_error(errors: list[ValidationError]) -> ValidationError | None:
+    """The error santhosh would stop at among one schema application's errors, if any."""
+    for keyword in _STOPPING_KEYWORDS:
+        for error in errors:
+            if list(error.relative_schema_path) == [keyword]:
+                return error
+    return None
+
+
 def _build(errors: list[ValidationError], base: list[Any], validator: Any) -> list[_Node]:
     """Nodes for errors raised by one schema applied at instance path `base`."""
+    stopped = _stopping_error(errors)
+    if stopped is not None:
+        errors = [stopped]
     groups: dict[tuple[Any, ...], list[ValidationError]] = {}
     for error in errors:
         groups.setdefault(_group_key(error), []).append(error)
@@ -175,7 +197,7 @@ def _applicator_nodes(
 def _collapse(location: str, nodes: list[_Node]) -> _Node:
     if len(nodes) == 1:
         return nodes[0]
-    return _Node(location, "validation failed", nodes)
+    return _Node(location, _GROUP, nodes)
 
 
 def _subschema_causes(

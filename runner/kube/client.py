@@ -220,6 +220,9 @@ class KubeClient:
                 kinds[kind] = RestMapping(name, version["version"], kind, item["resource"],
                                           item.get("scope") == "Namespaced")
                 found.append(f"{api_version}/{kind}")
+                # Helm's GetVersionSet lists a subresource's kind too (deployments/scale: apps/v1/Scale)
+                found += [f"{api_version}/{sub['responseKind']['kind']}" for sub in item.get("subresources") or []
+                          if (sub.get("responseKind") or {}).get("kind")]
             with self._lock:
                 self._groups[api_version] = kinds
             found.append(api_version)

@@ -1,4 +1,5 @@
-"""Command-line edge cases of `template` and `lint` against Helm 4.1.4: stdout, stderr, exit code.
+"""Command-line edge cases of `template`, `lint` and the release commands against Helm 4.1.4:
+stdout, stderr, exit code.
 
 Flags without a value (short and long spellings), unknown and abbreviated
 flags, pflag's CSV reading of `-f a.yaml,b.yaml`, `--set` strings that end
@@ -9,13 +10,12 @@ every case in the test run; nothing expected is stored.
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 
 import pytest
 
-from runner.testbed.helm import helm_binary
-from tests.conformance.harness import run_cli
+from tests.conformance.cli_helpers import helm_in as _helm
+from tests.conformance.cli_helpers import ours_in as _ours
 
 TEMPLATE_CASES: tuple[tuple[str, ...], ...] = (
     ("-f",),
@@ -71,6 +71,18 @@ SHOW_ONLY_PATTERNS = (
     "*/a.yaml",
     "a.yaml",
 )
+# Flags the release commands check before they reach a cluster: Go's time.ParseDuration.
+RELEASE_CASES: tuple[tuple[str, ...], ...] = (
+    ("install", "r", "ch", "--timeout", "300"),
+    ("install", "r", "ch", "--timeout", "5 minutes"),
+    ("install", "r", "ch", "--timeout=1.5"),
+    ("install", "r", "ch", "--timeout", ""),
+    ("install", "r", "ch", "--timeout", "1d"),
+    ("upgrade", "r", "ch", "--timeout", "300"),
+    ("rollback", "r", "--timeout", "10"),
+    ("uninstall", "r", "--timeout", "2h-1m"),
+    ("test", "r", "--timeout", "5"),
+)
 LINT_CASES: tuple[tuple[str, ...], ...] = (
     ("-f",),
     ("--strict", "-f"),
@@ -101,20 +113,6 @@ def workdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root
 
 
-def _helm(workdir: Path, argv: list[str]) -> tuple[str, str, int]:
-    env = {"PATH": "/usr/bin:/bin", "HOME": str(workdir), "HELM_PLUGINS": str(workdir / "plugins")}
-    proc = subprocess.run([str(helm_binary()), *argv], capture_output=True, text=True,
-                          cwd=workdir, env=env, check=False, timeout=120)
-    return proc.stdout, proc.stderr, proc.returncode
-
-
-def _ours(workdir: Path, argv: list[str], monkeypatch: pytest.MonkeyPatch) -> tuple[str, str, int]:
-    monkeypatch.chdir(workdir)
-    monkeypatch.setenv("HELM_PLUGINS", str(workdir / "plugins"))
-    out, err, code = run_cli(argv)
-    return out.decode(), err, code
-
-
 @pytest.mark.parametrize("flags", TEMPLATE_CASES, ids=" ".join)
 def test_template_flags_as_helm(flags: tuple[str, ...], workdir: Path,
                                 monkeypatch: pytest.MonkeyPatch) -> None:
@@ -126,6 +124,12 @@ def test_template_flags_as_helm(flags: tuple[str, ...], workdir: Path,
 def test_show_only_globs_as_helm(pattern: str, workdir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     argv = ["template", "r", "shown", "--show-only", pattern]
     assert _ours(workdir, argv, monkeypatch) == _helm(workdir, argv)
+
+
+@pytest.mark.parametrize("argv", RELEASE_CASES, ids=" ".join)
+def test_release_command_flags_as_helm(argv: tuple[str, ...], workdir: Path,
+                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    assert _ours(workdir, list(argv), monkeypatch) == _helm(workdir, list(argv))
 
 
 @pytest.mark.parametrize("flags", LINT_CASES, ids=" ".join)

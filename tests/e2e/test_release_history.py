@@ -68,7 +68,7 @@ def test_dry_run_client_sees_no_history_and_dry_run_server_sees_it(cluster, name
     assert server.code == 0
     import json
 
-    manifest = json.loads(server.out)["release"]["manifest"]
+    manifest = json.loads(server.out)["manifest"]
     assert 'count: "1"' in manifest
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import io
 import os
@@ -17,29 +16,22 @@ from runner import cli
 REPO = Path(__file__).resolve().parents[2]
 
 
-def _commands(parser: object) -> set[str]:
-    sub = next(a for a in parser._actions if a.dest == "command")  # type: ignore[attr-defined]  # noqa: SLF001
-    return set(sub.choices)
+@pytest.mark.parametrize(("name", "aliases", "module"), [(n, a, m) for n, a, _, m in cli.COMMANDS])
+def test_each_command_is_built_by_its_module_only(name: str, aliases: tuple[str, ...], module: str) -> None:
+    stub = next(c for c in cli.root_command().children if c.name == name)
+    command = stub.load()
+    assert (command.name, command.aliases) == (name, aliases)
+    assert command.runnable() or command.children
 
 
-def test_the_full_parser_has_every_command() -> None:
-    assert set(cli._COMMANDS) <= _commands(cli.build_parser())  # noqa: SLF001
-
-
-@pytest.mark.parametrize("word", sorted(cli._COMMANDS))  # noqa: SLF001
-def test_a_command_word_registers_its_module(word: str) -> None:
-    assert word in _commands(cli.build_parser(word))
-
-
-@pytest.mark.parametrize("argv", [["--debug", "template", "--help"], ["template", "--help"]])
-def test_help_of_a_command_is_the_same_either_way(argv: list[str]) -> None:
-    def usage(parser: object) -> str:
-        out = io.StringIO()
-        with contextlib.redirect_stdout(out), pytest.raises(SystemExit):
-            parser.parse_args(argv)  # type: ignore[attr-defined]
-        return out.getvalue()
-
-    assert usage(cli.build_parser("template")) == usage(cli.build_parser())
+@pytest.mark.parametrize("argv", [["--debug", "template", "--help"], ["template", "--help", "--debug"]])
+def test_help_of_a_command_is_the_same_with_global_flags_anywhere(
+        argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["template", "--help"]) == 0
+    plain = capsys.readouterr().out
+    assert cli.main(argv) == 0
+    assert capsys.readouterr().out == plain
+    assert plain.startswith("\nRender chart templates locally")
 
 
 def _chart(tmp_path: Path) -> Path:
@@ -66,34 +58,19 @@ def test_the_program_prints_all_output_and_exits_with_its_code(tmp_path: Path) -
     assert missing.stderr.startswith("Error: path ")
 
 
-def test_the_template_parser_needs_no_shutil_pathlib_or_csv() -> None:
-    code = ("import sys, runner.cli; runner.cli.build_parser('template')"
-            ".parse_known_args(['template', 'rel', 'c', '-n', 'ns']);"
-            "print(sorted({'shutil', 'pathlib', 'csv', 'dataclasses'} & set(sys.modules)))")
+def test_the_template_parser_needs_no_shutil_pathlib_csv_or_argparse() -> None:
+    code = ("import sys, runner.cli; from runner.cli.cobra import find;"
+            "command, rest = find(runner.cli.root_command(), ['template', 'rel', 'c', '-n', 'ns']);"
+            "command.all_flags().parse(rest, print);"
+            "print(sorted({'shutil', 'pathlib', 'csv', 'dataclasses', 'argparse'} & set(sys.modules)))")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           cwd=REPO, timeout=120, check=True)
     assert proc.stdout.strip() == "[]"
 
 
-@pytest.mark.parametrize("columns", ["1", "30", "80", "200"])
-def test_help_is_laid_out_as_argparse_lays_it_out(columns: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("COLUMNS", columns)
-
-    def text(formatter_class: type[argparse.HelpFormatter]) -> str:
-        parser = argparse.ArgumentParser(prog="deploy-runner template", formatter_class=formatter_class)
-        parser.add_argument("args", nargs="*", metavar="[NAME] CHART")
-        parser.add_argument("--post-renderer-args", action="append", default=[],
-                            help="an argument to the post-renderer (can specify multiple)")
-        parser.add_argument("--insecure-skip-tls-verify", action="store_true")
-        return parser.format_help() + parser.format_usage()
-
-    assert text(cli._HelpFormatter) == text(argparse.HelpFormatter)  # noqa: SLF001
-
-
 def test_a_bug_reads_as_one_error_line_and_the_traceback_needs_debug(
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    from runner import cli
-    from runner.actions import repo
+    from runner.cli import repo
 
     def broken(_args: object) -> int:
         raise ValueError("boom")

@@ -32,8 +32,8 @@ RENDER_PATH_PACKAGES = ("runner.template", "runner.funcs", "runner.encoding", "r
 RENDER_PATH_MODULES = (
     "runner", "runner.engine", "runner.engine_objects", "runner.engine_errors", "runner.manifest",
     "runner.heads_cache", "runner.deepstack", "runner.errors", "runner.records", "runner.lazy_pattern", "runner.diskcache", "runner.gcpause",
-    "runner.cli", "runner.actions", "runner.actions.template", "runner.actions.template_cli",
-    "runner.actions.flags", "runner.actions.postrender",
+    "runner.cli", "runner.cli.cobra", "runner.cli.errors", "runner.cli.flags", "runner.cli.pflag",
+    "runner.cli.template", "runner.actions", "runner.actions.template", "runner.actions.postrender",
 )
 # Inside those packages, but loaded only by other commands or by a run that pays far more
 # elsewhere (a download, a post-renderer process).

@@ -1,8 +1,6 @@
-import pytest
 
-from runner.actions.release_cli import ansic, parse_duration
+from runner.cli.printers import ansic
 from runner.encoding.uitable import render_table
-from runner.errors import UsageError
 from runner.release.codec import go_json
 
 
@@ -14,12 +12,6 @@ def test_table_pads_every_cell_and_separates_with_tabs():
     assert render_table([["A", "BB"], ["ccc", "d"]]) == "A  \tBB\nccc\td "
 
 
-def test_go_durations():
-    assert parse_duration("5m0s") == 300
-    assert parse_duration("1h30m") == 5400
-    assert parse_duration("250ms") == 0.25
-    with pytest.raises(UsageError):
-        parse_duration("5 minutes")
 
 
 def test_records_are_written_as_go_json():

@@ -2,19 +2,21 @@
 
 from __future__ import annotations
 
-import argparse
 from types import SimpleNamespace
 
 import pytest
 
 from runner.actions import release_list
+from runner.cli import root_command
+from runner.cli.cobra import find
 from runner.errors import RunnerError
 
 
-def _args(pattern: str) -> argparse.Namespace:
-    parser = argparse.ArgumentParser()
-    release_list.register(parser.add_subparsers())
-    return parser.parse_args(["list", "--filter", pattern])
+def _args(pattern: str) -> object:
+    """`list --filter PATTERN` as the CLI parses it."""
+    command, rest = find(root_command(), ["list", "--filter", pattern])
+    args, _ = command.all_flags().parse(rest, print)
+    return args
 
 
 def _record(name: str) -> SimpleNamespace:

@@ -196,6 +196,13 @@ def test_every_keyword_reports_helms_message(tmp_path: Path) -> None:
             {"items": {"type": "string"}, "properties": {"l": {"items": {"minimum": 3}}}},
             "l: [5, 1]\n",
         ),
+        # santhosh stops at the first of type, const, enum, format that fails (one line, no
+        # "validation failed" group): external-dns's `policy` left null
+        ({"properties": {"p": {"type": "string", "enum": ["a", "b"]}}}, "p: null\n"),
+        ({"properties": {"p": {"type": "string", "const": "a", "enum": ["b"]}}}, "p: 1\n"),
+        ({"properties": {"p": {"const": "a", "enum": ["b"], "minLength": 5}}}, "p: c\n"),
+        ({"properties": {"p": {"enum": ["abcdef"], "minLength": 5, "pattern": "^z"}}}, "p: c\n"),
+        ({"properties": {"p": {"minLength": 5, "pattern": "^z"}}}, "p: c\n"),
     ],
 )
 def test_single_violation_matches_helm_exactly(tmp_path: Path, schema: dict, values: str) -> None:

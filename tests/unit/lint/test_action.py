@@ -1,4 +1,4 @@
-"""The lint action's printing and exit decisions (Helm's pkg/cmd/lint.go), offline."""
+"""The lint action and its printing and exit decisions (Helm's pkg/cmd/lint.go), offline."""
 
 from __future__ import annotations
 
@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from runner.actions.lint import LintOptions, run, subchart_paths
+from runner.actions.lint import LintOptions, lint, subchart_paths
+from runner.cli.lint import print_report
 from runner.errors import RunnerError
 
 CHART = "apiVersion: v2\nname: {name}\nversion: {version}\nicon: https://x.io/i.png\n"
@@ -23,7 +24,7 @@ def _chart(root: Path, name: str, version: str = "0.1.0") -> Path:
 def _run(opts: LintOptions) -> tuple[str, RunnerError | None]:
     out = io.StringIO()
     try:
-        run(opts, out)
+        print_report(lint(opts, on_warning=print), opts.quiet, out)
     except RunnerError as err:
         return out.getvalue(), err
     return out.getvalue(), None
@@ -68,4 +69,4 @@ def test_with_subcharts_walks_charts_dir(tmp_path: Path) -> None:
 
 def test_invalid_kube_version_is_refused(tmp_path: Path) -> None:
     with pytest.raises(RunnerError):
-        run(LintOptions(paths=[str(tmp_path)], kube_version="foo"), io.StringIO())
+        lint(LintOptions(paths=[str(tmp_path)], kube_version="foo"), on_warning=print)

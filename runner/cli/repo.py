@@ -2,52 +2,62 @@
 
 from __future__ import annotations
 
-import argparse
 import sys
 
-from runner.actions.flags import add_credential_flags, group_help
-from runner.actions.pull import user_errors
+from runner.cli.cobra import Command, exact_args, minimum_args, no_args
+from runner.cli.errors import user_errors
 from runner.errors import RunnerError
 
 TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
-    from typing import Any
+    from runner.cli.pflag import FlagSet, Namespace
+
+LONG = """
+This command consists of multiple subcommands to interact with chart repositories.
+
+It can be used to add, remove, list, and index chart repositories.
+"""
 
 
-def register(subparsers: Any) -> None:
-    parser = subparsers.add_parser("repo", help="add, list, remove, update chart repositories")
-    parser.set_defaults(handler=group_help(parser, as_error=True))
-    commands = parser.add_subparsers(dest="repo_command", metavar="COMMAND")
-    add = commands.add_parser("add", help="add a chart repository")
-    add.add_argument("args", nargs="*", metavar="NAME URL")
-    add_credential_flags(add)
-    add.add_argument("--pass-credentials", action="store_true")
-    add.add_argument("--force-update", action="store_true")
-    add.set_defaults(handler=handle_add)
-    update = commands.add_parser("update", aliases=["up"], help="update repository indexes")
-    update.add_argument("names", nargs="*")
-    update.set_defaults(handler=handle_update)
-    listing = commands.add_parser("list", aliases=["ls"], help="list chart repositories")
-    listing.set_defaults(handler=handle_list)
-    remove = commands.add_parser("remove", aliases=["rm"], help="remove chart repositories")
-    remove.add_argument("names", nargs="*")
-    remove.set_defaults(handler=handle_remove)
-    index = commands.add_parser("index", help="generate an index file from a directory of charts")
-    index.add_argument("dirs", nargs="*", metavar="DIR")
-    index.add_argument("--url", default="")
-    index.add_argument("--merge", default="")
-    index.add_argument("--json", action="store_true")
-    index.set_defaults(handler=handle_index)
+def build(_name: str) -> Command:
+    return Command("repo add|remove|list|index|update [ARGS]",
+                   "add, list, remove, update, and index chart repositories", long=LONG, children=[
+                       Command("add [NAME] [URL]", "add a chart repository", args=exact_args(2),
+                               run=handle_add, flags=_add_flags),
+                       Command("index [DIR]", "generate an index file given a directory containing packaged "
+                               "charts", args=exact_args(1), run=handle_index, flags=_index_flags),
+                       Command("list", "list chart repositories", aliases=("ls",), args=no_args,
+                               run=handle_list),
+                       Command("remove [REPO1 [REPO2 ...]]", "remove one or more chart repositories",
+                               aliases=("rm",), args=minimum_args(1), run=handle_remove),
+                       Command("update [REPO1 [REPO2 ...]]", "update information of available charts "
+                               "locally from chart repositories", aliases=("up",), run=handle_update),
+                   ])
+
+
+def _add_flags(fs: FlagSet) -> None:
+    fs.string("username", "chart repository username")
+    fs.string("password", "chart repository password")
+    fs.bool("force-update", "replace (overwrite) the repo if it already exists")
+    fs.string("cert-file", "identify HTTPS client using this SSL certificate file")
+    fs.string("key-file", "identify HTTPS client using this SSL key file")
+    fs.string("ca-file", "verify certificates of HTTPS-enabled servers using this CA bundle")
+    fs.bool("insecure-skip-tls-verify", "skip tls certificate checks for the repository")
+    fs.bool("pass-credentials", "pass credentials to all domains")
+
+
+def _index_flags(fs: FlagSet) -> None:
+    fs.string("url", "url of chart repository")
+    fs.string("merge", "merge the generated index into the given index")
+    fs.bool("json", "output in JSON format")
 
 
 @user_errors
-def handle_add(args: argparse.Namespace) -> int:
+def handle_add(args: Namespace) -> int:
     from runner.chart.sources.paths import HelmPaths
     from runner.chart.sources.repo import validate_repository
     from runner.chart.sources.repofile import Entry, load_repo_file, locked, write_repo_file
 
-    if len(args.args) != 2:
-        raise RunnerError('"helm repo add" requires 2 arguments\n\nUsage:  helm repo add [NAME] [URL] [flags]')
     name, url = args.args
     if "/" in name:
         raise RunnerError(f"repository name ({name}) contains '/', please specify a different name without '/'")
@@ -70,7 +80,7 @@ def handle_add(args: argparse.Namespace) -> int:
 
 
 @user_errors
-def handle_update(args: argparse.Namespace) -> int:
+def handle_update(args: Namespace) -> int:
     from runner.chart.sources.errors import SourceError
     from runner.chart.sources.paths import HelmPaths
     from runner.chart.sources.repo import download_index_file
@@ -80,11 +90,11 @@ def handle_update(args: argparse.Namespace) -> int:
     repos = load_repo_file(paths.repository_config).repositories
     if not repos:
         raise RunnerError("no repositories found. You must add one before updating")
-    if args.names:
-        unknown = [n for n in args.names if all(r.name != n for r in repos)]
+    if args.args:
+        unknown = [n for n in args.args if all(r.name != n for r in repos)]
         if unknown:
             raise RunnerError(f"no repositories found matching '{', '.join(unknown)}'.  Nothing will be updated")
-        repos = [r for r in repos if r.name in args.names]
+        repos = [r for r in repos if r.name in args.args]
     print("Hang tight while we grab the latest from your chart repositories...")
     failed = []
     for entry in repos:
@@ -101,7 +111,7 @@ def handle_update(args: argparse.Namespace) -> int:
 
 
 @user_errors
-def handle_list(args: argparse.Namespace) -> int:
+def handle_list(args: Namespace) -> int:
     from runner.chart.sources.paths import HelmPaths
     from runner.chart.sources.repofile import load_repo_file
     from runner.encoding.uitable import render_table
@@ -115,17 +125,15 @@ def handle_list(args: argparse.Namespace) -> int:
 
 
 @user_errors
-def handle_remove(args: argparse.Namespace) -> int:
+def handle_remove(args: Namespace) -> int:
     from runner.chart.sources.paths import HelmPaths
     from runner.chart.sources.repofile import load_repo_file, write_repo_file
 
-    if not args.names:
-        raise RunnerError("need at least one argument, name of chart repository")
     paths = HelmPaths.from_env()
     repo_file = load_repo_file(paths.repository_config)
     if not repo_file.repositories:
         raise RunnerError("no repositories configured")
-    for name in args.names:
+    for name in args.args:
         if not repo_file.remove(name):
             raise RunnerError(f'no repo named "{name}" found')
         write_repo_file(repo_file, paths.repository_config)
@@ -136,7 +144,7 @@ def handle_remove(args: argparse.Namespace) -> int:
 
 
 @user_errors
-def handle_index(args: argparse.Namespace) -> int:
+def handle_index(args: Namespace) -> int:
     """helm repo index DIR: DIR/index.yaml from the archives in DIR (and --merge's entries)."""
     from pathlib import Path
 
@@ -148,9 +156,7 @@ def handle_index(args: argparse.Namespace) -> int:
         write_index,
     )
 
-    if len(args.dirs) != 1:
-        raise RunnerError('"helm repo index" requires 1 argument\n\nUsage:  helm repo index [DIR] [flags]')
-    directory = Path(args.dirs[0])
+    directory = Path(args.args[0])
     entries = index_directory(directory, args.url)
     try:
         if args.merge:

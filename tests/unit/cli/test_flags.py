@@ -6,7 +6,7 @@ import csv
 
 import pytest
 
-from runner.actions.flags import read_csv
+from runner.cli.pflag import read_csv
 
 
 @pytest.mark.parametrize(("value", "expected"), [

@@ -2,51 +2,77 @@
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 
-from runner.actions.flags import DEFAULT_KEYRING, add_credential_flags
-from runner.actions.pull import user_errors
+from runner.cli.cobra import Command, minimum_args
+from runner.cli.errors import user_errors
+from runner.cli.flags import credential_flags, default_keyring, tls_flags
 from runner.errors import RunnerError
 
 TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
     from typing import Any
 
+    from runner.cli.pflag import FlagSet, Namespace
 
-def register(subparsers: Any) -> None:
-    parser = subparsers.add_parser("package", help="package a chart directory into an archive")
-    parser.add_argument("paths", nargs="*", metavar="CHART_PATH")
-    parser.add_argument("--version", default="", dest="chart_version")
-    parser.add_argument("--app-version", default="")
-    parser.add_argument("-d", "--destination", default=".")
-    parser.add_argument("-u", "--dependency-update", action="store_true")
-    parser.add_argument("--sign", action="store_true")
-    parser.add_argument("--key", default="")
-    parser.add_argument("--keyring", default=DEFAULT_KEYRING)
-    parser.add_argument("--passphrase-file", default="")
-    parser.set_defaults(handler=handle_package)
+PACKAGE_LONG = """
+This command packages a chart into a versioned chart archive file. If a path
+is given, this will look at that path for a chart (which must contain a
+Chart.yaml file) and then package that directory.
 
-    push = subparsers.add_parser("push", help="push a chart archive to an OCI registry")
-    push.add_argument("args", nargs="*", metavar="CHART REMOTE")
-    add_credential_flags(push)
-    push.add_argument("--plain-http", action="store_true")
-    push.set_defaults(handler=handle_push)
+Versioned chart archives are used by Helm package repositories.
+
+To sign a chart, use the '--sign' flag. In most cases, you should also
+provide '--keyring path/to/secret/keys' and '--key keyname'.
+"""
+PUSH_LONG = """
+Upload a chart to a registry.
+
+If the chart has an associated provenance file,
+it will also be uploaded.
+"""
+
+
+def build(name: str) -> Command:
+    if name == "push":
+        return Command("push [chart] [remote]", "push a chart to remote", long=PUSH_LONG,
+                       args=minimum_args(2), run=handle_push, flags=_push_flags)
+    return Command("package [CHART_PATH] [...]", "package a chart directory into a chart archive",
+                   long=PACKAGE_LONG, run=handle_package, flags=_package_flags)
+
+
+def _package_flags(fs: FlagSet) -> None:
+    fs.bool("sign", "use a PGP private key to sign this package")
+    fs.string("key", "name of the key to use when signing. Used if --sign is true")
+    fs.string("keyring", "location of a public keyring", default=default_keyring())
+    fs.string("passphrase-file", 'location of a file which contains the passphrase for the signing key. Use '
+              '"-" in order to read from stdin.')
+    fs.string("version", "set the version on the chart to this semver version", dest="chart_version")
+    fs.string("app-version", "set the appVersion on the chart to this version")
+    fs.string("destination", "location to write the chart.", default=".", short="d")
+    fs.bool("dependency-update", 'update dependencies from "Chart.yaml" to dir "charts/" before packaging',
+            short="u")
+
+
+def _push_flags(fs: FlagSet) -> None:
+    tls_flags(fs, what="chart upload", client="registry client")
+    fs.bool("plain-http", "use insecure HTTP connections for the chart upload")
+    credential_flags(fs)
 
 
 @user_errors
-def handle_package(args: argparse.Namespace) -> int:
+def handle_package(args: Namespace) -> int:
     from runner.chart.package import PackageOptions, package_chart
 
-    if not args.paths:
+    if not args.args:
         raise RunnerError("need at least one argument, the path to the chart")
     if args.sign and not args.key:
         raise RunnerError("--key is required for signing a package")
     if args.sign and not args.keyring:
         raise RunnerError("--keyring is required for signing a package")
     options = PackageOptions(args.chart_version, args.app_version, args.destination)
-    for path in args.paths:
+    for path in args.args:
         if args.dependency_update:
             from pathlib import Path
 
@@ -64,14 +90,12 @@ def handle_package(args: argparse.Namespace) -> int:
 
 
 @user_errors
-def handle_push(args: argparse.Namespace) -> int:
+def handle_push(args: Namespace) -> int:
     from runner.chart.loader import load_archive_file
     from runner.chart.sources import oci
     from runner.chart.sources.errors import SourceError
 
-    if len(args.args) != 2:
-        raise RunnerError('"helm push" requires at least 2 arguments\n\nUsage:  helm push [chart] [remote] [flags]')
-    chart_path, remote = args.args
+    chart_path, remote = args.args[:2]
     if not oci.is_oci(remote):
         raise SourceError(f"scheme prefix missing from remote (e.g. \"{oci.SCHEME}\")")
     from pathlib import Path
@@ -88,7 +112,7 @@ def handle_push(args: argparse.Namespace) -> int:
     return 0
 
 
-def _sign(archive: Any, args: argparse.Namespace) -> None:
+def _sign(archive: Any, args: Namespace) -> None:
     from pathlib import Path
 
     from runner.chart.sources.provenance import sign_chart

@@ -2,55 +2,49 @@
 
 from __future__ import annotations
 
-import argparse
 import sys
 
-from runner.actions.flags import add_flag, group_help, helm_flags
-from runner.actions.pull import user_errors
+from runner.cli.cobra import Command, minimum_args
+from runner.cli.errors import user_errors
 from runner.errors import RunnerError
 
 TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
-    from typing import Any
+    from runner.cli.pflag import FlagSet, Namespace
+
+LONG = """
+This command consists of multiple subcommands to interact with registries.
+"""
 
 
-def register(subparsers: Any) -> None:
-    parser = subparsers.add_parser("registry", help="login to or logout from a registry")
-    parser.set_defaults(handler=group_help(parser))
-    commands = parser.add_subparsers(dest="registry_command", metavar="COMMAND")
-    login = commands.add_parser("login", help="login to a registry", allow_abbrev=False)
-    login.add_argument("hosts", nargs="*", metavar="HOST")
-    add_flag(login, "-u", "--username", default="")
-    add_flag(login, "-p", "--password", default="")
-    login.add_argument("--password-stdin", action="store_true")
-    login.add_argument("--insecure", action="store_true")
-    login.add_argument("--plain-http", action="store_true")
-    for flag in ("--cert-file", "--key-file", "--ca-file"):
-        login.add_argument(flag, default="")
-    login.set_defaults(handler=handle_login)
-    helm_flags(login)
-    logout = commands.add_parser("logout", help="logout from a registry", allow_abbrev=False)
-    logout.add_argument("hosts", nargs="*", metavar="HOST")
-    logout.set_defaults(handler=handle_logout)
-    helm_flags(logout)
+def build(_name: str) -> Command:
+    return Command("registry", "login to or logout from a registry", long=LONG, children=[
+        Command("login [host]", "login to a registry", long="\nAuthenticate to a remote registry.\n",
+                args=minimum_args(1), run=handle_login, flags=_login_flags),
+        Command("logout [host]", "logout from a registry", long="\nRemove credentials stored for a remote "
+                "registry.\n", args=minimum_args(1), run=handle_logout),
+    ])
 
 
-
-def _one_host(args: argparse.Namespace, command: str) -> str:
-    if not args.hosts:
-        raise RunnerError(f'"helm registry {command}" requires at least 1 argument\n\n'
-                          f"Usage:  helm registry {command} [host] [flags]")
-    return str(args.hosts[0])
+def _login_flags(fs: FlagSet) -> None:
+    fs.string("username", "registry username", short="u")
+    fs.string("password", "registry password or identity token", short="p")
+    fs.bool("password-stdin", "read password or identity token from stdin")
+    fs.bool("insecure", "allow connections to TLS registry without certs")
+    fs.string("cert-file", "identify registry client using this SSL certificate file")
+    fs.string("key-file", "identify registry client using this SSL key file")
+    fs.string("ca-file", "verify certificates of HTTPS-enabled servers using this CA bundle")
+    fs.bool("plain-http", "use insecure HTTP connections for the chart upload")
 
 
 @user_errors
-def handle_login(args: argparse.Namespace) -> int:
+def handle_login(args: Namespace) -> int:
     from runner.chart.sources import oci
     from runner.chart.sources.errors import SourceError
     from runner.chart.sources.paths import HelmPaths
     from runner.chart.sources.registry_config import store_credentials
 
-    host = _one_host(args, "login")
+    host = args.args[0]
     username, password = credentials(args)
     options = oci.OciOptions(plain_http=args.plain_http, insecure_skip_tls_verify=args.insecure,
                              ca_file=args.ca_file, cert_file=args.cert_file,
@@ -64,7 +58,7 @@ def handle_login(args: argparse.Namespace) -> int:
     return 0
 
 
-def credentials(args: argparse.Namespace) -> tuple[str, str]:
+def credentials(args: Namespace) -> tuple[str, str]:
     """getUsernamePassword: --password-stdin, the flags, else prompts (a blank user asks for a token)."""
     username, password = args.username, args.password
     if args.password_stdin:
@@ -96,11 +90,11 @@ def _read_line(prompt: str, secret: bool) -> str:
 
 
 @user_errors
-def handle_logout(args: argparse.Namespace) -> int:
+def handle_logout(args: Namespace) -> int:
     from runner.chart.sources.paths import HelmPaths
     from runner.chart.sources.registry_config import remove_credentials
 
-    host = _one_host(args, "logout")
+    host = args.args[0]
     remove_credentials(host, HelmPaths.from_env().registry_config)
     print(f"Removing login credentials for {host}", file=sys.stderr)
     return 0

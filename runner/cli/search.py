@@ -7,17 +7,33 @@ more are dropped, and results are ordered by score, name and newest version.
 
 from __future__ import annotations
 
-import argparse
 import sys
 
-from runner.actions.flags import add_flag, group_help, helm_flags
-from runner.actions.pull import user_errors
+from runner.cli.cobra import Command
+from runner.cli.errors import user_errors
+from runner.cli.flags import output_flag
 from runner.errors import RunnerError
 
 TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
     from typing import Any
 
+    from runner.cli.pflag import FlagSet, Namespace
+
+LONG = """
+Search provides the ability to search for Helm charts in the various places
+they can be stored including the Artifact Hub and repositories you have added.
+Use search subcommands to search different locations for charts.
+"""
+REPO_LONG = """
+Search reads through all of the repositories configured on the system, and
+looks for matches. Search of these repositories uses the metadata stored on
+the system.
+
+It will display the latest stable versions of the charts found. If you
+specify the --devel flag, the output will include pre-release versions.
+If you want to search using a version constraint, use --version.
+"""
 FIELD_SEPARATOR = "\v"
 MAX_SCORE = 25
 
@@ -31,31 +47,32 @@ class Result:
         self.chart = chart  # an index ChartVersion
 
 
-def register(subparsers: Any) -> None:
-    parser = subparsers.add_parser("search", help="search for a keyword in charts")
-    parser.set_defaults(handler=group_help(parser))
-    commands = parser.add_subparsers(dest="search_command", metavar="COMMAND")
-    repo = commands.add_parser("repo", help="search repositories for a keyword in charts",
-                               allow_abbrev=False)
-    repo.add_argument("keywords", nargs="*", metavar="KEYWORD")
-    add_flag(repo, "-r", "--regexp", action="store_true")
-    add_flag(repo, "-l", "--versions", action="store_true")
-    repo.add_argument("--devel", action="store_true")
-    repo.add_argument("--version", default="", dest="chart_version")
-    repo.add_argument("--max-col-width", type=int, default=50)
-    repo.add_argument("--fail-on-no-result", action="store_true")
-    add_flag(repo, "-o", "--output", choices=("table", "json", "yaml"), default="table")
-    repo.set_defaults(handler=handle_repo)
-    helm_flags(repo)
+def build(_name: str) -> Command:
+    return Command("search [keyword]", "search for a keyword in charts", long=LONG, children=[
+        Command("repo [keyword]", "search repositories for a keyword in charts", long=REPO_LONG,
+                run=handle_repo, flags=_repo_flags),
+    ])
 
+
+def _repo_flags(fs: FlagSet) -> None:
+    fs.bool("regexp", "use regular expressions for searching repositories you have added", short="r")
+    fs.bool("versions", "show the long listing, with each version of each chart on its own line, for "
+            "repositories you have added", short="l")
+    fs.bool("devel", "use development versions (alpha, beta, and release candidate releases), too. Equivalent "
+            "to version '>0.0.0-0'. If --version is set, this is ignored")
+    fs.string("version", "search using semantic versioning constraints on repositories you have added",
+              dest="chart_version")
+    fs.uint("max-col-width", "maximum column width for output table", default=50)
+    fs.bool("fail-on-no-result", "search fails if no results are found")
+    output_flag(fs)
 
 
 @user_errors
-def handle_repo(args: argparse.Namespace) -> int:
+def handle_repo(args: Namespace) -> int:
     version = args.chart_version or (">0.0.0-0" if args.devel else ">0.0.0")
     lines = build_index(args.versions or bool(version))
-    if args.keywords:
-        results = search(lines, " ".join(args.keywords), args.regexp)
+    if args.args:
+        results = search(lines, " ".join(args.args), args.regexp)
     else:
         results = [Result(key.split("$$")[0], 0, chart) for key, (_, chart) in lines.items()]
     results.sort(key=_order)
@@ -183,12 +200,12 @@ def apply_constraint(results: list[Result], version: str, every_version: bool) -
     return kept
 
 
-def render(results: list[Result], args: argparse.Namespace) -> str:
+def render(results: list[Result], args: Namespace) -> str:
     """repoSearchWriter: a table (or `No results found`), or the list as JSON or YAML."""
     if not results and args.fail_on_no_result:
         raise RunnerError("no results found")
     if args.output != "table":
-        from runner.actions.output import encode_data
+        from runner.cli.printers import encode_data
 
         return encode_data([{"name": r.name, "version": r.chart.version,
                              "app_version": r.chart.app_version,

@@ -1,0 +1,40 @@
+"""One command line through the helm binary and through our CLI, in the same bare environment:
+HOME and HELM_PLUGINS inside the case's directory, KUBECONFIG naming a missing file, no other
+HELM_* or XDG_* variable but those a case gives."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from runner.testbed.helm import helm_binary
+from tests.conformance.harness import run_cli
+
+Result = tuple[str, str, int]  # stdout, stderr, exit code
+
+
+def cli_env(workdir: Path) -> dict[str, str]:
+    return {"PATH": "/usr/bin:/bin", "HOME": str(workdir), "HELM_PLUGINS": str(workdir / "plugins"),
+            "KUBECONFIG": str(workdir / "no-kubeconfig")}
+
+
+def helm_in(workdir: Path, argv: list[str], variables: dict[str, str] | None = None) -> Result:
+    proc = subprocess.run([str(helm_binary()), *argv], capture_output=True, text=True,
+                          cwd=workdir, env=cli_env(workdir) | (variables or {}), check=False, timeout=120)
+    return proc.stdout, proc.stderr, proc.returncode
+
+
+def ours_in(workdir: Path, argv: list[str], monkeypatch: pytest.MonkeyPatch,
+            variables: dict[str, str] | None = None) -> Result:
+    """Our CLI in process, in the environment helm_in gives Helm."""
+    monkeypatch.chdir(workdir)
+    for name in [n for n in os.environ if n.startswith(("HELM_", "XDG_"))]:
+        monkeypatch.delenv(name)
+    for name, value in (cli_env(workdir) | (variables or {})).items():
+        if name != "PATH":
+            monkeypatch.setenv(name, value)
+    out, err, code = run_cli(argv)
+    return out.decode(), err, code
