@@ -245,14 +245,14 @@ def _values(args: Namespace) -> dict[str, Any]:
     return engine.merge_user_values(args.values_files, set_values(args))
 
 
-def _deploy_options(args: Namespace, name: str, chart: str, server_side: str) -> Any:
+def _deploy_options(args: Namespace, name: str, chart: str, server_side: str, dry_run: str) -> Any:
     """The flags install and upgrade share (runner.actions.deploy.DeployOptions); arguments
     evaluate in order, so a bad chart, values file or flag is reported first."""
     from runner.actions.deploy import DeployOptions
 
     return DeployOptions(
         name=name, chart=_chart_path(args, chart), values=_values(args),
-        dry_run=_dry(dry_run_strategy(args.dry_run)), wait=_waits(args.wait),
+        dry_run=dry_run, wait=_waits(args.wait),
         wait_strategy=_strategy(args.wait), timeout=args.timeout,
         wait_for_lock=args.wait_for_lock, labels=args.labels, post_renderer=post_renderer(args),
         server_side=server_side, force_conflicts=args.force_conflicts,
@@ -269,9 +269,11 @@ def install(args: Namespace) -> int:
     from runner.actions.install import InstallOptions, install
     from runner.cli.template import name_and_chart
 
+    dry_run = _dry(dry_run_strategy(args.dry_run))  # a bad value is not an install failure
+
     def run() -> Any:  # runInstall: its errors read "INSTALLATION FAILED: ..."
         name, chart = name_and_chart(args.args, args.generate_name)
-        opts = _deploy_options(args, name, chart, "true" if args.server_side else "false")
+        opts = _deploy_options(args, name, chart, "true" if args.server_side else "false", dry_run)
         own = InstallOptions(generate_name=args.generate_name, replace=args.replace)
         return install(action_config(args), opts, own)
 
@@ -284,7 +286,7 @@ def upgrade(args: Namespace) -> int:
     from runner.actions.upgrade import UpgradeOptions, upgrade
 
     name, chart = args.args
-    opts = _deploy_options(args, name, chart, args.server_side)
+    opts = _deploy_options(args, name, chart, args.server_side, _dry(dry_run_strategy(args.dry_run)))
     own = UpgradeOptions(
         install=args.install, reuse_values=args.reuse_values, reset_values=args.reset_values,
         reset_then_reuse_values=args.reset_then_reuse_values, cleanup_on_fail=args.cleanup_on_fail,
