@@ -165,7 +165,7 @@ def _apply(cfg: ActionConfig, cluster: Cluster, opts: DeployOptions, plan: Plan,
     try:
         if not opts.no_hooks:
             run_hooks(cluster, release, f"pre-{event}", server_side=plan.server_side,
-                      timeout=opts.timeout, record=cfg.storage.update)
+                      timeout=opts.timeout, record=cfg.storage.update, strategy=_strategy(opts))
         if plan.installing and not current:
             cluster.create(target, server_side=plan.server_side, force=opts.force_conflicts,
                            result=applied)
@@ -178,7 +178,7 @@ def _apply(cfg: ActionConfig, cluster: Cluster, opts: DeployOptions, plan: Plan,
             cluster.wait(target, opts.timeout, strategy=opts.wait_strategy, jobs=opts.wait_for_jobs)
         if not opts.no_hooks:
             run_hooks(cluster, release, f"post-{event}", server_side=plan.server_side,
-                      timeout=opts.timeout, record=cfg.storage.update)
+                      timeout=opts.timeout, record=cfg.storage.update, strategy=_strategy(opts))
     except RunnerError as err:
         _mark_failed(cfg, plan, str(err))
         if plan.on_failure is not None:
@@ -189,6 +189,12 @@ def _apply(cfg: ActionConfig, cluster: Cluster, opts: DeployOptions, plan: Plan,
         _mark_failed(cfg, plan, "context canceled")
         raise
     return applied
+
+
+def _strategy(opts: DeployOptions) -> str:
+    from runner.kube.wait import in_effect
+
+    return in_effect(opts.wait or opts.rollback_on_failure, opts.wait_strategy)
 
 
 def _mark_failed(cfg: ActionConfig, plan: Plan, reason: str) -> None:

@@ -24,13 +24,14 @@ class HookError(RunnerError):
 
 
 def run_hooks(cluster: Cluster, release: Release, event: str, *, server_side: bool,
-              timeout: float, record: Callable[[Release], None]) -> None:
+              timeout: float, record: Callable[[Release], None], strategy: str = "hookOnly") -> None:
+    """`strategy` (Helm's --wait value) picks the waiter for the hooks' objects and deletions."""
     executing = sorted((h for h in release.hooks if event in h.events),
                        key=lambda h: (h.weight, h.name))
     for index, hook in enumerate(executing):
         if not hook.delete_policies:
             hook.delete_policies = [BEFORE_HOOK_CREATION]
-        _delete_by_policy(cluster, release, hook, BEFORE_HOOK_CREATION, timeout)
+        _delete_by_policy(cluster, release, hook, BEFORE_HOOK_CREATION, timeout, strategy)
         resources = cluster.build(hook.manifest, release.namespace)
         hook.last_run = HookExecution(started_at=go_time_now(), phase="Running")
         record(release)
@@ -41,25 +42,23 @@ def run_hooks(cluster: Cluster, release: Release, event: str, *, server_side: bo
             hook.last_run.completed_at, hook.last_run.phase = go_time_now(), "Failed"
             raise HookError(f"warning: Hook {event} {hook.path} failed: {err}") from err
         try:
-            cluster.watch_hook(resources, timeout)
+            cluster.watch_hook(resources, timeout, strategy=strategy)
         except RunnerError:
             hook.last_run.completed_at, hook.last_run.phase = go_time_now(), "Failed"
             for earlier in executing[:index]:
-                _delete_by_policy(cluster, release, earlier, HOOK_SUCCEEDED, timeout)
-            _delete_by_policy(cluster, release, hook, HOOK_FAILED, timeout)
+                _delete_by_policy(cluster, release, earlier, HOOK_SUCCEEDED, timeout, strategy)
+            _delete_by_policy(cluster, release, hook, HOOK_FAILED, timeout, strategy)
             raise
         hook.last_run.completed_at, hook.last_run.phase = go_time_now(), "Succeeded"
     for hook in reversed(executing):
-        _delete_by_policy(cluster, release, hook, HOOK_SUCCEEDED, timeout)
+        _delete_by_policy(cluster, release, hook, HOOK_SUCCEEDED, timeout, strategy)
 
 
 def _delete_by_policy(cluster: Cluster, release: Release, hook: Hook, policy: str,
-                      timeout: float) -> None:
+                      timeout: float, strategy: str) -> None:
     if hook.kind == "CustomResourceDefinition" or policy not in hook.delete_policies:
         return
     deleted, errors = cluster.delete(cluster.build(hook.manifest, release.namespace))
     if errors:
         raise HookError("; ".join(errors))
-    left = cluster.hook_deleted(deleted, timeout)
-    if left:
-        raise HookError(f"timed out waiting for the hook resources to be deleted: {', '.join(left)}")
+    cluster.hook_deleted(deleted, timeout, strategy=strategy)

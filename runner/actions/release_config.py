@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from runner import engine
-from runner.actions.results import WARNING, Message
+from runner.actions.results import WAIT, WARNING, Message
 from runner.engine_objects import default_capabilities
 from runner.errors import RunnerError
 from runner.kube.client import KubeClient
@@ -35,6 +35,8 @@ from runner.release.storage.kube import KubeDriver
 TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
     from typing import Any
+
+    from runner.kube.wait import WaitProgress
 
 _NAME = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
 MAX_NAME_LENGTH = 53
@@ -71,8 +73,10 @@ class ActionConfig:
         client = KubeClient.connect(access)
         ns = client.default_namespace
         store = _driver(client, ns, driver)
-        return cls(KubeCluster(client), ns, Storage(store),
-                   locking=not isinstance(store, MemoryDriver))
+        cluster = KubeCluster(client)
+        cfg = cls(cluster, ns, Storage(store), locking=not isinstance(store, MemoryDriver))
+        cluster.on_progress = cfg.tell_progress
+        return cfg
 
     def require_cluster(self) -> Cluster:
         if self.cluster is None:
@@ -87,14 +91,23 @@ class ActionConfig:
             raise RunnerError("this operation needs a Kubernetes API connection")
         return client
 
-    def tell(self, kind: str, text: str) -> None:
-        message = Message(kind, text)
+    def tell(self, kind: str, text: str, data: Any = None) -> None:
+        message = Message(kind, text, data)
         self.messages.append(message)
         if self.on_message is not None:
             self.on_message(message)
 
     def warn(self, text: str) -> None:
         self.tell(WARNING, text)
+
+    def tell_progress(self, progress: WaitProgress) -> None:
+        """A wait's progress (runner.kube.wait): told as data, with a line that sums it up.
+        Only the start, the changes and the end are kept in `messages` (not every tick)."""
+        message = Message(WAIT, progress.summary(), progress)
+        if progress.stage != "tick":
+            self.messages.append(message)
+        if self.on_message is not None:
+            self.on_message(message)
 
     @contextmanager
     def locked(self, name: str, wait_seconds: float = 0.0) -> Iterator[Lock | None]:

@@ -41,8 +41,9 @@ def run_tests(cfg: ActionConfig, opts: TestOptions) -> TestRun:
     release.hooks = [h for h in release.hooks if _selected(h, opts)]
     error: RunnerError | None = None
     try:
+        # Helm's ReleaseTesting always waits with the status watcher, whatever --wait says.
         run_hooks(cfg.require_cluster(), release, TEST_EVENT, server_side=release.apply_method == "ssa",
-                  timeout=opts.timeout, record=cfg.storage.update)
+                  timeout=opts.timeout, record=cfg.storage.update, strategy="watcher")
     except RunnerError as err:
         error = err
     finally:

@@ -10,9 +10,12 @@ from runner.release.record import Release
 
 TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
+    from typing import Any
+
     from runner.kube.apply import ApplyResult
 
 WARNING = "warning"  # a line Helm prints on stderr as it is (values coalescing, manifests)
+WAIT = "wait"  # what a wait awaits (data: runner.kube.wait.WaitProgress); the CLI draws it on stderr
 
 
 @dataclass(frozen=True)
@@ -20,8 +23,9 @@ class Message:
     """Something an action tells while it runs, in order: the CLI prints it at once,
     a report collects it (ActionConfig.on_message / ActionConfig.messages)."""
 
-    kind: str  # WARNING
+    kind: str  # WARNING or WAIT
     text: str
+    data: Any = None  # WAIT: the WaitProgress the text sums up
 
 
 @dataclass

@@ -23,6 +23,7 @@ from runner.actions.results import ReleaseResult
 from runner.errors import RunnerError
 from runner.kube.cluster import Lock
 from runner.kube.ownership import set_release_metadata
+from runner.kube.wait import in_effect
 from runner.release.applymethod import csa_force_explanation, method_for, resolve_server_side
 from runner.release.record import (
     DEPLOYED,
@@ -120,7 +121,7 @@ def _perform(cfg: ActionConfig, opts: RollbackOptions, current: Release, target:
     new = cluster.build(target.manifest, target.namespace)
     if not opts.no_hooks:
         run_hooks(cluster, target, "pre-rollback", server_side=server_side, timeout=opts.timeout,
-                  record=cfg.storage.update)
+                  record=cfg.storage.update, strategy=in_effect(opts.wait, opts.wait_strategy))
     set_release_metadata(new, target.name, target.namespace)
     try:
         applied = cluster.update(old, new, server_side=server_side, force=opts.force_conflicts,
@@ -144,7 +145,7 @@ def _perform(cfg: ActionConfig, opts: RollbackOptions, current: Release, target:
             raise RollbackError(f"release {target.name} failed: {err}") from err
     if not opts.no_hooks:
         run_hooks(cluster, target, "post-rollback", server_side=server_side, timeout=opts.timeout,
-                  record=cfg.storage.update)
+                  record=cfg.storage.update, strategy=in_effect(opts.wait, opts.wait_strategy))
     for head in cfg.storage.heads(target.name):
         if head.status == DEPLOYED:
             record = cfg.storage.get(target.name, head.version)

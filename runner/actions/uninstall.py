@@ -27,6 +27,7 @@ class UninstallOptions:
     no_hooks: bool = False
     dry_run: bool = False
     wait: bool = False
+    wait_strategy: str = "watcher"  # watcher | legacy (Helm 4 --wait=...)
     timeout: float = DEFAULT_TIMEOUT
     ignore_not_found: bool = False
     description: str = ""
@@ -68,7 +69,7 @@ def _perform(cfg: ActionConfig, opts: UninstallOptions, release: Release) -> Uni
     server_side = release.apply_method == SERVER_SIDE_APPLY
     if not opts.no_hooks:
         run_hooks(cluster, release, "pre-delete", server_side=server_side, timeout=opts.timeout,
-                  record=cfg.storage.update)
+                  record=cfg.storage.update, strategy=wait.in_effect(opts.wait, opts.wait_strategy))
     cfg.storage.update(release)
     resources = uninstall_sorted(cluster.build(release.manifest, release.namespace))
     doomed = []
@@ -84,12 +85,12 @@ def _perform(cfg: ActionConfig, opts: UninstallOptions, release: Release) -> Uni
     result.deleted = [r.ref() for r in deleted]
     if opts.wait:
         try:
-            cluster.wait_deleted(deleted, opts.timeout)
+            cluster.wait_deleted(deleted, opts.timeout, strategy=opts.wait_strategy)
         except wait.WaitError as err:
             result.errors.append(str(err))
     if not opts.no_hooks:
         run_hooks(cluster, release, "post-delete", server_side=server_side, timeout=opts.timeout,
-                  record=cfg.storage.update)
+                  record=cfg.storage.update, strategy=wait.in_effect(opts.wait, opts.wait_strategy))
     release.info.status = UNINSTALLED
     release.info.description = opts.description or "Uninstallation complete"
     if opts.keep_history:

@@ -25,15 +25,14 @@ def cluster_access(args: Namespace) -> dict[str, Any]:
 def action_config(args: Namespace) -> ActionConfig:
     """The action configuration (cluster client, namespace, release storage) the flags name."""
     from runner.actions.release_config import ActionConfig
+    from runner.cli.progress import message_printer
     from runner.kube.kubeconfig import ClusterAccess
 
     cfg = ActionConfig.connect(access=ClusterAccess(**cluster_access(args)))
-    cfg.on_message = print_message
+    cfg.on_message = message_printer(show_progress=shows_progress(args))
     return cfg
 
 
-def print_message(message: Any) -> None:
-    """What an action tells while it runs (Helm's warning lines) goes to stderr as it comes."""
-    import sys
-
-    print(message.text, file=sys.stderr)
+def shows_progress(args: Namespace) -> bool:
+    """Waits are shown unless --no-progress, or the output is data (-o json|yaml)."""
+    return not getattr(args, "no_progress", False) and getattr(args, "output", "table") not in ("json", "yaml")

@@ -100,6 +100,12 @@ def _history_flags(fs: FlagSet) -> None:
     fs.bool("include-history-values", "include each previous release's values in .Release.History")
 
 
+def _progress_flag(fs: FlagSet) -> None:
+    """deploy-runner's own: Helm shows nothing while it waits, and has no switch for it."""
+    fs.bool("no-progress", "do not show what a wait is waiting for (shown on stderr: redrawn in place on a "
+            "terminal, a line per change otherwise; never with -o json or yaml)")
+
+
 def _lock_flag(fs: FlagSet) -> None:
     """deploy-runner's own: how long to wait for another run's release lock."""
     fs.duration("wait-for-lock", "how long to wait for another operation's lock on the release (0s: fail "
@@ -115,6 +121,7 @@ def _install_flags(fs: FlagSet) -> None:
     output_flag(fs)
     _history_flags(fs)
     _lock_flag(fs)
+    _progress_flag(fs)
 
 
 def _upgrade_flags(fs: FlagSet) -> None:
@@ -170,6 +177,7 @@ def _upgrade_flags(fs: FlagSet) -> None:
     output_flag(fs)
     _history_flags(fs)
     _lock_flag(fs)
+    _progress_flag(fs)
 
 
 def _rollback_flags(fs: FlagSet) -> None:
@@ -188,6 +196,7 @@ def _rollback_flags(fs: FlagSet) -> None:
            default=_history_max_default())
     output_flag(fs)
     _lock_flag(fs)
+    _progress_flag(fs)
 
 
 def _uninstall_flags(fs: FlagSet) -> None:
@@ -202,6 +211,7 @@ def _uninstall_flags(fs: FlagSet) -> None:
     timeout_flag(fs)
     fs.string("description", "add a custom description")
     _lock_flag(fs)
+    _progress_flag(fs)
 
 
 def _test_flags(fs: FlagSet) -> None:
@@ -213,6 +223,7 @@ def _test_flags(fs: FlagSet) -> None:
                     "commas: name=test1,name=test2)")
     output_flag(fs)
     fs.bool("hide-notes", "if set, do not show notes in test output. Does not affect presence in chart metadata")
+    _progress_flag(fs)
 
 
 def _history_max_default() -> int:
@@ -340,7 +351,7 @@ def uninstall(args: Namespace) -> int:
         opts = UninstallOptions(
             name=name, keep_history=args.keep_history, cascade=args.cascade,
             no_hooks=args.no_hooks, dry_run=args.dry_run, wait=_waits(args.wait),
-            timeout=args.timeout, ignore_not_found=args.ignore_not_found,
+            wait_strategy=_strategy(args.wait), timeout=args.timeout, ignore_not_found=args.ignore_not_found,
             description=args.description, wait_for_lock=args.wait_for_lock)
         result = uninstall(cfg, opts)
         if result is not None and result.info:

@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from runner.kube.client import KubeClient
     from runner.kube.lease import PreviousHolder
     from runner.kube.resources import Resource
+    from runner.kube.wait import Progress
 
 
 class Lock(Protocol):
@@ -70,10 +71,11 @@ class Cluster(Protocol):
 
     def wait(self, resources: Sequence[Resource], timeout: float, *, strategy: str = "watcher",
              jobs: bool = False) -> None:
-        """--wait: every object ready (WaitError otherwise)."""
+        """--wait=<strategy>: every object ready (WaitError otherwise)."""
         ...
 
-    def wait_deleted(self, resources: Sequence[Resource], timeout: float) -> None:
+    def wait_deleted(self, resources: Sequence[Resource], timeout: float, *,
+                     strategy: str = "watcher") -> None:
         """uninstall --wait: every object gone (WaitError naming those left)."""
         ...
 
@@ -82,12 +84,14 @@ class Cluster(Protocol):
         """Write a hook's objects one by one, in order (SSA without force, or create)."""
         ...
 
-    def watch_hook(self, resources: Sequence[Resource], timeout: float) -> None:
-        """WatchUntilReady: Jobs complete, Pods succeed (WaitError otherwise)."""
+    def watch_hook(self, resources: Sequence[Resource], timeout: float, *,
+                   strategy: str = "hookOnly") -> None:
+        """WatchUntilReady by the strategy's waiter: Jobs complete, Pods succeed (WaitError otherwise)."""
         ...
 
-    def hook_deleted(self, resources: Sequence[Resource], timeout: float) -> list[str]:
-        """Wait until a deleted hook's objects are gone; those still there at the timeout."""
+    def hook_deleted(self, resources: Sequence[Resource], timeout: float, *,
+                     strategy: str = "hookOnly") -> None:
+        """A deleted hook's objects gone, by the strategy's waiter (WaitError otherwise)."""
         ...
 
     def pod_log(self, namespace: str, pod: str) -> tuple[int, str]:
@@ -111,10 +115,11 @@ class Cluster(Protocol):
 class KubeCluster:
     """The Cluster over a real API server: each operation is a runner.kube function.
     They are imported where used: status, history and get load this module and never
-    apply, wait or delete anything."""
+    apply, wait or delete anything. Every wait tells `on_progress` what it awaits."""
 
     def __init__(self, client: KubeClient) -> None:
         self.client = client
+        self.on_progress: Progress | None = None
 
     def server_version(self) -> str:
         return self.client.server_version()
@@ -167,12 +172,13 @@ class KubeCluster:
              jobs: bool = False) -> None:
         from runner.kube import wait
 
-        wait.wait_for(strategy, self.client, resources, timeout, jobs=jobs)
+        wait.wait_for(strategy, self.client, resources, timeout, jobs=jobs, progress=self.on_progress)
 
-    def wait_deleted(self, resources: Sequence[Resource], timeout: float) -> None:
+    def wait_deleted(self, resources: Sequence[Resource], timeout: float, *,
+                     strategy: str = "watcher") -> None:
         from runner.kube import wait
 
-        wait.watch_deleted(self.client, resources, timeout)
+        wait.wait_deleted(strategy, self.client, resources, timeout, progress=self.on_progress)
 
     def create_hook(self, resources: Sequence[Resource], *, server_side: bool) -> None:
         from runner.kube.apply import create, server_side_apply
@@ -183,15 +189,19 @@ class KubeCluster:
             else:
                 create(self.client, resource)
 
-    def watch_hook(self, resources: Sequence[Resource], timeout: float) -> None:
+    def watch_hook(self, resources: Sequence[Resource], timeout: float, *,
+                   strategy: str = "hookOnly") -> None:
         from runner.kube import wait
 
-        wait.watch_ready(self.client, resources, timeout, hooks=True)
+        wait.wait_hook(strategy, self.client, resources, timeout, progress=self.on_progress)
 
-    def hook_deleted(self, resources: Sequence[Resource], timeout: float) -> list[str]:
-        from runner.kube import operations
+    def hook_deleted(self, resources: Sequence[Resource], timeout: float, *,
+                     strategy: str = "hookOnly") -> None:
+        """Helm's hookOnly waiter does not wait for deleted hooks at all: its next create
+        of a Pod hook still terminating then fails. We wait as the watcher does."""
+        from runner.kube import wait
 
-        return operations.wait_for_delete(self.client, resources, timeout)
+        wait.wait_deleted(strategy, self.client, resources, timeout, progress=self.on_progress)
 
     def pod_log(self, namespace: str, pod: str) -> tuple[int, str]:
         return self.client.text(f"/api/v1/namespaces/{namespace}/pods/{pod}/log")

@@ -7,7 +7,6 @@ annotated helm.sh/resource-policy: keep.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
 
 from runner.kube import apply, parallel
@@ -133,17 +132,6 @@ def delete_all(client: KubeClient, resources: Sequence[Resource], cascade: str =
         except KubeError as err:
             errors.append(str(err))
     return deleted, errors
-
-
-def wait_for_delete(client: KubeClient, resources: Sequence[Resource], timeout: float) -> list[str]:
-    """Poll until every object is gone; names of those still present at the deadline."""
-    deadline = time.monotonic() + timeout
-    left = list(resources)
-    while left and time.monotonic() < deadline:
-        left = [r for r in left if client.request("GET", r.path).status != 404]
-        if left:
-            time.sleep(0.2)
-    return [r.describe() for r in left]
 
 
 def migrate_client_side_manager(client: KubeClient, resource: Resource) -> None:

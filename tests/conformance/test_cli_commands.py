@@ -83,11 +83,11 @@ CASES: tuple[tuple[str, ...], ...] = (
 
 # Flags deploy-runner adds to Helm's (shown in its help, absent from Helm's), by command.
 OUR_FLAGS = {
-    "install": {"--release-history-max", "--include-history-values", "--wait-for-lock"},
-    "upgrade": {"--release-history-max", "--include-history-values", "--wait-for-lock"},
-    "rollback": {"--output", "--wait-for-lock"},
-    "uninstall": {"--wait-for-lock"},
-    "test": {"--output", "--hide-notes"},
+    "install": {"--release-history-max", "--include-history-values", "--wait-for-lock", "--no-progress"},
+    "upgrade": {"--release-history-max", "--include-history-values", "--wait-for-lock", "--no-progress"},
+    "rollback": {"--output", "--wait-for-lock", "--no-progress"},
+    "uninstall": {"--wait-for-lock", "--no-progress"},
+    "test": {"--output", "--hide-notes", "--no-progress"},
 }
 # Helm's flags deploy-runner does not take yet (refused as unknown), by command.
 NOT_YET = {

@@ -55,6 +55,7 @@ class FakeCluster:
     namespaces: set[str] = field(default_factory=set)
     logs: dict[str, str] = field(default_factory=dict)  # pod name -> log text
     lock_log: list[str] = field(default_factory=list)  # "acquire x" / "release x", in order
+    waiters: list[tuple[str, str]] = field(default_factory=list)  # (wait, --wait strategy), in order
     _kinds: dict[tuple[str, str], RestMapping] = field(default_factory=dict)
     _failures: dict[tuple[str, str], str] = field(default_factory=dict)
     _interrupts: set[tuple[str, str]] = field(default_factory=set)
@@ -178,9 +179,12 @@ class FakeCluster:
 
     def wait(self, resources: Sequence[Resource], timeout: float, *, strategy: str = "watcher",
              jobs: bool = False) -> None:
+        self.waiters.append(("wait", strategy))
         self._check_ready("wait", resources)
 
-    def wait_deleted(self, resources: Sequence[Resource], timeout: float) -> None:
+    def wait_deleted(self, resources: Sequence[Resource], timeout: float, *,
+                     strategy: str = "watcher") -> None:
+        self.waiters.append(("deleted", strategy))
         left = [r for r in resources if r.path in self.objects]
         if left:
             raise WaitError("\n".join([*(f"resource {r.kind}/{r.namespace}/{r.name} still exists"
@@ -192,11 +196,18 @@ class FakeCluster:
                 raise KubeError(f"failed to create {resource.describe()}: already exists", 409)
             self._write("hook", resource, force=False)
 
-    def watch_hook(self, resources: Sequence[Resource], timeout: float) -> None:
+    def watch_hook(self, resources: Sequence[Resource], timeout: float, *,
+                   strategy: str = "hookOnly") -> None:
+        self.waiters.append(("hook", strategy))
         self._check_ready("hook", resources)
 
-    def hook_deleted(self, resources: Sequence[Resource], timeout: float) -> list[str]:
-        return [r.describe() for r in resources if r.path in self.objects]
+    def hook_deleted(self, resources: Sequence[Resource], timeout: float, *,
+                     strategy: str = "hookOnly") -> None:
+        self.waiters.append(("hook deleted", strategy))
+        left = [r for r in resources if r.path in self.objects]
+        if left:
+            raise WaitError("\n".join([*(f"resource {r.kind}/{r.namespace}/{r.name} still exists"
+                                         for r in left), "context deadline exceeded"]))
 
     def pod_log(self, namespace: str, pod: str) -> tuple[int, str]:
         if pod not in self.logs:

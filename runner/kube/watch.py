@@ -1,0 +1,223 @@
+"""Watching the API server: one watch request (`Stream`, `events`), and `Observer`,
+which lists then watches several collections at once as client-go's informers do.
+
+A watch opens `?watch=1` from a resourceVersion (the one a list returned, so
+nothing between the two is missed) and yields each event until the server ends
+it at `timeout` seconds, the connection drops, or an ERROR event comes (410
+Gone: the resourceVersion is too old). Each of those just ends the iteration:
+the caller lists again and watches from there, as client-go's reflector does.
+
+`Observer` runs one thread per collection (a kind in a namespace), each
+listing then watching, and hands their news to the caller through one queue,
+so a wait reacts to the event that makes the last object ready at once and
+sends two requests per kind and namespace instead of a GET per object per poll.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import math
+import queue
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from runner.kube.client import KubeClient, KubeError
+
+TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
+if TYPE_CHECKING:
+    from typing import Any
+
+READ_GRACE_SECONDS = 5.0  # past the server's own end of the watch, a silent socket is dead
+FIRST_RETRY_SECONDS, LAST_RETRY_SECONDS = 0.8, 30.0  # the kstatus watcher's backoff
+
+
+class Stream:
+    """One watch request, read as it comes. `close()`, from any thread, ends it."""
+
+    def __init__(self, client: KubeClient, collection: str, *, resource_version: str, timeout: float,
+                 field_selector: str = "") -> None:
+        query = [("watch", "1"), ("resourceVersion", resource_version),
+                 ("timeoutSeconds", str(max(1, math.ceil(timeout)))), ("allowWatchBookmarks", "false")]
+        if field_selector:
+            query.append(("fieldSelector", field_selector))
+        self.response = client.stream(collection, query, read_timeout=timeout + READ_GRACE_SECONDS)
+        if self.response.status >= 400:
+            body = _decode(self.response.data) or {}
+            self.close()
+            raise KubeError(f"watch {collection}: {body.get('message') or f'HTTP {self.response.status}'}",
+                            self.response.status, str(body.get("reason", "")), body)
+
+    def __iter__(self) -> Iterator[tuple[str, dict[str, Any]]]:
+        """(type, object) for each ADDED / MODIFIED / DELETED, until the watch ends."""
+        from urllib3.exceptions import HTTPError
+
+        try:
+            yield from _read_events(self.response)
+        except (HTTPError, OSError, ValueError):
+            return  # dropped, timed out or shut down: the caller lists again
+        finally:
+            self.close()
+
+    def close(self) -> None:
+        """Shut the socket down (a read blocked on it in another thread returns) and
+        hand the connection back: a watch left mid-stream is never reused."""
+        # No socket (any more): released by the reading thread, or never connected.
+        with contextlib.suppress(OSError, ValueError, RuntimeError):
+            self.response.shutdown()
+        self.response.close()
+        self.response.release_conn()
+
+
+def events(client: KubeClient, collection: str, *, resource_version: str, timeout: float,
+           field_selector: str = "") -> Iterator[tuple[str, dict[str, Any]]]:
+    """(type, object) for each ADDED / MODIFIED / DELETED in `collection` after
+    `resource_version`, for at most `timeout` seconds. A refusal (403: no `watch`
+    permission) raises KubeError; the caller may poll instead."""
+    yield from Stream(client, collection, resource_version=resource_version, timeout=timeout,
+                      field_selector=field_selector)
+
+
+def _read_events(response: Any) -> Iterator[tuple[str, dict[str, Any]]]:
+    pending = b""
+    for chunk in response.stream(decode_content=True):
+        pending += chunk
+        *lines, pending = pending.split(b"\n")
+        for line in lines:
+            event = _decode(line)
+            if not event:
+                continue
+            kind, obj = str(event.get("type", "")), event.get("object") or {}
+            if kind == "ERROR":
+                return  # 410 Gone and the like: list again
+            if kind != "BOOKMARK":
+                yield kind, obj
+
+
+def _decode(data: bytes) -> dict[str, Any] | None:
+    try:
+        value = json.loads(data)
+    except ValueError:
+        return None
+    return value if isinstance(value, dict) else None
+
+
+# -- several collections at once --------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Target:
+    """A collection to observe: a kind in a namespace, narrowed to one name when only one is wanted."""
+
+    collection: str  # e.g. /apis/apps/v1/namespaces/ns/deployments
+    field_selector: str = ""
+
+
+@dataclass(frozen=True)
+class News:
+    """What a target's thread saw: `listed` (every object, after a list), an event
+    (ADDED / MODIFIED / DELETED with its object), or `failed` (the error ends the wait)."""
+
+    target: Target
+    kind: str  # "listed", "ADDED", "MODIFIED", "DELETED", "failed"
+    objects: list[dict[str, Any]] = field(default_factory=list)
+    error: KubeError | None = None
+
+
+class Observer:
+    """List then watch each target on its own thread until `close()` or `deadline`
+    (time.monotonic()). After each list the caller `decide`s whether the target needs
+    watching (objects all there need no watch). A dropped or expired watch lists again;
+    a server error or a lost connection is retried with the kstatus watcher's backoff;
+    403 (no list or watch permission) is `failed`; 404 (the kind is no longer served)
+    stops that target."""
+
+    def __init__(self, client: KubeClient, targets: list[Target], deadline: float) -> None:
+        self.client = client
+        self.targets = targets
+        self.deadline = deadline
+        self._news: queue.Queue[News] = queue.Queue()
+        self._stopped = threading.Event()
+        self._streams: dict[Target, Stream] = {}
+        self._decisions: dict[Target, queue.Queue[bool]] = {t: queue.Queue() for t in targets}
+        self._lock = threading.Lock()
+        self._threads = [threading.Thread(target=self._observe, args=(t,), daemon=True,
+                                          name=f"watch {t.collection}") for t in targets]
+
+    def __enter__(self) -> Observer:
+        for thread in self._threads:
+            thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def next(self, wait: float) -> News | None:
+        """The next news, or None when there is none within `wait` seconds."""
+        try:
+            return self._news.get(timeout=max(wait, 0.0))
+        except queue.Empty:
+            return None
+
+    def decide(self, target: Target, *, watch: bool) -> None:
+        """After a `listed` news: watch the target from there on, or leave it."""
+        self._decisions[target].put(watch)
+
+    def close(self) -> None:
+        self._stopped.set()
+        for decision in self._decisions.values():
+            decision.put(False)
+        with self._lock:
+            streams = list(self._streams.values())
+        for stream in streams:
+            stream.close()
+        for thread in self._threads:
+            thread.join(timeout=1.0)
+
+    def _observe(self, target: Target) -> None:
+        pause = FIRST_RETRY_SECONDS
+        while not self._stopped.is_set() and time.monotonic() < self.deadline:
+            try:
+                version = self._list(target)
+                if version is None:
+                    return
+                self._watch(target, version)
+                pause = FIRST_RETRY_SECONDS
+            except KubeError as err:
+                if err.status == 403:
+                    self._news.put(News(target, "failed", error=err))
+                    return
+                if err.status == 404:
+                    return
+                self._stopped.wait(min(pause, max(self.deadline - time.monotonic(), 0.0)))
+                pause = min(pause * 2, LAST_RETRY_SECONDS)
+
+    def _list(self, target: Target) -> str | None:
+        """List the target; tell what it holds; its resourceVersion (None: stop)."""
+        query = [("fieldSelector", target.field_selector)] if target.field_selector else []
+        reply = self.client.request("GET", target.collection, query=query)
+        if not reply.ok:
+            raise KubeError(f"failed to list {target.collection}: {reply.message}", reply.status,
+                            str(reply.body.get("reason", "")), reply.body)
+        if self._stopped.is_set():
+            return None
+        self._news.put(News(target, "listed", list(reply.body.get("items") or [])))
+        if not self._decisions[target].get():
+            return None
+        return str((reply.body.get("metadata") or {}).get("resourceVersion", ""))
+
+    def _watch(self, target: Target, version: str) -> None:
+        left = self.deadline - time.monotonic()
+        if left <= 0:
+            return
+        stream = Stream(self.client, target.collection, resource_version=version, timeout=left,
+                        field_selector=target.field_selector)
+        with self._lock:
+            self._streams[target] = stream
+        if self._stopped.is_set():  # closed while the request was on its way
+            stream.close()
+            return
+        for kind, obj in stream:
+            self._news.put(News(target, kind, [obj]))
