@@ -75,7 +75,7 @@ class ActionConfig:
         store = _driver(client, ns, driver)
         cluster = KubeCluster(client)
         cfg = cls(cluster, ns, Storage(store), locking=not isinstance(store, MemoryDriver))
-        cluster.on_progress = cfg.tell_progress
+        cluster.on_progress, cluster.on_log = cfg.tell_progress, cfg.warn
         return cfg
 
     def require_cluster(self) -> Cluster:

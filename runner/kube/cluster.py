@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from runner.kube.client import KubeClient
     from runner.kube.lease import PreviousHolder
     from runner.kube.resources import Resource
-    from runner.kube.wait import Progress
+    from runner.kube.wait import Log, Progress
 
 
 class Lock(Protocol):
@@ -115,11 +115,13 @@ class Cluster(Protocol):
 class KubeCluster:
     """The Cluster over a real API server: each operation is a runner.kube function.
     They are imported where used: status, history and get load this module and never
-    apply, wait or delete anything. Every wait tells `on_progress` what it awaits."""
+    apply, wait or delete anything. Every wait tells `on_progress` what it awaits;
+    what Helm's waiters log at their default level goes to `on_log`."""
 
     def __init__(self, client: KubeClient) -> None:
         self.client = client
         self.on_progress: Progress | None = None
+        self.on_log: Log | None = None
 
     def server_version(self) -> str:
         return self.client.server_version()
@@ -193,7 +195,7 @@ class KubeCluster:
                    strategy: str = "hookOnly") -> None:
         from runner.kube import wait
 
-        wait.wait_hook(strategy, self.client, resources, timeout, progress=self.on_progress)
+        wait.wait_hook(strategy, self.client, resources, timeout, progress=self.on_progress, log=self.on_log)
 
     def hook_deleted(self, resources: Sequence[Resource], timeout: float, *,
                      strategy: str = "hookOnly") -> None:

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
     from runner.kube.wait import Awaited
 
-MOST_PODS = 3  # pods named per object; the rest are counted
+MOST_PODS = 3  # pods named per reason; the rest are counted
 _WORKLOADS = ("Deployment", "StatefulSet", "DaemonSet", "ReplicaSet", "ReplicationController", "Job")
 
 
@@ -41,7 +41,7 @@ def explain(client: KubeClient, resources: Sequence[Resource], objects: dict[str
             lines.append(f"{head}: {_deletion(obj)}")
         else:
             parts = [summary(resource.kind, obj, state)]
-            if resource.kind in _WORKLOADS or resource.kind == "Pod":
+            if resource.kind in _WORKLOADS:
                 parts += _pod_parts(resource, obj, pods)
             lines.append(f"{head}: {'; '.join(p for p in parts if p)}")
     return lines
@@ -63,9 +63,10 @@ def summary(kind: str, obj: dict[str, Any], state: Awaited) -> str:
         failed = _int(status.get("failed"))
         return f"{done}, {failed} failed" if failed else done
     if kind == "PersistentVolumeClaim":
-        return f"{status.get('phase') or 'Pending'}"
+        storage_class = spec.get("storageClassName")
+        return f"{status.get('phase') or 'Pending'}" + (f' (storage class "{storage_class}")' if storage_class else "")
     if kind == "Pod":
-        return ""  # its own pod part says it
+        return pod_trouble(obj)
     return state.message or state.status
 
 
@@ -104,18 +105,23 @@ def _container_trouble(container: dict[str, Any]) -> str:
 
 
 def _pod_parts(resource: Resource, obj: dict[str, Any], pods: _PodLists) -> list[str]:
-    if resource.kind == "Pod":
-        return [f"pod {resource.name}: {pod_trouble(obj)}"]
     selector = (obj.get("spec") or {}).get("selector") or {}
     if resource.kind == "ReplicationController":
         selector = {"matchLabels": selector}
     if not selector:
         return []
-    troubled = [p for p in pods.of(resource.namespace) if matches(selector, _labels(p)) and _not_fine(p)]
-    parts = [f"pod {p['metadata']['name']}: {pod_trouble(p)}" for p in troubled[:MOST_PODS]]
-    if len(troubled) > MOST_PODS:
-        parts.append(f"{len(troubled) - MOST_PODS} more pods not ready")
-    return parts
+    troubles: dict[str, list[str]] = {}  # the same reason once, with the pods it holds back
+    for pod in pods.of(resource.namespace):
+        if matches(selector, _labels(pod)) and _not_fine(pod):
+            troubles.setdefault(pod_trouble(pod), []).append(pod["metadata"]["name"])
+    return [_pods_part(names, trouble) for trouble, names in troubles.items()]
+
+
+def _pods_part(names: list[str], trouble: str) -> str:
+    if len(names) == 1:
+        return f"pod {names[0]}: {trouble}"
+    shown = ", ".join(names[:MOST_PODS]) + (f" and {len(names) - MOST_PODS} more" if len(names) > MOST_PODS else "")
+    return f"pods {shown}: {trouble}"
 
 
 def _not_fine(pod: dict[str, Any]) -> bool:

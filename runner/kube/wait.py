@@ -126,6 +126,7 @@ def seconds(value: float) -> str:
 
 
 Progress = Callable[[WaitProgress], None]
+Log = Callable[[str], None]  # a line Helm's logger prints on stderr at its default level
 
 
 @dataclass(frozen=True)
@@ -163,10 +164,10 @@ def wait_for(strategy: str, client: KubeClient, resources: Sequence[Resource], t
 
 
 def wait_hook(strategy: str, client: KubeClient, resources: Sequence[Resource], timeout: float,
-              progress: Progress | None = None) -> None:
+              progress: Progress | None = None, log: Log | None = None) -> None:
     """A hook's objects, by the waiter the strategy picks (Helm's WatchUntilReady)."""
     if strategy == "legacy":
-        legacy_hook(client, resources, timeout, progress=progress)
+        legacy_hook(client, resources, timeout, progress=progress, log=log)
     else:
         watch_ready(client, resources, timeout, hooks=True, progress=progress)
 
@@ -232,14 +233,18 @@ def legacy_ready(client: KubeClient, resources: Sequence[Resource], timeout: flo
 
 
 def legacy_hook(client: KubeClient, resources: Sequence[Resource], timeout: float, *,
-                progress: Progress | None = None) -> None:
+                progress: Progress | None = None, log: Log | None = None) -> None:
     """Helm's legacyWaiter.WatchUntilReady: a Job until it completes, a Pod until it
     succeeds, either until it is deleted; any other kind is not waited for. Each
-    failure or timeout is one line, as Helm joins them."""
+    failure or timeout is one line, as Helm joins them; a failure is also logged at
+    ERROR level as Helm's waiter logs it (`level=ERROR msg="job failed" job=x reason=y`)."""
     awaited = [r for r in resources if r.kind in ("Job", "Pod")]
     rules = _Rules("hook", _legacy_hook_state, lambda s: s in (COMPLETE, SUCCEEDED, DELETED, kstatus.FAILED))
     outcome = _observe(client, awaited, timeout, rules, progress)
-    lines = [state.message for r in awaited if (state := outcome.states[r.key]).status == kstatus.FAILED]
+    failed = [r for r in awaited if outcome.states[r.key].status == kstatus.FAILED]
+    for resource in failed if log is not None else ():
+        log(_failure_log(resource, outcome.objects[resource.key]))
+    lines = [outcome.states[r.key].message for r in failed]
     lines += ["timed out waiting for the condition" for r in awaited if not outcome.states[r.key].settled]
     if lines:
         _fail(client, lines, awaited, outcome)
@@ -277,6 +282,22 @@ def _legacy_hook_state(resource: Resource, obj: dict[str, Any] | None) -> tuple[
                      f"succeeded: {status.get('succeeded', 0)}")
 
 
+def _failure_log(resource: Resource, obj: dict[str, Any]) -> str:
+    """slog's text line for legacyWaiter's `job failed` / `pod failed` errors."""
+    if resource.kind == "Pod":
+        return f'level=ERROR msg="pod failed" pod={_slog_value(resource.name)}'
+    reason = next((str(c.get("reason", "")) for c in (obj.get("status") or {}).get("conditions") or []
+                   if c.get("type") == "Failed" and c.get("status") == "True"), "")
+    return f'level=ERROR msg="job failed" job={_slog_value(resource.name)} reason={_slog_value(reason)}'
+
+
+def _slog_value(text: str) -> str:
+    """slog's TextHandler quotes a value that is empty or holds a space, '=' or '"'."""
+    import json
+
+    return json.dumps(text) if not text or any(c in text for c in ' ="') else text
+
+
 def _fail(client: KubeClient, helm_lines: list[str], resources: Sequence[Resource],
           outcome: _Outcome, *, deletion: bool = False) -> None:
     """Raise WaitError: Helm's lines, then ours for each object not settled or failed."""
@@ -306,7 +327,8 @@ def _observe(client: KubeClient, resources: Sequence[Resource], timeout: float, 
     begun = time.monotonic()
     deadline = begun + timeout if timeout else math.inf
     targets = _targets(resources)
-    states = {r.key: Awaited(r.kind, r.namespace, r.name, UNKNOWN, "", False) for r in resources}
+    # Not seen yet: Unknown. Absent from the first list, it stays so (settled for a deletion).
+    states = {r.key: Awaited(r.kind, r.namespace, r.name, UNKNOWN, "", rules.settled(UNKNOWN)) for r in resources}
     outcome = _Outcome(states, {}, expired=False)
     if not resources:
         return outcome

@@ -54,7 +54,7 @@ def test_a_wait_lists_and_watches_each_kind_once_and_ends_at_the_ready_event() -
         api.send("MODIFIED", web, AVAILABLE, generation=1)
     sent = time.monotonic()
     thread.join(5)
-    assert not errors
+    assert not thread.is_alive() and not errors
     assert ended[0] - sent < 0.5
     assert sorted(api.requests) == ["LIST /api/v1/namespaces/ns/configmaps",
                                     "LIST /apis/apps/v1/namespaces/ns/deployments",
@@ -83,7 +83,7 @@ def test_a_watch_that_ends_is_followed_by_a_new_list_which_sees_what_happened_me
     api.put(web, AVAILABLE, generation=1)  # changed while no watch is open
     api.drop()
     thread.join(5)
-    assert not errors
+    assert not thread.is_alive() and not errors
     assert api.requests.count("LIST /apis/apps/v1/namespaces/ns/deployments") == 2
 
 
@@ -140,6 +140,7 @@ def test_legacy_hook_waiter_watches_jobs_as_helm_3(status: dict | None, error: s
     api.wait_for_watches(1)
     api.send("DELETED" if status is None else "MODIFIED", job, status)
     thread.join(5)
+    assert not thread.is_alive()
     assert [str(e).splitlines()[0] for e in errors] == ([error] if error else [])
     assert not any("configmaps" in r for r in api.requests)  # other kinds are not waited for
 
@@ -160,7 +161,7 @@ def test_deletion_waits_end_when_objects_are_gone_and_name_finalizers_otherwise(
     api.wait_for_watches(1)
     api.send("DELETED", going)
     thread.join(5)
-    assert not errors
+    assert not thread.is_alive() and not errors
     api.put(stuck, {"phase": "Running"}, deletionTimestamp="2026-01-01T00:00:00Z", finalizers=["example.com/x"])
     with pytest.raises(WaitError) as caught:
         wait.wait_deleted("watcher", api, [stuck], 0.2)
@@ -182,7 +183,7 @@ def test_progress_is_told_at_the_start_at_each_change_and_at_the_end() -> None:
     api.wait_for_watches(1)
     api.send("MODIFIED", web, AVAILABLE, generation=1)
     thread.join(5)
-    assert not errors
+    assert not thread.is_alive() and not errors
     assert [(p.stage, [a.ref for a in p.pending]) for p in told if p.stage != "tick"] == [
         ("start", ["Deployment/web"]), ("change", []), ("end", [])]
     change = next(p for p in told if p.stage == "change")
@@ -250,3 +251,13 @@ def test_legacy_pods_services_and_other_kinds() -> None:
     assert ready_state("Service", {"metadata": _meta(), "spec": {"type": "ClusterIP"}})[0] is False
     assert ready_state("ConfigMap", {"metadata": _meta()}) == (True, "")
     assert ready_state("PersistentVolumeClaim", {"metadata": _meta(), "status": {"phase": "Bound"}})[0]
+
+
+def test_a_failed_hook_job_under_legacy_is_logged_as_helms_waiter_logs_it() -> None:
+    api = FakeApi()
+    job = resource("Job", "migrate")
+    api.put(job, FAILED)
+    logged: list[str] = []
+    with pytest.raises(WaitError, match="^job migrate failed: BackoffLimitExceeded\n"):
+        wait.wait_hook("legacy", api, [job], 5, log=logged.append)
+    assert logged == ['level=ERROR msg="job failed" job=migrate reason=BackoffLimitExceeded']

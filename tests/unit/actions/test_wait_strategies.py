@@ -1,0 +1,47 @@
+"""Which waiter each action uses, by --wait, as Helm 4.1.4's actions pick it: hooks follow
+--wait (hookOnly unless waiting; --rollback-on-failure raises it to watcher), test hooks
+always use the watcher, uninstall --wait=legacy deletes the legacy way."""
+
+from __future__ import annotations
+
+import pytest
+
+from runner.actions.deploy import DeployOptions
+from runner.actions.install import install
+from runner.actions.release_test import TestOptions as ReleaseTestOptions
+from runner.actions.release_test import run_tests
+from runner.actions.uninstall import UninstallOptions, uninstall
+
+
+@pytest.mark.parametrize(("flags", "hooks", "objects"), [
+    ({}, "hookOnly", None),
+    ({"wait": True}, "watcher", "watcher"),
+    ({"wait": True, "wait_strategy": "legacy"}, "legacy", "legacy"),
+    ({"rollback_on_failure": True}, "watcher", "watcher"),
+])
+def test_install_waits_for_hooks_and_objects_by_the_strategy(cfg, fake, chart, flags, hooks, objects):
+    install(cfg, DeployOptions(name="app", chart=chart(), **flags), None)
+    # pre-install (then its hook-succeeded deletion), the objects, post-install (the same)
+    expected = [("hook", hooks), ("hook deleted", hooks), *([("wait", objects)] if objects else []),
+                ("hook", hooks), ("hook deleted", hooks)]
+    assert fake.waiters == expected
+
+
+TEST_POD = """apiVersion: v1
+kind: Pod
+metadata:
+  name: {{ .Release.Name }}-test
+  annotations: {"helm.sh/hook": test}
+spec:
+  containers: [{name: t, image: busybox}]
+"""
+
+
+def test_test_hooks_always_use_the_watcher_and_uninstall_the_strategy_given(cfg, fake, chart):
+    install(cfg, DeployOptions(name="app", chart=chart(extra={"test.yaml": TEST_POD})), None)
+    fake.waiters.clear()
+    run_tests(cfg, ReleaseTestOptions(name="app"))
+    assert fake.waiters == [("hook deleted", "watcher"), ("hook", "watcher")]  # before-hook-creation first
+    fake.waiters.clear()
+    uninstall(cfg, UninstallOptions(name="app", wait=True, wait_strategy="legacy"))
+    assert fake.waiters == [("deleted", "legacy")]
