@@ -80,9 +80,10 @@ class LogProgress:
 class LiveProgress:
     """On a terminal: the view of the wait, redrawn in place."""
 
-    def __init__(self, out: TextIO, rows: int) -> None:
+    def __init__(self, out: TextIO, rows: int, columns: int = 0) -> None:
         self.out = out
         self.rows = max(rows, 3)  # lines the view may take
+        self.columns = columns  # each line is cut to fit (a wrapped line would spoil the redraw); 0: no cut
         self.drawn = 0
         self.last: WaitProgress | None = None
 
@@ -116,6 +117,8 @@ class LiveProgress:
         lines += [f"  {a.ref:<{width}}  {state_word(a, progress.goal)}" for a in shown]
         if len(shown) < len(pending):
             lines.append(f"  and {len(pending) - len(shown)} more")
+        if self.columns:
+            lines = [line if len(line) < self.columns else line[:self.columns - 2] + "…" for line in lines]
         self.out.write("".join(f"{line}\n" for line in lines))
         self.out.flush()
         self.drawn = len(lines)
@@ -153,5 +156,6 @@ def message_printer(*, show_progress: bool) -> MessagePrinter:
     if not show_progress:
         return MessagePrinter(out, None)
     if out.isatty():
-        return MessagePrinter(out, LiveProgress(out, min(shutil.get_terminal_size().lines - 2, 20)))
+        size = shutil.get_terminal_size()
+        return MessagePrinter(out, LiveProgress(out, min(size.lines - 2, 20), size.columns))
     return MessagePrinter(out, LogProgress(out))

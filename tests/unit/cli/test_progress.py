@@ -126,3 +126,12 @@ def test_progress_is_off_with_no_progress_and_with_data_output() -> None:
     for message in [*_wait_messages(), Message(WARNING, "WARNING: kept")]:
         quiet(message)
     assert out.getvalue() == "WARNING: kept\n"
+
+
+def test_lines_wider_than_the_terminal_are_cut_so_the_redraw_stays_in_place() -> None:
+    out = io.StringIO()
+    long = Awaited("Deployment", "ns", "web", "InProgress", "x" * 100, False)
+    LiveProgress(out, rows=10, columns=40).show(_progress("start", 1.0, long, timeout=0))
+    assert out.getvalue().splitlines() == ["Waiting for 1 object to be ready (1.0s…",
+                                           "  Deployment/web  InProgress: xxxxxxxx…"]
+    assert all(len(line) < 40 for line in out.getvalue().splitlines())
