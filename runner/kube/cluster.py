@@ -229,17 +229,14 @@ class KubeCluster:
         return [crd.ref() for crd in crds]
 
     def _wait_established(self, crds: Sequence[Resource], timeout: float) -> None:
-        import time
+        """Until each CRD is Established (watched, as any wait), then on: objects of a CRD
+        still not served fail later with the API server's own error."""
+        import contextlib
 
-        deadline = time.monotonic() + timeout
-        for crd in crds:
-            while time.monotonic() < deadline:
-                live = self.client.checked("GET", crd.path, f"get {crd.describe()}")
-                conditions = (live.get("status") or {}).get("conditions") or []
-                if any(c.get("type") == "Established" and c.get("status") == "True"
-                       for c in conditions):
-                    break
-                time.sleep(0.2)
+        from runner.kube import wait
+
+        with contextlib.suppress(wait.WaitError):
+            wait.watch_ready(self.client, crds, timeout, progress=self.on_progress)
 
     def ensure_namespace(self, namespace: str) -> None:
         from runner.kube.client import KubeError

@@ -171,3 +171,27 @@ def test_a_timeout_names_each_unready_object_and_why(cluster, namespace, helm, t
     assert re.fullmatch(r"0 of 2 replicas available; pods hrel-web-[\w-]+, hrel-web-[\w-]+: Unschedulable: "
                         r"0/\d+ nodes are available: \d+ node\(s\) didn't match Pod's node affinity/selector\..*\n",
                         our_part), our_part
+
+
+HOOK_POD = """apiVersion: v1
+kind: Pod
+metadata:
+  name: {{ .Release.Name }}-check
+  labels: {testbed.deploy-runner/fail: "true"}
+  annotations: {"helm.sh/hook": pre-install}
+spec:
+  restartPolicy: Never
+  containers: [{name: check, image: busybox}]
+"""
+
+
+@pytest.mark.parametrize("wait", ["", "--wait=legacy"])
+def test_a_failing_hook_pod_fails_as_helm_says_for_the_strategy(cluster, namespace, helm, tmp_path, wait):
+    chart = write_chart(tmp_path, templates={"pod.yaml": HOOK_POD})
+    flags = [wait] if wait else []
+    theirs = helm("install", "hrel", str(chart), "-n", namespace, "--timeout", "60s", *flags)
+    mine = ours(cluster, namespace, "install", "orel", str(chart), "--timeout", "60s", "--no-progress", *flags)
+    assert theirs.returncode == 1 and mine.code == 1
+    helm_part, _, our_part = mine.err.replace("orel", "hrel").partition("\npod/hrel-check: ")
+    assert helm_part.replace(PREFIX, "") + "\n" == theirs.stderr.replace(PREFIX, "")
+    assert our_part == "Error (exit code 1)\n"
