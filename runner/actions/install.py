@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 
 from runner import engine
 from runner.actions.apply_steps import chart_crds
-from runner.actions.deploy import DeployError, DeployOptions, Plan, deploy, render
+from runner.actions.deploy import DeployError, DeployOptions, Plan, cancellable, deploy, render
 from runner.actions.release_config import (
     ActionConfig,
     PendingError,
@@ -64,15 +64,16 @@ def install(cfg: ActionConfig, opts: DeployOptions,
     validate_name(opts.name)
     if opts.hide_secret and not opts.dry_run:
         raise InstallError("hiding Kubernetes secrets requires a dry-run mode")
-    if opts.dry_run:
-        return deploy(cfg, opts, _plan(cfg, opts, chart, source))
-    if opts.create_namespace:
-        cfg.require_cluster().ensure_namespace(cfg.namespace)  # the lock lives there
-    with cfg.locked(opts.name, opts.wait_for_lock) as lock:
-        notes, retry = _check_available(cfg, opts, own.replace, lock)
-        plan = _plan(cfg, opts, chart, source)
-        plan.notes, plan.replace = notes, own.replace or retry
-        return deploy(cfg, opts, plan)
+    with cancellable(cfg, opts.name, InstallError):  # runInstall handles signals from here on
+        if opts.dry_run:
+            return deploy(cfg, opts, _plan(cfg, opts, chart, source))
+        if opts.create_namespace:
+            cfg.require_cluster().ensure_namespace(cfg.namespace)  # the lock lives there
+        with cfg.locked(opts.name, opts.wait_for_lock) as lock:
+            notes, retry = _check_available(cfg, opts, own.replace, lock)
+            plan = _plan(cfg, opts, chart, source)
+            plan.notes, plan.replace = notes, own.replace or retry
+            return deploy(cfg, opts, plan)
 
 
 def _plan(cfg: ActionConfig, opts: DeployOptions, chart: Any, source: str) -> Plan:

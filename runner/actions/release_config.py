@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from runner import engine
-from runner.actions.results import WARNING, Message
+from runner.actions.results import DEBUG, WARNING, Message
 from runner.engine_objects import default_capabilities
 from runner.errors import RunnerError
 from runner.kube.client import KubeClient
@@ -71,8 +71,9 @@ class ActionConfig:
         client = KubeClient.connect(access)
         ns = client.default_namespace
         store = _driver(client, ns, driver)
-        return cls(KubeCluster(client), ns, Storage(store),
-                   locking=not isinstance(store, MemoryDriver))
+        cfg = cls(KubeCluster(client), ns, Storage(store), locking=not isinstance(store, MemoryDriver))
+        client.on_debug = cfg.debug  # runner.kube's steps are told as the actions' are
+        return cfg
 
     def require_cluster(self) -> Cluster:
         if self.cluster is None:
@@ -95,6 +96,12 @@ class ActionConfig:
 
     def warn(self, text: str) -> None:
         self.tell(WARNING, text)
+
+    def debug(self, message: str, **attrs: Any) -> None:
+        """A step as Helm logs it at debug level (`--debug` shows it): slog's text line."""
+        from runner.golang.slog import text_line
+
+        self.tell(DEBUG, text_line("DEBUG", message, attrs))
 
     @contextmanager
     def locked(self, name: str, wait_seconds: float = 0.0) -> Iterator[Lock | None]:

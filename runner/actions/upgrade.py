@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from runner import engine
-from runner.actions.deploy import DeployError, DeployOptions, Plan, deploy, render
+from runner.actions.deploy import DeployError, DeployOptions, Plan, cancellable, deploy, render
 from runner.actions.install import InstallOptions, install
 from runner.actions.release_config import (
     ActionConfig,
@@ -74,10 +74,11 @@ def upgrade(cfg: ActionConfig, opts: DeployOptions,
         state = _install_state(cfg, opts.name)
         if state:
             return install(cfg, opts, InstallOptions(replace=state == UNINSTALLED))
-    if opts.dry_run:
-        return _upgrade(cfg, opts, own, None)
-    with cfg.locked(opts.name, opts.wait_for_lock) as lock:
-        return _upgrade(cfg, opts, own, lock)
+    with cancellable(cfg, opts.name, UpgradeError):  # as Helm's upgrade handles signals
+        if opts.dry_run:
+            return _upgrade(cfg, opts, own, None)
+        with cfg.locked(opts.name, opts.wait_for_lock) as lock:
+            return _upgrade(cfg, opts, own, lock)
 
 
 def _install_state(cfg: ActionConfig, name: str) -> str:

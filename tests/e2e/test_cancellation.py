@@ -1,0 +1,108 @@
+"""SIGINT and SIGTERM during `install --wait` and `upgrade --wait`, side by side with Helm
+4.1.4 on the testbed: what each prints, its exit code, and the record it leaves; ours
+also releases the release's Lease (Helm has none)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.release_helpers import config, write_chart
+
+pytestmark = pytest.mark.e2e
+
+NEVER_READY = {"deploy.yaml": """apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: {{ .Release.Name }}-stuck
+spec:
+  replicas: 1
+  selector: {matchLabels: {app: {{ .Release.Name }}}}
+  template:
+    metadata: {labels: {app: {{ .Release.Name }}}}
+    spec:
+      nodeSelector: {no-such-node: "true"}
+      containers: [{name: c, image: busybox}]
+"""}
+
+
+def _signalled(command: list[str], cluster, namespace: str, name: str, pending: str,
+               sig: signal.Signals) -> subprocess.CompletedProcess[str]:
+    """Run `command` until release `name` is `pending`, send `sig`, collect what it printed."""
+    env = {**os.environ, "KUBECONFIG": str(cluster.kubeconfig)}
+    process = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    storage = config(cluster, namespace).storage
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and process.poll() is None:
+        heads = storage.heads(name)
+        if heads and heads[0].status == pending:
+            break
+        time.sleep(0.1)
+    time.sleep(0.5)  # well inside the wait
+    process.send_signal(sig)
+    out, err = process.communicate(timeout=60)
+    return subprocess.CompletedProcess(command, process.returncode, out, err)
+
+
+def _last_record(cluster, namespace: str, name: str) -> tuple[int, str, str]:
+    last = config(cluster, namespace).storage.last(name)
+    return last.version, last.info.status, last.info.description
+
+
+def _ours(*args: str) -> list[str]:
+    return [str(Path(sys.executable).parent / "deploy-runner"), *args]
+
+
+def _theirs(*args: str) -> list[str]:
+    from runner.testbed.helm import helm_binary
+
+    return [str(helm_binary()), *args]
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
+@pytest.mark.parametrize("operation", ["install", "upgrade"])
+def test_a_signal_during_a_wait_cancels_as_helm_does(cluster, namespace, helm, tmp_path, operation, sig):
+    from runner.kube.lease import lock_state
+
+    chart = str(write_chart(tmp_path, templates=NEVER_READY))
+    outcomes = {}
+    for who, command in (("helm", _theirs), ("ours", _ours)):
+        name = f"{who}-{operation}"
+        if operation == "upgrade":
+            assert helm("install", name, chart, "-n", namespace).returncode == 0
+        done = _signalled(command(operation, name, chart, "-n", namespace, "--wait", "--timeout", "120s",
+                                  "--set", "message=two"),
+                          cluster, namespace, name, f"pending-{operation}", sig)
+        record = _last_record(cluster, namespace, name)
+        outcomes[who] = (done.returncode, done.stdout.replace(name, "NAME"), done.stderr.replace(name, "NAME"),
+                         record[0], record[1], record[2].replace(name, "NAME"))
+
+    assert outcomes["ours"] == outcomes["helm"]
+    code, out, err, revision, status, description = outcomes["ours"]
+    failed = "INSTALLATION FAILED" if operation == "install" else "UPGRADE FAILED"
+    assert (code, out) == (1, "Release NAME has been cancelled.\n")
+    assert err.endswith(f"Error: {failed}: context canceled\n")
+    assert (revision, status) == (1 if operation == "install" else 2, "failed")
+    assert description.endswith('"NAME" failed: context canceled')
+    assert lock_state(cluster.client(), namespace, f"ours-{operation}") is None
+
+
+def test_the_next_operation_after_a_cancelled_install_needs_no_wait(cluster, namespace, tmp_path):
+    """Nothing is left pending or locked: installing again at once retries the failed install."""
+    chart = str(write_chart(tmp_path, templates=NEVER_READY))
+    done = _signalled(_ours("install", "again", chart, "-n", namespace, "--wait", "--timeout", "120s"),
+                      cluster, namespace, "again", "pending-install", signal.SIGTERM)
+    assert done.returncode == 1, done.stderr
+
+    env = {**os.environ, "KUBECONFIG": str(cluster.kubeconfig)}
+    retry = subprocess.run(_ours("install", "again", chart, "-n", namespace), env=env, capture_output=True,
+                           text=True, timeout=120, check=False)
+
+    assert retry.returncode == 0, retry.stderr
+    assert [h.status for h in config(cluster, namespace).storage.heads("again")] == ["deployed", "failed"]
