@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from runner import engine
-from runner.actions.results import DEBUG, WARNING, Message
+from runner.actions.results import DEBUG, PROGRESS, WARNING, Message
 from runner.engine_objects import default_capabilities
 from runner.errors import RunnerError
 from runner.kube.client import KubeClient
@@ -111,7 +111,8 @@ class ActionConfig:
         if self.cluster is None or not self.locking:
             yield None
             return
-        lock = self.cluster.lock(self.namespace, name, wait_seconds)
+        lock = self.cluster.lock(self.namespace, name, wait_seconds,
+                                 on_wait=lambda text: self.tell(PROGRESS, text))
         try:
             yield lock
         finally:

@@ -136,6 +136,17 @@ class KubeClient:
         raw = self._send(method, path, query or [], {"Accept": accept, "Content-Type": content_type}, data)
         return Response(raw.status, _json(raw.data))
 
+    def stream(self, path: str, query: list[tuple[str, str]], read_timeout: float) -> Any:
+        """A GET read as it comes (runner.kube.watch): the unread urllib3 response."""
+        from runner.kube.transport import ConnectionFailed
+
+        if self._version is None:
+            self.reachable()
+        try:
+            return self.transport.stream(path, query, {"Accept": JSON}, read_timeout)
+        except ConnectionFailed as err:
+            raise KubeError(str(err)) from err
+
     def text(self, path: str) -> tuple[int, str]:
         """GET a plain-text body (pod logs): the status and the text (an error's message)."""
         raw = self._send("GET", path, [], {"Accept": "*/*"}, None)

@@ -8,7 +8,7 @@ install, upgrade, rollback and uninstall move records between statuses.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
@@ -103,8 +103,10 @@ class Cluster(Protocol):
         """--create-namespace: create it unless it exists."""
         ...
 
-    def lock(self, namespace: str, release: str, wait_seconds: float) -> Lock:
-        """Take the release's Lease (waiting up to `wait_seconds` for a live holder)."""
+    def lock(self, namespace: str, release: str, wait_seconds: float,
+             on_wait: Callable[[str], None] | None = None) -> Lock:
+        """Take the release's Lease (waiting up to `wait_seconds` for a live holder;
+        `on_wait` is told whom for, once and when the holder changes)."""
         ...
 
 
@@ -237,7 +239,8 @@ class KubeCluster:
         if not reply.ok and reply.status != 409:
             raise KubeError(f"failed to create namespace {namespace}: {reply.message}", reply.status)
 
-    def lock(self, namespace: str, release: str, wait_seconds: float) -> Lock:
+    def lock(self, namespace: str, release: str, wait_seconds: float,
+             on_wait: Callable[[str], None] | None = None) -> Lock:
         from runner.kube.lease import ReleaseLock
 
-        return ReleaseLock(self.client, namespace, release).acquire(wait_seconds)
+        return ReleaseLock(self.client, namespace, release).acquire(wait_seconds, on_wait)
