@@ -115,6 +115,12 @@ def render(cfg: ActionConfig, opts: DeployOptions, chart: Any, source: str,
         render_subchart_notes=opts.render_subchart_notes, post_renderer=opts.post_renderer))
 
 
+def debug_dependencies(cfg: ActionConfig, chart: Any) -> None:
+    """The line Helm logs once the chart is loaded."""
+    cfg.debug("number of dependencies in the chart", chart=chart.name(),
+              dependencies=len(chart.metadata.dependencies))
+
+
 def deploy(cfg: ActionConfig, opts: DeployOptions, plan: Plan) -> ReleaseResult:
     """Run a prepared install or upgrade (a dry run stops before the record)."""
     release = plan.release

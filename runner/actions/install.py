@@ -7,12 +7,21 @@ applied, then deployed ("Install complete") or failed ("Release "x" failed:
 
 from __future__ import annotations
 
+import os
 import time
 from dataclasses import dataclass, replace
 
 from runner import engine
 from runner.actions.apply_steps import chart_crds
-from runner.actions.deploy import DeployError, DeployOptions, Plan, cancellable, deploy, render
+from runner.actions.deploy import (
+    DeployError,
+    DeployOptions,
+    Plan,
+    cancellable,
+    debug_dependencies,
+    deploy,
+    render,
+)
 from runner.actions.release_config import (
     ActionConfig,
     PendingError,
@@ -58,7 +67,9 @@ def install(cfg: ActionConfig, opts: DeployOptions,
 
     own = own or InstallOptions()
     source = locate_chart(opts.chart)
+    cfg.debug("Chart path", path=os.path.abspath(source))
     chart = engine.load_chart(source)
+    debug_dependencies(cfg, chart)
     if own.generate_name and not opts.name:
         opts = replace(opts, name=f"{chart.name()}-{int(time.time())}")
     validate_name(opts.name)

@@ -178,10 +178,14 @@ class KubeCluster:
 
     def create_hook(self, resources: Sequence[Resource], *, server_side: bool) -> None:
         from runner.kube.apply import create, server_side_apply
+        from runner.kube.operations import debug_create_method, debug_object
 
+        self.client.debug("creating resource(s)", resources=len(resources))  # as Helm's Create
+        debug_create_method(self.client, server_side=server_side, force=False, dry_run=False)
         for resource in resources:
             if server_side:
                 server_side_apply(self.client, resource, force=False)
+                debug_object(self.client, "Created resource via patch", resource)
             else:
                 create(self.client, resource)
 
@@ -192,8 +196,17 @@ class KubeCluster:
 
     def hook_deleted(self, resources: Sequence[Resource], timeout: float) -> list[str]:
         from runner.kube import operations
+        from runner.kube.wait import go_duration
 
-        return operations.wait_for_delete(self.client, resources, timeout)
+        if not resources:
+            return []
+        self.client.debug("waiting for resources to be deleted", count=len(resources),
+                          timeout=go_duration(timeout))
+        left = operations.wait_for_delete(self.client, resources, timeout)
+        if not left:
+            self.client.debug("all resources achieved desired status", desiredStatus="NotFound",
+                              resourceCount=0)
+        return left
 
     def pod_log(self, namespace: str, pod: str) -> tuple[int, str]:
         return self.client.text(f"/api/v1/namespaces/{namespace}/pods/{pod}/log")
