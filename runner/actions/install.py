@@ -46,7 +46,7 @@ from runner.release.record import (
 
 TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
-    from typing import Any
+    from typing import Any, NoReturn
 
 
 @dataclass
@@ -72,9 +72,14 @@ def install(cfg: ActionConfig, opts: DeployOptions,
     debug_dependencies(cfg, chart)
     if own.generate_name and not opts.name:
         opts = replace(opts, name=f"{chart.name()}-{int(time.time())}")
-    validate_name(opts.name)
+    if opts.dry_run != "client":
+        _check_reachable(cfg)
     if opts.hide_secret and not opts.dry_run:
         raise InstallError("hiding Kubernetes secrets requires a dry-run mode")
+    try:
+        validate_name(opts.name)
+    except RunnerError as err:
+        _name_check_failed(cfg, err)
     with cancellable(cfg, opts.name, InstallError):  # runInstall handles signals from here on
         if opts.dry_run:
             return deploy(cfg, opts, _plan(cfg, opts, chart, source))
@@ -85,6 +90,18 @@ def install(cfg: ActionConfig, opts: DeployOptions,
             plan = _plan(cfg, opts, chart, source)
             plan.notes, plan.replace = notes, own.replace or retry
             return deploy(cfg, opts, plan)
+
+
+def _check_reachable(cfg: ActionConfig) -> None:
+    """Install.Run's first step: the cluster answers, or Helm's error (logged, then returned)."""
+    from runner.golang.slog import text_line
+    from runner.kube.client import ClusterUnreachable
+
+    try:
+        cfg.require_cluster().server_version()
+    except ClusterUnreachable as err:
+        cfg.warn(text_line("ERROR", str(err)))
+        raise
 
 
 def _plan(cfg: ActionConfig, opts: DeployOptions, chart: Any, source: str) -> Plan:
@@ -133,7 +150,15 @@ def _check_available(cfg: ActionConfig, opts: DeployOptions, replacing: bool,
     if all(head.status == FAILED for head in heads):
         return [*notes, f"retrying the failed first install of {name} "
                         f"(revision {heads[0].version} failed)"], True
-    raise InstallError("release name check failed: cannot reuse a name that is still in use")
+    _name_check_failed(cfg, InstallError("cannot reuse a name that is still in use"))
+
+
+def _name_check_failed(cfg: ActionConfig, err: RunnerError) -> NoReturn:
+    """availableName's failure: logged, then returned wrapped (Install.RunWithContext)."""
+    from runner.golang.slog import text_line
+
+    cfg.warn(text_line("ERROR", "release name check failed", {"error": str(err)}))
+    raise InstallError(f"release name check failed: {err}") from err
 
 
 def _undo(cfg: ActionConfig, release: Release, applied: ApplyResult, err: RunnerError) -> None:
