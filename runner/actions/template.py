@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import os
 import posixpath
-import sys
 from collections.abc import Callable, Sequence
 
 from runner import engine
@@ -149,7 +148,7 @@ def render_template(opts: TemplateOptions, on_warning: Callable[[str], None],
     top = engine.to_render_values(chart, values, release, caps)
     try:
         engine.check_kube_version(chart, caps.KubeVersion.String())
-        rendered = render_resources(chart, top, opts)
+        rendered = render_resources(chart, top, opts, on_warning)
     except RunnerError as err:
         raise RenderFailed(f"{err}{DEBUG_HINT}") from err
     text = assemble(rendered, opts)
@@ -186,16 +185,16 @@ def locate_chart(name: str, source_args: Any = None) -> str:
 
 
 def render_resources(chart: Any, top: dict[str, Any], opts: TemplateOptions,
-                     on_warning: Callable[[str], None] | None = None) -> Rendered:
+                     on_warning: Callable[[str], None]) -> Rendered:
     """renderResources: render, pull out NOTES, sort, write CRDs and manifests.
-    Sorting's warnings go to `on_warning` (release actions), else to stderr (`template`)."""
+    Sorting's warnings go to `on_warning` (the CLI prints them on stderr)."""
     files = engine.render(chart, top).texts()
     notes = _take_notes(files, chart.name(), opts.render_subchart_notes)
     if opts.post_renderer is not None:
         from runner.postrender import post_render
 
         files = post_render(files, opts.post_renderer)
-    sorted_docs = sort_manifests(files, on_warning=on_warning or (lambda w: print(w, file=sys.stderr)))
+    sorted_docs = sort_manifests(files, on_warning=on_warning)
     parts: list[str] = []
     rendered = Rendered("", sorted_docs.hooks, sorted_docs.manifests, notes, [])
     names: set[str] = set()
