@@ -20,7 +20,7 @@ from runner.actions.release_config import (
     validate_name,
 )
 from runner.actions.results import ReleaseResult
-from runner.errors import RunnerError
+from runner.errors import CANCELED, RunnerError
 from runner.kube.cluster import Lock
 from runner.kube.ownership import set_release_metadata
 from runner.release.applymethod import csa_force_explanation, method_for, resolve_server_side
@@ -103,7 +103,15 @@ def rollback_locked(cfg: ActionConfig, opts: RollbackOptions, lock: Lock | None)
         _preflight(cfg, target)
     cfg.debug("creating rolled back release", name=opts.name)
     cfg.storage.create(target, history_max=opts.history_max)
-    _perform(cfg, opts, current, target, server_side, result)
+    try:
+        _perform(cfg, opts, current, target, server_side, result)
+    except KeyboardInterrupt:
+        # Stopped by a signal (Helm's rollback has no handler and leaves the record pending):
+        # recorded failed, so the next operation need not wait for --timeout to pass.
+        target.info.status = FAILED
+        target.info.description = f'Rollback "{target.name}" failed: {CANCELED}'
+        cfg.storage.update(target)
+        raise
     cfg.debug("updating status for rolled back release", name=opts.name)
     cfg.storage.update(target)
     return result

@@ -106,3 +106,19 @@ def test_the_next_operation_after_a_cancelled_install_needs_no_wait(cluster, nam
 
     assert retry.returncode == 0, retry.stderr
     assert [h.status for h in config(cluster, namespace).storage.heads("again")] == ["deployed", "failed"]
+
+
+def test_a_signal_during_a_rollback_wait_records_it_failed_and_unlocks(cluster, namespace, helm, tmp_path):
+    """Helm's rollback has no signal handler (killed, it leaves `pending-rollback`); ours
+    records the rollback failed, releases the Lease and exits as interrupted."""
+    from runner.kube.lease import lock_state
+
+    chart = str(write_chart(tmp_path, templates=NEVER_READY))
+    for message in ("one", "two"):
+        assert helm("upgrade", "--install", "rb", chart, "-n", namespace, "--set", f"message={message}").returncode == 0
+    done = _signalled(_ours("rollback", "rb", "1", "-n", namespace, "--wait", "--timeout", "120s"),
+                      cluster, namespace, "rb", "pending-rollback", signal.SIGTERM)
+
+    assert (done.returncode, done.stdout, done.stderr) == (143, "", "Error: interrupted\n")
+    assert _last_record(cluster, namespace, "rb") == (3, "failed", 'Rollback "rb" failed: context canceled')
+    assert lock_state(cluster.client(), namespace, "rb") is None
