@@ -122,3 +122,32 @@ def test_a_signal_during_a_rollback_wait_records_it_failed_and_unlocks(cluster, 
     assert (done.returncode, done.stdout, done.stderr) == (143, "", "Error: interrupted\n")
     assert _last_record(cluster, namespace, "rb") == (3, "failed", 'Rollback "rb" failed: context canceled')
     assert lock_state(cluster.client(), namespace, "rb") is None
+
+
+def test_a_signal_reaches_a_run_waiting_for_the_lock(cluster, namespace, tmp_path):
+    """The waiter blocks in a watch's read, where no exception reaches it: the interrupt
+    wakes it. Had it not, the holder's Lease would expire and the upgrade succeed."""
+    from datetime import UTC, datetime
+
+    from runner.kube.lease import lease_name, micro_time
+
+    chart = str(write_chart(tmp_path, templates={"cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n"
+                                                             "  name: {{ .Release.Name }}-cm\n"}))
+    env = {**os.environ, "KUBECONFIG": str(cluster.kubeconfig)}
+    assert subprocess.run(_ours("install", "w", chart, "-n", namespace), env=env, check=False,
+                          capture_output=True).returncode == 0
+    now = micro_time(datetime.now(UTC))
+    reply = cluster.client().request("POST", f"/apis/coordination.k8s.io/v1/namespaces/{namespace}/leases", body={
+        "apiVersion": "coordination.k8s.io/v1", "kind": "Lease", "metadata": {"name": lease_name("w")},
+        "spec": {"holderIdentity": "someone-else", "leaseDurationSeconds": 30, "acquireTime": now, "renewTime": now}})
+    assert reply.ok, reply.body
+    process = subprocess.Popen(_ours("upgrade", "w", chart, "-n", namespace, "--wait-for-lock", "5m"), env=env,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert process.stderr is not None
+    assert process.stderr.readline().startswith('waiting for the lock on release "w": held by someone-else')
+    process.send_signal(signal.SIGTERM)
+    out, err = process.communicate(timeout=60)
+
+    assert (process.returncode, out, err) == (1, "Release w has been cancelled.\n",
+                                              "Error: UPGRADE FAILED: context canceled\n")
+    assert [h.status for h in config(cluster, namespace).storage.heads("w")] == ["deployed"]
