@@ -69,17 +69,17 @@ def install(cfg: ActionConfig, opts: DeployOptions,
     source = locate_chart(opts.chart)
     cfg.debug("Chart path", path=os.path.abspath(source))
     chart = engine.load_chart(source)
-    debug_dependencies(cfg, chart)
     if own.generate_name and not opts.name:
         opts = replace(opts, name=f"{chart.name()}-{int(time.time())}")
     if opts.dry_run != "client":
-        _check_reachable(cfg)
+        cfg.check_reachable()
     if opts.hide_secret and not opts.dry_run:
         raise InstallError("hiding Kubernetes secrets requires a dry-run mode")
     try:
         validate_name(opts.name)
     except RunnerError as err:
         _name_check_failed(cfg, err)
+    debug_dependencies(cfg, chart)
     with cancellable(cfg, opts.name, InstallError):  # runInstall handles signals from here on
         if opts.dry_run:
             return deploy(cfg, opts, _plan(cfg, opts, chart, source))
@@ -90,18 +90,6 @@ def install(cfg: ActionConfig, opts: DeployOptions,
             plan = _plan(cfg, opts, chart, source)
             plan.notes, plan.replace = notes, own.replace or retry
             return deploy(cfg, opts, plan)
-
-
-def _check_reachable(cfg: ActionConfig) -> None:
-    """Install.Run's first step: the cluster answers, or Helm's error (logged, then returned)."""
-    from runner.golang.slog import text_line
-    from runner.kube.client import ClusterUnreachable
-
-    try:
-        cfg.require_cluster().server_version()
-    except ClusterUnreachable as err:
-        cfg.warn(text_line("ERROR", str(err)))
-        raise
 
 
 def _plan(cfg: ActionConfig, opts: DeployOptions, chart: Any, source: str) -> Plan:

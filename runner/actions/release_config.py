@@ -80,6 +80,18 @@ class ActionConfig:
             raise RunnerError("this operation needs a cluster connection")
         return self.cluster
 
+    def check_reachable(self) -> None:
+        """Install.Run's first step (install, template --dry-run=server): the cluster answers,
+        or Helm's `cluster reachability check failed: ...` (logged, then raised)."""
+        from runner.golang.slog import text_line
+        from runner.kube.client import ClusterUnreachable
+
+        try:
+            self.require_cluster().server_version()
+        except ClusterUnreachable as err:
+            self.warn(text_line("ERROR", str(err)))
+            raise
+
     def kube(self) -> KubeClient:
         """The API client itself, for read-only views that format what the server
         returns (status RESOURCES tables); actions use require_cluster()."""

@@ -115,7 +115,13 @@ def handle(args: Namespace) -> int:
         from runner.cli.cluster import action_config
 
         opts.cluster = action_config(args)
-    result = render_template(opts, on_warning=lambda text: print(text, file=sys.stderr), out=sys.stdout)
+    if args.debug:
+        from runner.golang.slog import text_line
+
+        print(text_line("DEBUG", "Original chart version", {"version": args.chart_version}), file=sys.stderr)
+    print_line = lambda text: print(text, file=sys.stderr)  # noqa: E731 - one printer for both
+    result = render_template(opts, on_warning=print_line, out=sys.stdout,
+                             on_debug=print_line if args.debug else None)
     sys.stdout.write("".join(f"wrote {path}\n" for path in result.written))
     sys.stdout.write(result.text)
     return 0

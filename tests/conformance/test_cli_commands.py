@@ -60,7 +60,10 @@ CASES: tuple[tuple[str, ...], ...] = (
     ("install", "hw", "ch", "--post-renderer", "nope"), ("upgrade", "hw", "ch", "--post-renderer", "nope"),
     ("install", "a", "b", "c", "d"), ("install", "a"), ("install", "-g", "a", "ch"),
     ("template", "a", "b", "c", "d"), ("uninstall", "a", "--cascade", "bogus"),
-    ("install", "X", "ch", "--dry-run=client"),
+    ("install", "X", "ch", "--dry-run=client"), ("install", "X", "ch", "--dry-run=client", "--debug"),
+    # --debug's log lines up to the first failure (no cluster answers here), and template's
+    ("template", "r", "ch", "--debug"), ("template", "r", "ch", "--dry-run=server", "--debug"),
+    ("install", "r", "ch", "--debug"), ("install", "r", "ch"),
     # flag values pflag (or the command) refuses
     ("install", "r", "ch", "--wait=foo"), ("install", "r", "ch", "--dry-run=foo"),
     ("install", "r", "ch", "-o", "xml"), ("install", "r", "ch", "-l", "x"),
