@@ -16,6 +16,9 @@ if TYPE_CHECKING:
 
 WARNING = "warning"  # a line Helm prints on stderr as it is (values coalescing, manifests)
 WAIT = "wait"  # what a wait awaits (data: runner.kube.wait.WaitProgress); the CLI draws it on stderr
+DEBUG = "debug"  # a step as Helm logs it with --debug (`level=DEBUG msg=...`), on stderr
+NOTICE = "notice"  # a line Helm prints on stdout as it happens (`Release x has been cancelled.`)
+PROGRESS = "progress"  # deploy-runner's own word on what it waits for (`--wait-for-lock`), on stderr
 
 
 @dataclass(frozen=True)
@@ -23,7 +26,7 @@ class Message:
     """Something an action tells while it runs, in order: the CLI prints it at once,
     a report collects it (ActionConfig.on_message / ActionConfig.messages)."""
 
-    kind: str  # WARNING or WAIT
+    kind: str  # WARNING, WAIT, DEBUG, NOTICE or PROGRESS
     text: str
     data: Any = None  # WAIT: the WaitProgress the text sums up
 

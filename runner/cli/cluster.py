@@ -5,6 +5,7 @@ from __future__ import annotations
 
 TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any
 
     from runner.actions.release_config import ActionConfig
@@ -25,14 +26,23 @@ def cluster_access(args: Namespace) -> dict[str, Any]:
 def action_config(args: Namespace) -> ActionConfig:
     """The action configuration (cluster client, namespace, release storage) the flags name."""
     from runner.actions.release_config import ActionConfig
-    from runner.cli.progress import message_printer
     from runner.kube.kubeconfig import ClusterAccess
 
     cfg = ActionConfig.connect(access=ClusterAccess(**cluster_access(args)))
-    cfg.on_message = message_printer(show_progress=shows_progress(args))
+    cfg.on_message = message_printer(debug=bool(args.debug), show_progress=shows_progress(args))
     return cfg
 
 
 def shows_progress(args: Namespace) -> bool:
     """Waits are shown unless --no-progress, or the output is data (-o json|yaml)."""
     return not getattr(args, "no_progress", False) and getattr(args, "output", "table") not in ("json", "yaml")
+
+
+def message_printer(*, debug: bool, show_progress: bool = False) -> Callable[[Any], None]:
+    """The printer of what an action tells while it runs (runner.cli.progress.MessagePrinter),
+    on this process's stdout and stderr."""
+    import sys
+
+    from runner.cli.progress import MessagePrinter, progress_view
+
+    return MessagePrinter(sys.stderr, progress_view(sys.stderr) if show_progress else None, debug=debug)

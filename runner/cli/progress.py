@@ -125,37 +125,40 @@ class LiveProgress:
 
 
 class MessagePrinter:
-    """ActionConfig.on_message for the CLI: everything an action tells goes to stderr
-    as it comes; wait progress through LiveProgress, LogProgress or not at all."""
+    """ActionConfig.on_message for the CLI: what an action tells, printed as it comes:
+    Helm's notices (`Release x has been cancelled.`) on stdout; warnings, our own
+    progress and, with `debug` only, Helm's debug log lines on `out` (stderr); wait
+    progress through LiveProgress, LogProgress or not at all."""
 
-    def __init__(self, out: TextIO, progress: LiveProgress | LogProgress | None) -> None:
+    def __init__(self, out: TextIO, progress: LiveProgress | LogProgress | None, *, debug: bool = False) -> None:
         self.out = out
         self.progress = progress
+        self.debug = debug
 
     def __call__(self, message: Any) -> None:
-        from runner.actions.results import WAIT
+        import sys
+
+        from runner.actions.results import DEBUG, NOTICE, WAIT
 
         if message.kind == WAIT:
             if self.progress is not None:
                 self.progress.show(message.data)
             return
+        if message.kind == DEBUG and not self.debug:
+            return
         live = self.progress if isinstance(self.progress, LiveProgress) else None
         if live is not None:
             live.clear()
-        print(message.text, file=self.out, flush=True)
+        print(message.text, file=sys.stdout if message.kind == NOTICE else self.out, flush=True)
         if live is not None:
             live.redraw()
 
 
-def message_printer(*, show_progress: bool) -> MessagePrinter:
-    """The printer for this process's stderr: a live view on a terminal, lines otherwise."""
+def progress_view(out: TextIO) -> LiveProgress | LogProgress:
+    """How waits are shown on `out`: a live view on a terminal, lines otherwise."""
     import shutil
-    import sys
 
-    out = sys.stderr
-    if not show_progress:
-        return MessagePrinter(out, None)
     if out.isatty():
         size = shutil.get_terminal_size()
-        return MessagePrinter(out, LiveProgress(out, min(size.lines - 2, 20), size.columns))
-    return MessagePrinter(out, LogProgress(out))
+        return LiveProgress(out, min(size.lines - 2, 20), size.columns)
+    return LogProgress(out)

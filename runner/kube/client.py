@@ -17,6 +17,7 @@ from runner.errors import RunnerError
 
 TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any
 
     from runner.kube.kubeconfig import ClusterAccess
@@ -92,6 +93,8 @@ class KubeClient:
     def __init__(self, transport: Any, namespace: str = "default") -> None:
         self.transport = transport
         self.default_namespace = namespace
+        # Where the steps Helm logs at debug level go (ActionConfig.debug): `debug()`.
+        self.on_debug: Callable[..., None] | None = None
         self._groups: dict[str, dict[str, RestMapping]] = {}
         self._lock = threading.Lock()
         self._version: dict[str, Any] | None = None
@@ -179,6 +182,11 @@ class KubeClient:
 
     def close(self) -> None:
         self.transport.close()
+
+    def debug(self, message: str, **attrs: Any) -> None:
+        """Tell a step as Helm's kube client logs it with --debug (`creating resource(s)`...)."""
+        if self.on_debug is not None:
+            self.on_debug(message, **attrs)
 
     def checked(self, method: str, path: str, what: str, **kw: Any) -> dict[str, Any]:
         """A request that must succeed; a failure raises KubeError naming `what`."""

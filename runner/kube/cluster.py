@@ -8,7 +8,7 @@ install, upgrade, rollback and uninstall move records between statuses.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
@@ -107,8 +107,10 @@ class Cluster(Protocol):
         """--create-namespace: create it unless it exists."""
         ...
 
-    def lock(self, namespace: str, release: str, wait_seconds: float) -> Lock:
-        """Take the release's Lease (waiting up to `wait_seconds` for a live holder)."""
+    def lock(self, namespace: str, release: str, wait_seconds: float,
+             on_wait: Callable[[str], None] | None = None) -> Lock:
+        """Take the release's Lease (waiting up to `wait_seconds` for a live holder;
+        `on_wait` is told whom for, once and when the holder changes)."""
         ...
 
 
@@ -184,10 +186,14 @@ class KubeCluster:
 
     def create_hook(self, resources: Sequence[Resource], *, server_side: bool) -> None:
         from runner.kube.apply import create, server_side_apply
+        from runner.kube.operations import debug_create_method, debug_object
 
+        self.client.debug("creating resource(s)", resources=len(resources))  # as Helm's Create
+        debug_create_method(self.client, server_side=server_side, force=False, dry_run=False)
         for resource in resources:
             if server_side:
                 server_side_apply(self.client, resource, force=False)
+                debug_object(self.client, "Created resource via patch", resource)
             else:
                 create(self.client, resource)
 
@@ -203,6 +209,8 @@ class KubeCluster:
         of a Pod hook still terminating then fails. We wait as the watcher does."""
         from runner.kube import wait
 
+        if not resources:  # none deleted (already gone): nothing to wait for, nothing to log
+            return
         wait.wait_deleted(strategy, self.client, resources, timeout, progress=self.on_progress)
 
     def pod_log(self, namespace: str, pod: str) -> tuple[int, str]:
@@ -246,7 +254,8 @@ class KubeCluster:
         if not reply.ok and reply.status != 409:
             raise KubeError(f"failed to create namespace {namespace}: {reply.message}", reply.status)
 
-    def lock(self, namespace: str, release: str, wait_seconds: float) -> Lock:
+    def lock(self, namespace: str, release: str, wait_seconds: float,
+             on_wait: Callable[[str], None] | None = None) -> Lock:
         from runner.kube.lease import ReleaseLock
 
-        return ReleaseLock(self.client, namespace, release).acquire(wait_seconds)
+        return ReleaseLock(self.client, namespace, release).acquire(wait_seconds, on_wait)

@@ -136,6 +136,7 @@ class _Rules:
     purpose: str
     judge: Judge
     settled: Callable[[str], bool]
+    desired: str = ""  # the statusWaiter's goal (Current, NotFound): --debug names who is awaited
 
 
 @dataclass
@@ -189,9 +190,11 @@ def watch_ready(client: KubeClient, resources: Sequence[Resource], timeout: floa
         return kstatus.compute(resource.kind, obj, jobs=jobs, hooks=hooks)
 
     rules = _Rules("hook" if hooks else "ready", judge,
-                   lambda status: status in (kstatus.CURRENT, kstatus.FAILED))
+                   lambda status: status in (kstatus.CURRENT, kstatus.FAILED), kstatus.CURRENT)
+    timeout = timeout or DEFAULT_WATCHER_TIMEOUT
+    client.debug("waiting for resources", count=len(resources), timeout=go_duration(timeout))
     awaited = [r for r in resources if not _paused(r)]
-    outcome = _observe(client, awaited, timeout or DEFAULT_WATCHER_TIMEOUT, rules, progress)
+    outcome = _observe(client, awaited, timeout, rules, progress)
     lines = [f"resource {r.kind}/{r.namespace}/{r.name} not ready. status: {state.status}, "
              f"message: {state.message}"
              for r in awaited if (state := outcome.states[r.key]).status != kstatus.CURRENT]
@@ -199,6 +202,8 @@ def watch_ready(client: KubeClient, resources: Sequence[Resource], timeout: floa
         lines.append("context deadline exceeded")
     if lines:
         _fail(client, lines, awaited, outcome)
+    client.debug("all resources achieved desired status", desiredStatus=kstatus.CURRENT,
+                 resourceCount=len(resources))
 
 
 def watch_deleted(client: KubeClient, resources: Sequence[Resource], timeout: float, *,
@@ -206,8 +211,10 @@ def watch_deleted(client: KubeClient, resources: Sequence[Resource], timeout: fl
     """Helm's statusWaiter.WaitForDelete: every object gone, or one line per object
     still there ("... still exists. status: ..., message: ...") and the deadline."""
     rules = _Rules("deleted", lambda r, obj: kstatus.compute(r.kind, obj),
-                   lambda status: status in (kstatus.NOT_FOUND, UNKNOWN))
-    outcome = _observe(client, resources, timeout or DEFAULT_WATCHER_TIMEOUT, rules, progress)
+                   lambda status: status in (kstatus.NOT_FOUND, UNKNOWN), kstatus.NOT_FOUND)
+    timeout = timeout or DEFAULT_WATCHER_TIMEOUT
+    client.debug("waiting for resources to be deleted", count=len(resources), timeout=go_duration(timeout))
+    outcome = _observe(client, resources, timeout, rules, progress)
     lines = [f"resource {r.kind}/{r.namespace}/{r.name} still exists. status: {state.status}, "
              f"message: {state.message}"
              for r in resources if not (state := outcome.states[r.key]).settled]
@@ -215,6 +222,8 @@ def watch_deleted(client: KubeClient, resources: Sequence[Resource], timeout: fl
         lines.append("context deadline exceeded")
     if lines:
         _fail(client, lines, resources, outcome, deletion=True)
+    # Helm counts none: objects gone before the watch began are dropped, and so are the deleted
+    client.debug("all resources achieved desired status", desiredStatus=kstatus.NOT_FOUND, resourceCount=0)
 
 
 def legacy_ready(client: KubeClient, resources: Sequence[Resource], timeout: float, *,
@@ -227,6 +236,7 @@ def legacy_ready(client: KubeClient, resources: Sequence[Resource], timeout: flo
         ready, why = ready_state(resource.kind, obj, jobs=jobs)
         return (READY, "") if ready else (NOT_READY, why)
 
+    client.debug("beginning wait for resources", count=len(resources), timeout=go_duration(timeout))
     outcome = _observe(client, resources, timeout, _Rules("ready", judge, lambda s: s == READY), progress)
     if not all(state.settled for state in outcome.states.values()):
         _fail(client, ["context deadline exceeded"], resources, outcome)
@@ -257,9 +267,14 @@ def legacy_deleted(client: KubeClient, resources: Sequence[Resource], timeout: f
         return kstatus.compute(resource.kind, obj)
 
     rules = _Rules("deleted", judge, lambda s: s in (kstatus.NOT_FOUND, UNKNOWN))
+    client.debug("beginning wait for resources to be deleted", count=len(resources), timeout=go_duration(timeout))
+    begun = time.monotonic()
     outcome = _observe(client, resources, timeout, rules, progress)
+    elapsed = go_duration(round(time.monotonic() - begun))
     if not all(state.settled for state in outcome.states.values()):
+        client.debug("wait for resources failed", elapsed=elapsed, error="context deadline exceeded")
         _fail(client, ["context deadline exceeded"], resources, outcome, deletion=True)
+    client.debug("wait for resources succeeded", elapsed=elapsed)
 
 
 def _legacy_hook_state(resource: Resource, obj: dict[str, Any] | None) -> tuple[str, str]:
@@ -284,18 +299,13 @@ def _legacy_hook_state(resource: Resource, obj: dict[str, Any] | None) -> tuple[
 
 def _failure_log(resource: Resource, obj: dict[str, Any]) -> str:
     """slog's text line for legacyWaiter's `job failed` / `pod failed` errors."""
+    from runner.golang.slog import text_line
+
     if resource.kind == "Pod":
-        return f'level=ERROR msg="pod failed" pod={_slog_value(resource.name)}'
+        return text_line("ERROR", "pod failed", {"pod": resource.name})
     reason = next((str(c.get("reason", "")) for c in (obj.get("status") or {}).get("conditions") or []
                    if c.get("type") == "Failed" and c.get("status") == "True"), "")
-    return f'level=ERROR msg="job failed" job={_slog_value(resource.name)} reason={_slog_value(reason)}'
-
-
-def _slog_value(text: str) -> str:
-    """slog's TextHandler quotes a value that is empty or holds a space, '=' or '"'."""
-    import json
-
-    return json.dumps(text) if not text or any(c in text for c in ' ="') else text
+    return text_line("ERROR", "job failed", {"job": resource.name, "reason": reason})
 
 
 def _fail(client: KubeClient, helm_lines: list[str], resources: Sequence[Resource],
@@ -333,7 +343,7 @@ def _observe(client: KubeClient, resources: Sequence[Resource], timeout: float, 
     if not resources:
         return outcome
     listed: set[Target] = set()
-    told = _Teller(rules.purpose, begun, timeout, progress)
+    told, debugged = _Teller(rules.purpose, begun, timeout, progress), ""
     with Observer(client, list(targets), deadline) as observer, told:
         while True:
             news = observer.next(min(TICK_SECONDS, deadline - time.monotonic()))
@@ -343,9 +353,30 @@ def _observe(client: KubeClient, resources: Sequence[Resource], timeout: float, 
             outcome.expired = not done and time.monotonic() >= deadline
             if synced and (told.started or not done):  # nothing to tell when all was there at once
                 told.tell(states, changed)
+            if synced and not done and rules.desired:
+                debugged = _debug_waiting(client, resources, states, rules.desired, debugged)
             if done or outcome.expired:
                 break
     return outcome
+
+
+def _debug_waiting(client: KubeClient, resources: Sequence[Resource], states: dict[str, Awaited],
+                   desired: str, told: str) -> str:
+    """Helm's statusObserver line: the first (by name) of those not there yet, and its
+    status; said again only when that changes. Returns what was said."""
+    first = min((states[r.key] for r in resources if not states[r.key].settled), key=lambda a: a.name)
+    line = f"{first.ref}={first.status}"
+    if line != told:
+        client.debug("waiting for resource", namespace=first.namespace, name=first.name, kind=first.kind,
+                     expectedStatus=desired, actualStatus=first.status)
+    return line
+
+
+def go_duration(seconds: float) -> str:
+    """A timeout as Go prints a time.Duration (5m0s), as Helm's log shows it."""
+    from runner.golang.time import duration_string
+
+    return duration_string(round(seconds * 1e9))
 
 
 def _targets(resources: Sequence[Resource]) -> dict[Target, list[Resource]]:

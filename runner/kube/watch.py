@@ -1,11 +1,17 @@
 """Watching the API server: one watch request (`Stream`, `events`), and `Observer`,
 which lists then watches several collections at once as client-go's informers do.
 
-A watch opens `?watch=1` from a resourceVersion (the one a list returned, so
-nothing between the two is missed) and yields each event until the server ends
-it at `timeout` seconds, the connection drops, or an ERROR event comes (410
-Gone: the resourceVersion is too old). Each of those just ends the iteration:
-the caller lists again and watches from there, as client-go's reflector does.
+A watch opens `?watch=1` from a resourceVersion (the one a list or get
+returned, so nothing between the two is missed) and yields each event until
+the server ends the watch at `timeout` seconds, the connection drops, or an
+ERROR event comes (410 Gone: the resourceVersion is too old). Each of those
+just ends the iteration: the caller lists again and watches from there, as
+client-go's reflector does.
+
+A read blocked on the socket is out of reach of the KeyboardInterrupt that
+cancels the work (runner.deepstack passes it on between Python steps only), so
+while a watch is open an interrupt also shuts its socket down; so does
+`Stream.close()`, from any thread.
 
 `Observer` runs one thread per collection (a kind in a namespace), each
 listing then watching, and hands their news to the caller through one queue,
@@ -19,6 +25,7 @@ import contextlib
 import json
 import math
 import queue
+import socket
 import threading
 import time
 from collections.abc import Iterator
@@ -61,12 +68,19 @@ class Stream:
         finally:
             self.close()
 
+    def shut_down(self) -> None:
+        """Wake a read blocked on the watch's socket (safe from another thread)."""
+        connection = getattr(self.response, "connection", None)
+        sock = getattr(connection, "sock", None)
+        if sock is not None:
+            sock.shutdown(socket.SHUT_RDWR)
+
     def close(self) -> None:
-        """Shut the socket down (a read blocked on it in another thread returns) and
-        hand the connection back: a watch left mid-stream is never reused."""
+        """Shut the socket down and hand the connection back: a watch left mid-stream
+        is never reused."""
         # No socket (any more): released by the reading thread, or never connected.
         with contextlib.suppress(OSError, ValueError, RuntimeError):
-            self.response.shutdown()
+            self.shut_down()
         self.response.close()
         self.response.release_conn()
 
@@ -76,8 +90,12 @@ def events(client: KubeClient, collection: str, *, resource_version: str, timeou
     """(type, object) for each ADDED / MODIFIED / DELETED in `collection` after
     `resource_version`, for at most `timeout` seconds. A refusal (403: no `watch`
     permission) raises KubeError; the caller may poll instead."""
-    yield from Stream(client, collection, resource_version=resource_version, timeout=timeout,
-                      field_selector=field_selector)
+    from runner.deepstack import WakeOnInterrupt
+
+    stream = Stream(client, collection, resource_version=resource_version, timeout=timeout,
+                    field_selector=field_selector)
+    with WakeOnInterrupt(stream.shut_down):
+        yield from stream
 
 
 def _read_events(response: Any) -> Iterator[tuple[str, dict[str, Any]]]:
@@ -135,27 +153,34 @@ class Observer:
     stops that target."""
 
     def __init__(self, client: KubeClient, targets: list[Target], deadline: float) -> None:
+        from runner.deepstack import WakeOnInterrupt
+
         self.client = client
         self.targets = targets
         self.deadline = deadline
-        self._news: queue.Queue[News] = queue.Queue()
+        self._news: queue.Queue[News | None] = queue.Queue()  # None: woken by an interrupt
         self._stopped = threading.Event()
         self._streams: dict[Target, Stream] = {}
         self._decisions: dict[Target, queue.Queue[bool]] = {t: queue.Queue() for t in targets}
         self._lock = threading.Lock()
         self._threads = [threading.Thread(target=self._observe, args=(t,), daemon=True,
                                           name=f"watch {t.collection}") for t in targets]
+        # The caller blocks in next(): an interrupt wakes it at once, not at its next tick.
+        self._waker = WakeOnInterrupt(lambda: self._news.put(None))
 
     def __enter__(self) -> Observer:
+        self._waker.__enter__()
         for thread in self._threads:
             thread.start()
         return self
 
     def __exit__(self, *exc: object) -> None:
+        self._waker.__exit__()
         self.close()
 
     def next(self, wait: float) -> News | None:
-        """The next news, or None when there is none within `wait` seconds."""
+        """The next news, or None when there is none within `wait` seconds (or an
+        interrupt came: it is raised in the caller as this returns)."""
         try:
             return self._news.get(timeout=max(wait, 0.0))
         except queue.Empty:

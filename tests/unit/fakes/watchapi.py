@@ -73,6 +73,7 @@ class FakeApi:
     watches: list[_Watch] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
     version: int = 1
+    debugged: list[str] = field(default_factory=list)  # what --debug would show (KubeClient.debug)
 
     # -- arranging --------------------------------------------------------------------
     def put(self, res: Resource, status: dict[str, Any] | None = None, **meta: Any) -> dict[str, Any]:
@@ -121,6 +122,11 @@ class FakeApi:
             time.sleep(0.01)
 
     # -- what KubeClient offers ---------------------------------------------------------
+    def debug(self, message: str, **attrs: Any) -> None:
+        from runner.golang.slog import text_line
+
+        self.debugged.append(text_line("DEBUG", message, attrs))
+
     def request(self, method: str, path: str, *, query: list[tuple[str, str]] | None = None,
                 **_: Any) -> Response:
         selector = dict(query or []).get("fieldSelector", "")

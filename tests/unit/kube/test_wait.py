@@ -261,3 +261,38 @@ def test_a_failed_hook_job_under_legacy_is_logged_as_helms_waiter_logs_it() -> N
     with pytest.raises(WaitError, match="^job migrate failed: BackoffLimitExceeded\n"):
         wait.wait_hook("legacy", api, [job], 5, log=logged.append)
     assert logged == ['level=ERROR msg="job failed" job=migrate reason=BackoffLimitExceeded']
+
+
+def test_a_watched_wait_logs_helms_debug_lines() -> None:
+    """statusWaiter's lines: what is awaited, the first object not there (once per status),
+    and the end; a 0 timeout is logged as the 30s it becomes."""
+    api = FakeApi()
+    web = resource("Deployment", "web", replicas=1)
+    api.put(web, STARTING, generation=1)
+    thread, errors, _ = _in_background(lambda: wait.watch_ready(api, [web], 0))
+    api.wait_for_watches(1)
+    api.send("MODIFIED", web, STARTING, generation=1)  # no change of status: not logged again
+    api.send("MODIFIED", web, AVAILABLE, generation=1)
+    thread.join(5)
+    assert not errors
+    assert api.debugged == [
+        'level=DEBUG msg="waiting for resources" count=1 timeout=30s',
+        'level=DEBUG msg="waiting for resource" namespace=ns name=web kind=Deployment expectedStatus=Current '
+        'actualStatus=InProgress',
+        'level=DEBUG msg="all resources achieved desired status" desiredStatus=Current resourceCount=1']
+
+
+def test_an_interrupt_wakes_a_wait_at_once() -> None:
+    """The wait blocks on its queue for up to a tick; an interrupt's waker ends that at once."""
+    from runner import deepstack
+    from runner.kube.watch import Observer, Target
+
+    api = FakeApi()
+    with Observer(api, [Target("/api/v1/namespaces/ns/pods")], time.monotonic() + 30) as observer:
+        assert observer.next(5) is not None  # the list
+        for wake in list(deepstack._wakers):
+            wake()
+        begun = time.monotonic()
+        assert observer.next(5) is None
+        assert time.monotonic() - begun < 0.5
+    assert not deepstack._wakers
