@@ -114,3 +114,20 @@ def get_object(cluster: Any, path: str) -> dict[str, Any] | None:
 
     reply = cluster.client().request("GET", path)
     return reply.body if reply.ok else None
+
+
+# A CRD whose objects carry their own status (GROUP: a group of the test's own)
+GADGET_CRD = """apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: gadgets.GROUP
+spec:
+  group: GROUP
+  names: {kind: Gadget, plural: gadgets, singular: gadget}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}
+"""

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from tests.e2e.release_helpers import DEMO_TEMPLATES, ours, record, write_chart
+from tests.e2e.release_helpers import DEMO_TEMPLATES, GADGET_CRD, ours, record, write_chart
 
 pytestmark = pytest.mark.e2e
 
@@ -79,21 +79,6 @@ spec:
   type: LoadBalancer
   ports: [{port: 80}]
   selector: {app: x}
-"""
-
-GADGET_CRD = """apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata:
-  name: gadgets.GROUP
-spec:
-  group: GROUP
-  names: {kind: Gadget, plural: gadgets, singular: gadget}
-  scope: Namespaced
-  versions:
-  - name: v1
-    served: true
-    storage: true
-    schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}
 """
 
 GADGET = """apiVersion: GROUP/v1

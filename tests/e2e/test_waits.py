@@ -13,24 +13,9 @@ from contextlib import redirect_stderr, redirect_stdout
 
 import pytest
 
-from tests.e2e.release_helpers import Run, ours, write_chart
+from tests.e2e.release_helpers import GADGET_CRD, Run, ours, write_chart
 
 pytestmark = pytest.mark.e2e
-
-GADGET_CRD = """apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata:
-  name: gadgets.GROUP
-spec:
-  group: GROUP
-  names: {kind: Gadget, plural: gadgets, singular: gadget}
-  scope: Namespaced
-  versions:
-  - name: v1
-    served: true
-    storage: true
-    schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}
-"""
 
 GADGET = """apiVersion: GROUP/v1
 kind: Gadget
