@@ -11,7 +11,7 @@ client-go's reflector does.
 A read blocked on the socket is out of reach of the KeyboardInterrupt that
 cancels the work (runner.deepstack passes it on between Python steps only), so
 while a watch is open an interrupt also shuts its socket down; so does
-`Stream.close()`, from any thread.
+`Stream.shut_down()`, from any thread.
 
 `Observer` runs one thread per collection (a kind in a namespace), each
 listing then watching, and hands their news to the caller through one queue,
@@ -25,7 +25,6 @@ import contextlib
 import json
 import math
 import queue
-import socket
 import threading
 import time
 from collections.abc import Iterator
@@ -42,7 +41,9 @@ FIRST_RETRY_SECONDS, LAST_RETRY_SECONDS = 0.8, 30.0  # the kstatus watcher's bac
 
 
 class Stream:
-    """One watch request, read as it comes. `close()`, from any thread, ends it."""
+    """One watch request, read as it comes. `shut_down()`, from any thread, ends it; the
+    reading thread then closes it (closed under a read, the response fails with
+    errors of its own)."""
 
     def __init__(self, client: KubeClient, collection: str, *, resource_version: str, timeout: float,
                  field_selector: str = "") -> None:
@@ -70,17 +71,14 @@ class Stream:
 
     def shut_down(self) -> None:
         """Wake a read blocked on the watch's socket (safe from another thread)."""
-        connection = getattr(self.response, "connection", None)
-        sock = getattr(connection, "sock", None)
-        if sock is not None:
-            sock.shutdown(socket.SHUT_RDWR)
+        # No socket any more (closed, or its connection handed back): nothing to wake.
+        with contextlib.suppress(OSError, ValueError, RuntimeError):
+            self.response.shutdown()
 
     def close(self) -> None:
         """Shut the socket down and hand the connection back: a watch left mid-stream
         is never reused."""
-        # No socket (any more): released by the reading thread, or never connected.
-        with contextlib.suppress(OSError, ValueError, RuntimeError):
-            self.shut_down()
+        self.shut_down()
         self.response.close()
         self.response.release_conn()
 
@@ -196,8 +194,8 @@ class Observer:
             decision.put(False)
         with self._lock:
             streams = list(self._streams.values())
-        for stream in streams:
-            stream.close()
+        for stream in streams:  # each reading thread, woken, closes its own
+            stream.shut_down()
         for thread in self._threads:
             thread.join(timeout=1.0)
 

@@ -144,15 +144,18 @@ class _WatchResponse:
     def __init__(self, events: queue.Queue, timeout: float, status: int = 200) -> None:
         self.status, self.events, self.timeout = status, events, timeout
         self.data = b'{"message": "forbidden"}'
-        self.connection = None
+        self.shut = False
+
+    def shutdown(self) -> None:
+        self.shut = True  # as a shut-down socket: the read ends
 
     def stream(self, decode_content: bool = True):
         end = time.monotonic() + self.timeout
-        while (left := end - time.monotonic()) > 0:
+        while (left := end - time.monotonic()) > 0 and not self.shut:
             try:
-                event = self.events.get(timeout=left)
+                event = self.events.get(timeout=min(left, 0.05))
             except queue.Empty:
-                return
+                continue
             if event is None:
                 return
             yield (json.dumps(event) + "\n").encode()
