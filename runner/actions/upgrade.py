@@ -103,10 +103,10 @@ def _upgrade(cfg: ActionConfig, opts: DeployOptions, own: UpgradeOptions,
         recover_stranded(cfg, last, lock, opts.timeout)
         notes.append(f"revision {last.version} was left pending by an abandoned operation; "
                      "marked failed")
-    current = _current_release(cfg, last)
+    current = current_release(cfg, last)
     source = locate_chart(opts.chart)
     chart = engine.load_chart(source)
-    values = _reuse_values(opts.values, own, chart, current)
+    values = reuse_values(opts.values, own, chart, current)
     server_side = resolve_server_side(opts.server_side, last.apply_method)
     if opts.force_conflicts and not server_side:
         notes.append(csa_force_explanation(last.apply_method, "latest record's"))
@@ -129,7 +129,7 @@ def _upgrade(cfg: ActionConfig, opts: DeployOptions, own: UpgradeOptions,
                                                        lock)))
 
 
-def _current_release(cfg: ActionConfig, last: Release) -> Release:
+def current_release(cfg: ActionConfig, last: Release) -> Release:
     if last.info.status == DEPLOYED:
         return last
     try:
@@ -140,7 +140,7 @@ def _current_release(cfg: ActionConfig, last: Release) -> Release:
         raise UpgradeError(f'"{last.name}" has no deployed releases') from err
 
 
-def _reuse_values(given: dict[str, Any], own: UpgradeOptions, chart: Any,
+def reuse_values(given: dict[str, Any], own: UpgradeOptions, chart: Any,
                   current: Release) -> dict[str, Any]:
     """reuseValues: --reset-values, --reuse-values, --reset-then-reuse-values, or copy when empty."""
     from runner.chart.values import Warnings, coalesce_tables, coalesce_values
