@@ -64,6 +64,7 @@ class ReleasePlan:
     current: Release | None = None  # the record whose objects are live
     revision: int = 0  # the revision the deploy would write (0: none)
     apply_method: str = ""  # ssa | csa
+    chart_version: str = ""  # of the chart the deploy would install (or the one uninstalled)
     chart_changed: bool = True
     values_changed: bool = True
     documents: dict[str, Any] = field(default_factory=dict)  # key -> rendered Document (sources)
@@ -92,6 +93,7 @@ def plan_release(cfg: ActionConfig, opts: DeployOptions, own: UpgradeOptions | N
         plan.notes.append(f"revision {last.version} is {last.info.status}: another operation may "
                           "be running")
     source, chart = _chart(opts.chart)
+    plan.chart_version = chart.metadata.version
     values = reuse_values(opts.values, own, chart, current) if current is not None else dict(opts.values)
     record_method = last.apply_method if last is not None and current is not None else None
     server_side = (resolve_server_side(opts.server_side, record_method) if record_method is not None
@@ -180,6 +182,7 @@ def _uninstall_plan(cfg: ActionConfig, name: str, last: Release | None, current:
     if current is None:
         return ReleasePlan(name, cfg.namespace, NONE, ReleaseDiff(), last, None)
     plan = ReleasePlan(name, current.namespace, UNINSTALL, ReleaseDiff(), last, current)
+    plan.chart_version = str(((current.chart or {}).get("metadata") or {}).get("version") or "")
     old = _stored(current, options, no_hooks=True)
     stored = ReleaseDiff(MANIFEST, manifest_view(old, {}, options.context))
     if options.view == MANIFEST:

@@ -74,6 +74,15 @@ class ActionConfig:
         return cls(KubeCluster(client), ns, Storage(store),
                    locking=not isinstance(store, MemoryDriver))
 
+    def in_namespace(self, namespace: str) -> ActionConfig:
+        """The same cluster and message hooks, with the release storage of `namespace` (a
+        spec's releases each live in their own)."""
+        driver = self.storage.driver
+        if isinstance(driver, KubeDriver):
+            driver = KubeDriver(driver.api, namespace, driver.plural)
+        return ActionConfig(self.cluster, namespace, Storage(driver), locking=self.locking,
+                            on_message=self.on_message)
+
     def require_cluster(self) -> Cluster:
         if self.cluster is None:
             raise RunnerError("this operation needs a cluster connection")

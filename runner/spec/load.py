@@ -229,7 +229,7 @@ def json_schema() -> dict[str, Any]:
 
     schema = Spec.model_json_schema(by_alias=True)
     return {"$schema": "https://json-schema.org/draft/2020-12/schema",
-            "title": "deploy-runner spec", **schema}
+            **schema, "title": "deploy-runner spec"}
 
 
 def _kind(value: Any) -> str:
