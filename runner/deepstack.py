@@ -87,18 +87,33 @@ def run_deep(work: Callable[[], T]) -> T:
     return box["result"]
 
 
-def _start(target: Callable[[int], None]) -> None:
-    """Start `target(limit)` on the largest stack of STACK_SIZES the system grants."""
+def start_deep_thread(work: Callable[[], None]) -> int:
+    """Start `work()` on a new thread with a deep stack, not waited for (one of several works
+    at once: a spec's releases); its ident. run_deep inside it runs inline. The recursion
+    limit is left as it is: start such threads from deep work, whose limit they hold."""
+    def target(_limit: int) -> None:
+        ident = _thread.get_ident()
+        _deep_threads.add(ident)
+        try:
+            work()
+        finally:
+            _deep_threads.discard(ident)
+
+    return _start(target)
+
+
+def _start(target: Callable[[int], None]) -> int:
+    """Start `target(limit)` on the largest stack of STACK_SIZES the system grants; its ident."""
     previous = _thread.stack_size()
     try:
         for size in STACK_SIZES:
             try:
                 _thread.stack_size(size)
-                _thread.start_new_thread(target, (recursion_limit(size),))
-                return
+                return _thread.start_new_thread(target, (recursion_limit(size),))
             except (RuntimeError, ValueError, MemoryError):
                 if size == STACK_SIZES[-1]:
                     raise RunnerError("cannot start a thread for the work: out of memory") from None
+        raise AssertionError("unreachable")
     finally:
         _thread.stack_size(previous)
 

@@ -18,9 +18,9 @@ The outcome is one RunResult (runner.spec.result); nothing here prints.
 
 from __future__ import annotations
 
+import queue
 import time
 from collections.abc import Callable
-from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -139,6 +139,23 @@ def _not_selected(release: ReleaseSpec, names: list[str], context: RunContext) -
     return ""
 
 
+def waits(releases: list[ReleaseSpec]) -> dict[str, list[str]]:
+    """Whom each release waits for: the releases it needs; but a release being uninstalled
+    (installed: false) goes after the releases that need it, as helmfile deletes in
+    reverse order. Needs outside `releases` (not selected) are not waited for."""
+    by_key = {r.key: r for r in releases}
+    found: dict[str, list[str]] = {r.key: [] for r in releases}
+    for release in releases:
+        for need in release.needs:
+            if need not in by_key:
+                continue
+            if by_key[need].installed:
+                found[release.key].append(need)
+            else:
+                found[need].append(release.key)
+    return found
+
+
 class _Scheduler:
     """Starts each release once the releases it needs succeeded, `concurrency` at a time."""
 
@@ -151,25 +168,31 @@ class _Scheduler:
         self.connect = connect
         self.options = options
         self.on_message = on_message
-        keys = {r.key for r in releases}
-        # Needs outside the selection only order a full run: here they are not waited for.
-        self.needs = {r.key: [n for n in r.needs if n in keys] for r in releases}
+        self.needs = waits(releases)
 
     def run(self) -> None:
+        """Start ready releases (up to the bound), each on a deep-stack thread of its own, and
+        wait for one to finish before looking again. An interrupt (Ctrl-C, SIGTERM) starts
+        nothing more and is passed on to the running releases, which record their failure."""
+        from runner.deepstack import start_deep_thread
+
         pending = {r.key: r for r in self.releases}
-        running: dict[Future[None], str] = {}
-        with ThreadPoolExecutor(max_workers=max(1, self.options.concurrency),
-                                thread_name_prefix="release") as pool:
+        finished: queue.Queue[str] = queue.Queue()
+        running: dict[str, int] = {}  # key -> thread ident
+        try:
             while pending or running:
-                for key in self._ready(pending):
+                for key in self._ready(pending)[:max(1, self.options.concurrency) - len(running)]:
                     release = pending.pop(key)
-                    running[pool.submit(self._one, release)] = key
+                    running[key] = start_deep_thread(lambda r=release: self._one(r, finished))
                 if not running:
                     break
-                done, _ = wait(running, return_when=FIRST_COMPLETED)
-                for future in done:
-                    running.pop(future)
-                    future.result()  # _one reports failures in the outcome; this is a bug's path
+                running.pop(finished.get())
+        except BaseException as interrupt:
+            for ident in running.values():
+                interrupt_thread(ident, type(interrupt))
+            while running:
+                running.pop(finished.get())
+            raise
 
     def _ready(self, pending: dict[str, ReleaseSpec]) -> list[str]:
         """Pending releases whose needs all finished well; those with a failed or skipped
@@ -191,21 +214,21 @@ class _Scheduler:
                     ready.append(key)
         return ready
 
-    def _one(self, release: ReleaseSpec) -> None:
-        from runner.deepstack import run_deep
-
+    def _one(self, release: ReleaseSpec, finished: queue.Queue[str]) -> None:
         outcome = self.outcomes[release.key]
         outcome.started_at = _now()
         try:
-            run_deep(lambda: _ReleaseRun(release, outcome, self).run())
+            _ReleaseRun(release, outcome, self).run()
         except RunnerError as err:
             outcome.status, outcome.error = FAILED, str(err)
-        except Exception as err:  # noqa: BLE001 - one release's bug must not take the run down
+        except BaseException as err:  # noqa: BLE001 - a bug, or an interrupt: this release failed
             from runner.errors import internal_error
 
-            outcome.status, outcome.error = FAILED, str(internal_error(err))
+            outcome.status = FAILED
+            outcome.error = "interrupted" if isinstance(err, KeyboardInterrupt) else str(internal_error(err))
         finally:
             outcome.finished_at = _now()
+            finished.put(release.key)
 
 
 class _ReleaseRun:
@@ -341,6 +364,14 @@ def _hook_logs(result: Any, release: ReleaseSpec) -> list[Any]:
                             str(getattr(item, "phase", "")), "\n".join(kept),
                             truncated=len(kept) < len(lines)))
     return logs
+
+
+def interrupt_thread(ident: int, kind: type[BaseException]) -> None:
+    """Raise `kind` in the thread `ident` at its next Python step (as runner.deepstack passes
+    an interrupt on to the work)."""
+    import ctypes
+
+    ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(ident), ctypes.py_object(kind))
 
 
 def _now() -> str:

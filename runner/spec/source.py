@@ -23,6 +23,7 @@ from typing import Any
 Path = tuple[str | int, ...]
 
 MAX_NODES = 200_000  # values built, aliases included: a spec is far smaller; a bomb is not
+MAX_DEPTH = 500  # nesting: a spec's deepest values are a few levels into a values mapping
 _INT = re.compile(r"[-+]?[0-9]+")
 _HEX = re.compile(r"0x[0-9a-fA-F]+")
 _OCT = re.compile(r"0o[0-7]+")
@@ -137,21 +138,31 @@ class _Builder:
         self.raw: dict[Path, str] = {}
         self.problems: list[Problem] = []
         self.built = 0
+        self.open: set[int] = set()  # the collections being built: one met again is in itself
 
     def value(self, node: Any, path: Path) -> Any:
         self.built += 1
+        line = node.start_mark.line + 1
         if self.built > MAX_NODES:
-            if not any(p.message.startswith("too many") for p in self.problems):
-                self.problems.append(Problem(node.start_mark.line + 1, path,
-                                             f"too many values (over {MAX_NODES}, aliases counted)"))
-            return None
-        self.lines.setdefault(path, node.start_mark.line + 1)
+            return self._stop(line, path, f"too many values (over {MAX_NODES}, aliases counted)")
+        if len(path) > MAX_DEPTH:
+            return self._stop(line, path, f"nested deeper than {MAX_DEPTH} levels")
+        self.lines.setdefault(path, line)
         kind = type(node).__name__
-        if kind == "MappingNode":
-            return self._mapping(node, path)
-        if kind == "SequenceNode":
-            return self._sequence(node, path)
-        return self._scalar(node, path)
+        if kind == "ScalarNode":
+            return self._scalar(node, path)
+        if id(node) in self.open:
+            return self._stop(line, path, "an anchor contains an alias of itself")
+        self.open.add(id(node))
+        try:
+            return self._mapping(node, path) if kind == "MappingNode" else self._sequence(node, path)
+        finally:
+            self.open.discard(id(node))
+
+    def _stop(self, line: int, path: Path, message: str) -> None:
+        """A limit reached: said once, the rest of the value left out."""
+        if not any(p.message == message for p in self.problems):
+            self.problems.append(Problem(line, path, message))
 
     def _sequence(self, node: Any, path: Path) -> list[Any]:
         if node.tag != "tag:yaml.org,2002:seq":
