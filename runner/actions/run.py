@@ -67,6 +67,9 @@ class RunOptions:
     releases: list[str] = field(default_factory=list)  # --release NAME or NAMESPACE/NAME
     diff: DiffOptions = field(default_factory=DiffOptions)
     wait_for_lock: float = 0.0
+    # Strings to hide in every output: the run adds the secrets the last revisions held
+    # (so a diff's old side is hidden too); the caller's redactor reads it.
+    secrets: set[str] = field(default_factory=set)
 
 
 # The ActionConfig of a namespace (clients shared, storage per namespace).
@@ -239,6 +242,7 @@ class _ReleaseRun:
         self.outcome = outcome
         self.options = scheduler.options
         self.source = scheduler.source
+        self.secrets = scheduler.options.secrets
         self.cfg = scheduler.connect(release.namespace)
         if scheduler.on_message is not None:
             tell = scheduler.on_message
@@ -255,14 +259,14 @@ class _ReleaseRun:
             outcome.plan_seconds = time.monotonic() - step
             self._messages()
         self._record_plan(plan)
-        if self.options.plan:
-            outcome.status = PLANNED if plan.action != NONE and not plan.unchanged else UNCHANGED
-            if outcome.status == UNCHANGED:
-                outcome.action, outcome.reason = NONE, _unchanged_reason(plan)
-            return
+        if release.secret_values and plan.current is not None:
+            self.secrets |= previous_secrets(release, plan.current.config)
         if plan.action == NONE or (plan.unchanged and not self.options.sync):
             outcome.action, outcome.status, outcome.reason = NONE, UNCHANGED, _unchanged_reason(plan)
             outcome.revision = plan.current.version if plan.current else None
+            return
+        if self.options.plan:
+            outcome.status = PLANNED
             return
         step = time.monotonic()
         try:
@@ -383,29 +387,58 @@ def _now() -> str:
 def secret_strings(releases: list[ReleaseSpec]) -> set[str]:
     """Every leaf of the releases' secretValues files, as text and base64 (values short
     enough to occur by chance, under 3 characters, excepted)."""
-    import base64
+    found: set[str] = set()
+    for release in releases:
+        for _, value in _secret_leaves(release):
+            found |= _secret_forms(value)
+    return found
 
+
+def previous_secrets(release: ReleaseSpec, config: dict[str, Any] | None) -> set[str]:
+    """What the release's last values hold where its secretValues files have leaves: the old
+    secrets a diff shows being replaced."""
+    found: set[str] = set()
+    for path, _ in _secret_leaves(release):
+        value: Any = config or {}
+        for key in path:
+            value = value.get(key) if isinstance(value, dict) else None
+        if value is not None and not isinstance(value, dict | list):
+            found |= _secret_forms(value)
+    return found
+
+
+def _secret_leaves(release: ReleaseSpec) -> list[tuple[tuple[str, ...], Any]]:
     from runner.chart.uservalues import read_values_file
     from runner.encoding import goyaml
 
-    found: set[str] = set()
+    leaves: list[tuple[tuple[str, ...], Any]] = []
 
-    def leaves(value: Any) -> None:
+    def walk(value: Any, path: tuple[str, ...]) -> None:
         if isinstance(value, dict):
-            for item in value.values():
-                leaves(item)
+            for key, item in value.items():
+                walk(item, (*path, str(key)))
         elif isinstance(value, list):
             for item in value:
-                leaves(item)
+                walk(item, path)
         elif value is not None and not isinstance(value, bool):
-            text = value if isinstance(value, str) else str(value)
-            if len(text) >= 3:
-                found.add(text)
-                found.add(base64.b64encode(text.encode()).decode())
+            leaves.append((path, value))
 
-    for path in sorted({p for r in releases for p in r.secret_values}):
+    for file in release.secret_values:
         try:
-            leaves(goyaml.load(read_values_file(path)))
+            walk(goyaml.load(read_values_file(file)), ())
         except (RunnerError, ValueError):
             continue  # the release's own values reading reports it
-    return found
+    return leaves
+
+
+def _secret_forms(value: Any) -> set[str]:
+    """A secret as text and base64 (a Secret's data, a value passed through b64enc)."""
+    import base64
+
+    from runner.golang.strconv import format_float
+
+    text = value if isinstance(value, str) else (
+        format_float(value, "g", -1, 64) if isinstance(value, float) else str(value))
+    if len(text) < 3:
+        return set()
+    return {text, base64.b64encode(text.encode("utf-8", "surrogateescape")).decode()}

@@ -98,14 +98,17 @@ def handle(args: Namespace) -> int:
         raise RunnerError(f"--concurrency {args.concurrency}: must be at least 1")
     if args.plan and args.sync:
         raise RunnerError("--plan and --sync cannot be used together")
+    from runner.actions.run import secret_strings
+
     base = connect(args)
     spec, context = load(args, base.namespace)
-    redact = redactor(spec.releases)
-    for warning in spec.warnings:
-        print(f"warning: {redact(warning)}", file=sys.stderr)
     options = RunOptions(plan=args.plan, sync=args.sync, concurrency=args.concurrency,
                          releases=list(args.release), wait_for_lock=args.wait_for_lock,
-                         diff=DiffOptions(context=args.context, view=args.view))
+                         diff=DiffOptions(context=args.context, view=args.view),
+                         secrets=secret_strings(spec.releases))
+    redact = redactor(options.secrets)
+    for warning in spec.warnings:
+        print(f"warning: {redact(warning)}", file=sys.stderr)
     result = run_spec(spec, context, base.in_namespace, options,
                       on_message=lambda release, message: print(
                           f"{release}: {redact(message.text)}", file=sys.stderr))
@@ -143,15 +146,11 @@ def load(args: Namespace, default_namespace: str) -> tuple[Any, Any]:
                      default_namespace=default_namespace), context
 
 
-def redactor(releases: list[Any]) -> Any:
-    """What hides secret values in every output: each leaf of the releases' secretValues
-    files (and its base64 form)."""
-    from runner.actions.run import secret_strings
-
-    secrets = sorted(secret_strings(releases), key=len, reverse=True)
-
+def redactor(secrets: set[str]) -> Any:
+    """What hides secret values in every output: each string of `secrets` (the leaves of the
+    releases' secretValues files and their base64 forms; the run adds the old ones)."""
     def redact(value: str) -> str:
-        for secret in secrets:
+        for secret in sorted(secrets, key=len, reverse=True):
             if secret in value:
                 value = value.replace(secret, "[redacted]")
         return value
