@@ -83,7 +83,10 @@ def changes_text(diff: dict[str, Any], indent: str = "") -> list[str]:
 
 
 def _source(change: dict[str, Any]) -> str:
-    source = change.get("source")
+    """Where the change is written: the template line of its first changed field, else the
+    line its document starts on."""
+    lines = change.get("changed_lines") or []
+    source = lines[0] if lines else change.get("source")
     return f"{source['path']}:{source['line']}" if source else ""
 
 

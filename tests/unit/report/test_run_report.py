@@ -45,7 +45,7 @@ def test_text_and_markdown_say_what_happened_to_each_release():
     data = _result().to_json()
     out = text(data)
     assert "ns/api: upgrade, revision 1 -> 2, ssa: deployed" in out
-    assert "  ns, api-config, ConfigMap (v1) has changed:  [api/templates/cm.yaml:1]" in out
+    assert "  ns, api-config, ConfigMap (v1) has changed:  [api/templates/cm.yaml:6]" in out
     assert "ns/web: skipped (it needs ns/api, which failed)" in out
     md = markdown(data)
     assert "| `ns/api` | upgrade | deployed | 2 | +0 ~1 -0 |" in md
