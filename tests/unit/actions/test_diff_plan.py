@@ -77,3 +77,18 @@ def test_not_installed_plans_the_uninstall(cfg, chart):
     plan = plan_release(cfg, DeployOptions(name="app", chart=chart()), installed=False)
     assert plan.action == UNINSTALL
     assert {c.change for c in plan.diff.changes} == {REMOVE}
+
+
+def test_when_the_live_view_cannot_be_taken_the_stored_manifest_is_compared(cfg, chart, fake, monkeypatch):
+    from runner.kube.client import KubeError
+
+    path = chart()
+    _install(cfg, path)
+
+    def refused(*args, **kw):
+        raise KubeError('configmaps "app-cm" is forbidden: User "ci" cannot patch resource', 403)
+
+    monkeypatch.setattr(fake, "preview", refused)
+    plan = plan_release(cfg, DeployOptions(name="app", chart=path, values={"message": "bye"}))
+    assert plan.diff.view == MANIFEST and "forbidden" in plan.diff.live_unavailable
+    assert [c.ref for c in plan.diff.changes] == ["ConfigMap/app-cm"]
