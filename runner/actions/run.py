@@ -301,9 +301,7 @@ class _ReleaseRun:
             return
         from runner.actions.upgrade import upgrade
 
-        if self.release.create_namespace and plan.action == INSTALL:
-            self.cfg.require_cluster().ensure_namespace(self.release.namespace)
-        deployed = upgrade(self.cfg, opts, own)
+        deployed = upgrade(self.cfg, opts, own)  # --install: creates the namespace when asked
         outcome.status = DEPLOYED
         outcome.action = INSTALL if deployed.release.version == 1 or plan.action == INSTALL else UPGRADE
         outcome.revision = deployed.release.version
