@@ -79,6 +79,15 @@ class ActionConfig:
         client.on_debug = cfg.debug  # runner.kube's steps are told as the actions' are
         return cfg
 
+    def in_namespace(self, namespace: str) -> ActionConfig:
+        """The same cluster and message hooks, with the release storage of `namespace` (a
+        spec's releases each live in their own)."""
+        driver = self.storage.driver
+        if isinstance(driver, KubeDriver):
+            driver = KubeDriver(driver.api, namespace, driver.plural)
+        return ActionConfig(self.cluster, namespace, Storage(driver), locking=self.locking,
+                            on_message=self.on_message)
+
     def require_cluster(self) -> Cluster:
         if self.cluster is None:
             raise RunnerError("this operation needs a cluster connection")
@@ -215,6 +224,7 @@ class RenderRequest:
     skip_schema_validation: bool = False
     render_subchart_notes: bool = False
     post_renderer: Any = None  # runner.postrender.PostRenderer (--post-renderer)
+    track_positions: bool = False  # documents answer source_for(line) (a diff's source lines)
 
 
 @dataclass
@@ -224,6 +234,10 @@ class RenderedRelease:
     notes: str
     chart_json: dict[str, Any]
     history: list[dict[str, Any]] = field(default_factory=list)
+    # The rendered documents (runner.manifest.Manifest and Hook, with their template positions
+    # when tracked) behind `manifest` and `hooks`.
+    documents: list[Any] = field(default_factory=list)
+    hook_documents: list[Any] = field(default_factory=list)
 
 
 def render_release(cfg: ActionConfig, chart: Any, chart_source: str | None,
@@ -255,10 +269,11 @@ def render_release(cfg: ActionConfig, chart: Any, chart_source: str | None,
     release_history.attach(top, history)
     rendered = render_resources(chart, top, TemplateOptions(
         release_name=req.name, namespace=req.namespace, render_subchart_notes=req.render_subchart_notes,
-        post_renderer=req.post_renderer), on_warning=cfg.warn)
+        post_renderer=req.post_renderer, track_positions=req.track_positions), on_warning=cfg.warn)
     hooks = [_record_hook(h) for h in rendered.hooks]
     return RenderedRelease(rendered.manifest, hooks, rendered.notes,
-                           chart_to_json(chart, chart_source), history)
+                           chart_to_json(chart, chart_source), history,
+                           list(rendered.manifests), list(rendered.hooks))
 
 
 def _record_hook(hook: Any) -> Hook:

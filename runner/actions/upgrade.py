@@ -113,11 +113,11 @@ def _upgrade(cfg: ActionConfig, opts: DeployOptions, own: UpgradeOptions,
         recover_stranded(cfg, last, lock, opts.timeout)
         notes.append(f"revision {last.version} was left pending by an abandoned operation; "
                      "marked failed")
-    current = _current_release(cfg, last)
+    current = current_release(cfg, last)
     source = locate_chart(opts.chart)
     chart = engine.load_chart(source)
     debug_dependencies(cfg, chart)
-    values = _reuse_values(opts.values, own, chart, current)
+    values = reuse_values(opts.values, own, chart, current)
     server_side = resolve_server_side(opts.server_side, last.apply_method)
     cfg.debug("determined release apply method", server_side_apply=server_side,
               previous_release_apply_method=last.apply_method)
@@ -148,7 +148,7 @@ def _upgrade(cfg: ActionConfig, opts: DeployOptions, own: UpgradeOptions,
     return result
 
 
-def _current_release(cfg: ActionConfig, last: Release) -> Release:
+def current_release(cfg: ActionConfig, last: Release) -> Release:
     if last.info.status == DEPLOYED:
         return last
     try:
@@ -159,7 +159,7 @@ def _current_release(cfg: ActionConfig, last: Release) -> Release:
         raise UpgradeError(f'"{last.name}" has no deployed releases') from err
 
 
-def _reuse_values(given: dict[str, Any], own: UpgradeOptions, chart: Any,
+def reuse_values(given: dict[str, Any], own: UpgradeOptions, chart: Any,
                   current: Release) -> dict[str, Any]:
     """reuseValues: --reset-values, --reuse-values, --reset-then-reuse-values, or copy when empty."""
     from runner.chart.values import Warnings, coalesce_tables, coalesce_values

@@ -27,7 +27,9 @@ if TYPE_CHECKING:  # the post-renderer is imported when a flag is given: `templa
     from runner.postrender import PostRenderer
 
 def default_keyring() -> str:
-    """Helm's default --keyring: filepath.Join(homedir.HomeDir(), ".gnupg", "pubring.gpg")."""
+    """Helm's default --keyring: filepath.Join(homedir.HomeDir(), ".gnupg", "pubring.gpg").
+    runner.chart.sources.paths has the same for spec runs; this copy keeps the chart-source
+    package out of `template`'s start (tests/unit/test_cli_startup.py)."""
     return os.path.join(os.path.expanduser("~"), ".gnupg", "pubring.gpg")
 
 

@@ -76,7 +76,7 @@ def build(name: str) -> Command:
                        args=minimum_args(1), run=install, flags=_install_flags)
     if name == "upgrade":
         return Command("upgrade [RELEASE] [CHART]", "upgrade a release", long=UPGRADE_LONG,
-                       args=exact_args(2), run=upgrade, flags=_upgrade_flags)
+                       args=exact_args(2), run=upgrade, flags=upgrade_flags)
     if name == "rollback":
         return Command("rollback <RELEASE> [REVISION]", "roll back a release to a previous revision",
                        long=ROLLBACK_LONG, args=minimum_args(1), run=rollback, flags=_rollback_flags)
@@ -124,7 +124,7 @@ def _install_flags(fs: FlagSet) -> None:
     _progress_flag(fs)
 
 
-def _upgrade_flags(fs: FlagSet) -> None:
+def upgrade_flags(fs: FlagSet) -> None:
     from runner.cli.flags import chart_path_flags, post_renderer_flags
 
     fs.bool("install", "if a release by this name doesn't already exist, run an install", short="i")
@@ -256,7 +256,7 @@ def _values(args: Namespace) -> dict[str, Any]:
     return engine.merge_user_values(args.values_files, set_values(args))
 
 
-def _deploy_options(args: Namespace, name: str, chart: str, server_side: str, dry_run: str) -> Any:
+def deploy_options(args: Namespace, name: str, chart: str, server_side: str, dry_run: str) -> Any:
     """The flags install and upgrade share (runner.actions.deploy.DeployOptions); arguments
     evaluate in order, so a bad chart, values file or flag is reported first."""
     from runner.actions.deploy import DeployOptions
@@ -288,7 +288,7 @@ def install(args: Namespace) -> int:
 
             print(text_line("DEBUG", "Original chart version", {"version": args.chart_version}), file=sys.stderr)
         name, chart = name_and_chart(args.args, args.generate_name)
-        opts = _deploy_options(args, name, chart, "true" if args.server_side else "false", dry_run)
+        opts = deploy_options(args, name, chart, "true" if args.server_side else "false", dry_run)
         own = InstallOptions(generate_name=args.generate_name, replace=args.replace)
         return install(action_config(args), opts, own)
 
@@ -301,7 +301,7 @@ def upgrade(args: Namespace) -> int:
     from runner.actions.upgrade import UpgradeOptions, upgrade
 
     name, chart = args.args
-    opts = _deploy_options(args, name, chart, args.server_side, _dry(dry_run_strategy(args.dry_run)))
+    opts = deploy_options(args, name, chart, args.server_side, _dry(dry_run_strategy(args.dry_run)))
     own = UpgradeOptions(
         install=args.install, reuse_values=args.reuse_values, reset_values=args.reset_values,
         reset_then_reuse_values=args.reset_then_reuse_values, cleanup_on_fail=args.cleanup_on_fail,

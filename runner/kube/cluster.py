@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from runner.kube.apply import ApplyResult, FieldConflict
     from runner.kube.client import KubeClient
     from runner.kube.lease import PreviousHolder
+    from runner.kube.preview import Preview
     from runner.kube.resources import Resource
     from runner.kube.wait import Log, Progress
 
@@ -67,6 +68,13 @@ class Cluster(Protocol):
     def delete(self, resources: Sequence[Resource], cascade: str = "background"
                ) -> tuple[list[Resource], list[str]]:
         """Delete in order; (deleted, errors): an object already gone is neither."""
+        ...
+
+    def preview(self, current: Sequence[Resource], target: Sequence[Resource], *, release: str,
+                namespace: str, server_side: bool, force: bool = False,
+                three_way_for_custom: bool = False, take_ownership: bool = False) -> Preview:
+        """What updating `current` to `target` would do to each object (dry runs; nothing
+        written): runner.kube.preview."""
         ...
 
     def wait(self, resources: Sequence[Resource], timeout: float, *, strategy: str = "watcher",
@@ -171,6 +179,15 @@ class KubeCluster:
         from runner.kube import operations
 
         return operations.delete_all(self.client, resources, cascade)
+
+    def preview(self, current: Sequence[Resource], target: Sequence[Resource], *, release: str,
+                namespace: str, server_side: bool, force: bool = False,
+                three_way_for_custom: bool = False, take_ownership: bool = False) -> Preview:
+        from runner.kube.preview import preview
+
+        return preview(self.client, current, target, release=release, namespace=namespace,
+                       server_side=server_side, force=force,
+                       three_way_for_custom=three_way_for_custom, take_ownership=take_ownership)
 
     def wait(self, resources: Sequence[Resource], timeout: float, *, strategy: str = "watcher",
              jobs: bool = False) -> None:

@@ -19,6 +19,7 @@ from runner.kube.client import KubeError, NoKindMatchError, RestMapping
 from runner.kube.lease import LockHeldError, PreviousHolder
 from runner.kube.operations import has_keep_policy
 from runner.kube.ownership import OwnershipError, ownership_problem
+from runner.kube.preview import ObjectPreview, Preview
 from runner.kube.resources import Resource, build, difference, parse_documents
 from runner.kube.wait import WaitError
 
@@ -176,6 +177,24 @@ class FakeCluster:
             elif self.objects.pop(resource.path, None) is not None:
                 deleted.append(resource)
         return deleted, errors
+
+    def preview(self, current: Sequence[Resource], target: Sequence[Resource], *, release: str,
+                namespace: str, server_side: bool, force: bool = False,
+                three_way_for_custom: bool = False, take_ownership: bool = False) -> Preview:
+        """As an apply would go: the rendered object replaces the live one (no defaulting);
+        conflicts and foreign owners noted; nothing written."""
+        changes = []
+        for resource in target:
+            live = self.objects.get(resource.path)
+            note = ""
+            if live is not None and self._conflicts.get(resource.ref()) and server_side and not force:
+                note = "the apply conflicts with other field managers"
+            changes.append(ObjectPreview(resource, copy.deepcopy(live), copy.deepcopy(resource.obj),
+                                         note))
+        removals = [ObjectPreview(r, copy.deepcopy(self.objects[r.path]), None)
+                    for r in difference(current, target)
+                    if r.path in self.objects and not has_keep_policy(r, exact=True)]
+        return Preview(changes, removals)
 
     def wait(self, resources: Sequence[Resource], timeout: float, *, strategy: str = "watcher",
              jobs: bool = False) -> None:
