@@ -20,6 +20,7 @@ from runner.errors import RunnerError
 
 TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any
 
     from runner.cli.pflag import FlagSet, Namespace
@@ -111,8 +112,7 @@ def handle(args: Namespace) -> int:
     for warning in spec.warnings:
         print(f"warning: {redact(warning)}", file=sys.stderr)
     result = run_spec(spec, context, base.in_namespace, options,
-                      on_message=lambda release, message: print(
-                          f"{release}: {redact(message.text)}", file=sys.stderr))
+                      on_message=release_messages(redact, debug=bool(args.debug)))
     data = redacted(result.to_json(), redact)
     if args.output == "json":
         import json
@@ -123,6 +123,20 @@ def handle(args: Namespace) -> int:
     if result.failed:
         return 1
     return CHANGES_EXIT_CODE if args.detailed_exitcode and result.changed else 0
+
+
+def release_messages(redact: Callable[[str], str], *, debug: bool) -> Callable[[str, Any], None]:
+    """What each release's action tells, on stderr, each line named by its release: Helm's
+    debug lines only with --debug; of a wait's progress, its start, changes and end (a
+    line each, as several releases may wait at once), not every second's tick."""
+    from runner.actions.results import DEBUG, WAIT
+
+    def tell(release: str, message: Any) -> None:
+        if (message.kind == DEBUG and not debug) or (message.kind == WAIT and message.data.stage == "tick"):
+            return
+        print(f"{release}: {redact(message.text)}", file=sys.stderr)
+
+    return tell
 
 
 def connect(args: Namespace) -> Any:
