@@ -54,6 +54,9 @@ class FakeCluster:
     objects: dict[str, dict] = field(default_factory=dict)  # by API path
     namespaces: set[str] = field(default_factory=set)
     logs: dict[str, str] = field(default_factory=dict)  # pod name -> log text
+    container_logs: dict[tuple[str, str], str] = field(default_factory=dict)  # (pod, container) -> log text
+    event_list: list[dict] = field(default_factory=list)
+    log_requests: list[tuple] = field(default_factory=list)  # (pod, container, tail_lines), in order
     lock_log: list[str] = field(default_factory=list)  # "acquire x" / "release x", in order
     _kinds: dict[tuple[str, str], RestMapping] = field(default_factory=dict)
     _failures: dict[tuple[str, str], str] = field(default_factory=dict)
@@ -94,6 +97,25 @@ class FakeCluster:
         """An object that exists before the action runs (made by someone else)."""
         resource = build(self, _yaml(obj), namespace)[0]
         self.objects[resource.path] = copy.deepcopy(resource.obj)
+
+    def add_pod(self, name: str, containers: Sequence[tuple[str, dict, str]], *, namespace: str = "ns",
+                labels: dict | None = None, owner_uid: str = "", init: Sequence[tuple[str, dict, str]] = (),
+                created: str = "2026-01-01T00:00:00Z") -> dict:
+        """A pod that exists: its containers as (name, state, log), e.g.
+        ("main", {"terminated": {"exitCode": 1, "reason": "Error"}}, "line\n")."""
+        meta: dict = {"name": name, "namespace": namespace, "labels": dict(labels or {}),
+                      "creationTimestamp": created}
+        if owner_uid:
+            meta["ownerReferences"] = [{"kind": "Job", "uid": owner_uid}]
+        pod = {"apiVersion": "v1", "kind": "Pod", "metadata": meta,
+               "spec": {"initContainers": [{"name": c[0]} for c in init],
+                        "containers": [{"name": c[0]} for c in containers]},
+               "status": {"initContainerStatuses": [{"name": c[0], "state": c[1]} for c in init],
+                          "containerStatuses": [{"name": c[0], "state": c[1]} for c in containers]}}
+        self.objects[f"/api/v1/namespaces/{namespace}/pods/{name}"] = pod
+        for container, _state, log in [*init, *containers]:
+            self.container_logs[(name, container)] = log
+        return pod
 
     def get(self, kind: str, name: str, namespace: str = "ns") -> dict | None:
         mapping = next(m for m in self._kinds.values() if m.kind == kind)
@@ -202,6 +224,35 @@ class FakeCluster:
         if pod not in self.logs:
             return 404, f'pods "{pod}" not found'
         return 200, self.logs[pod]
+
+    def live(self, resource: Resource) -> dict | None:
+        return copy.deepcopy(self.objects.get(resource.path))
+
+    def pods(self, namespace: str, *, selector: str = "", name: str = "") -> list[dict]:
+        wanted = dict(part.split("=", 1) for part in selector.split(",") if part)
+        found = [obj for obj in self.objects.values() if obj.get("kind") == "Pod"
+                 and obj["metadata"].get("namespace") == namespace
+                 and (not name or obj["metadata"]["name"] == name)
+                 and all((obj["metadata"].get("labels") or {}).get(k) == v for k, v in wanted.items())]
+        return sorted(copy.deepcopy(found), key=lambda p: (p["metadata"].get("creationTimestamp", ""),
+                                                           p["metadata"]["name"]))
+
+    def container_log(self, namespace: str, pod: str, container: str, *, tail_lines: int | None = None,
+                      limit_bytes: int | None = None) -> tuple[int, str]:
+        self.log_requests.append((pod, container, tail_lines))
+        live = self.objects.get(f"/api/v1/namespaces/{namespace}/pods/{pod}")
+        if live is None:
+            return 404, f'pods "{pod}" not found'
+        statuses = [*live["status"]["initContainerStatuses"], *live["status"]["containerStatuses"]]
+        state = next(s["state"] for s in statuses if s["name"] == container)
+        if "waiting" in state:
+            return 400, f'container "{container}" in pod "{pod}" is waiting to start: {state["waiting"]["reason"]}'
+        lines = self.container_logs.get((pod, container), "").splitlines(keepends=True)
+        text = "".join(lines[-tail_lines:] if tail_lines else lines)
+        return 200, text[:limit_bytes] if limit_bytes is not None else text
+
+    def events(self, namespace: str, kind: str, name: str) -> list[dict]:
+        return [e for e in self.event_list if e["involvedObject"] == {"kind": kind, "name": name}]
 
     def install_crds(self, manifests: Sequence[str], timeout: float) -> list[str]:
         created = []
