@@ -57,6 +57,8 @@ class FakeCluster:
     container_logs: dict[tuple[str, str], str] = field(default_factory=dict)  # (pod, container) -> log text
     event_list: list[dict] = field(default_factory=list)
     log_requests: list[tuple] = field(default_factory=list)  # (pod, container, tail_lines), in order
+    # Kind/name of a hook -> the pods it makes when created: runner.kube's "runs" of a Job or Pod
+    runs: dict[str, list[dict]] = field(default_factory=dict)
     lock_log: list[str] = field(default_factory=list)  # "acquire x" / "release x", in order
     _kinds: dict[tuple[str, str], RestMapping] = field(default_factory=dict)
     _failures: dict[tuple[str, str], str] = field(default_factory=dict)
@@ -65,6 +67,7 @@ class FakeCluster:
     _conflicts: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
     _locks: dict[str, str] = field(default_factory=dict)  # release -> holder
     _expired: dict[str, PreviousHolder] = field(default_factory=dict)
+    _uids: int = 0
 
     def __post_init__(self) -> None:
         for mapping in KINDS:
@@ -72,7 +75,8 @@ class FakeCluster:
 
     # -- arranging trouble (tests) -----------------------------------------------
     def fail(self, operation: str, ref: str, message: str = "the server said no") -> None:
-        """`operation` ("apply", "delete", "hook", "wait") on Kind/name fails with `message`."""
+        """`operation` ("apply", "delete", "create-hook", "hook" (its watch: the hook ran and
+        failed), "wait") on Kind/name fails with `message`."""
         self._failures[(operation, ref)] = message
 
     def interrupt(self, operation: str, ref: str) -> None:
@@ -194,9 +198,16 @@ class FakeCluster:
             message = self._failures.get(("delete", resource.ref()))
             if message:
                 errors.append(f"failed to delete {resource.describe()}: {message}")
-            elif self.objects.pop(resource.path, None) is not None:
+            elif (gone := self.objects.pop(resource.path, None)) is not None:
                 deleted.append(resource)
+                self._collect_garbage(gone["metadata"].get("uid"))
         return deleted, errors
+
+    def _collect_garbage(self, uid: str | None) -> None:
+        """What the owner's deletion takes with it (a Job's pods)."""
+        for path, obj in list(self.objects.items()):
+            if uid and any(ref.get("uid") == uid for ref in obj["metadata"].get("ownerReferences") or []):
+                del self.objects[path]
 
     def wait(self, resources: Sequence[Resource], timeout: float, *, strategy: str = "watcher",
              jobs: bool = False) -> None:
@@ -208,11 +219,23 @@ class FakeCluster:
             raise WaitError("\n".join([*(f"resource {r.kind}/{r.namespace}/{r.name} still exists"
                                          for r in left), "context deadline exceeded"]))
 
+    def run_hook(self, ref: str, *pods: dict) -> None:
+        """Creating hook `ref` (Kind/name) makes these pods: dicts of add_pod's arguments
+        (name, containers, init); a Job's carry its job-name label and its uid."""
+        self.runs[ref] = list(pods)
+
     def create_hook(self, resources: Sequence[Resource], *, server_side: bool) -> None:
         for resource in resources:
             if not server_side and resource.path in self.objects:
                 raise KubeError(f"failed to create {resource.describe()}: already exists", 409)
-            self._write("hook", resource, force=False)
+            self._write("create-hook", resource, force=False)
+            uid = self.objects[resource.path]["metadata"]["uid"]
+            for pod in self.runs.get(resource.ref(), []):
+                if resource.kind == "Job":
+                    self.add_pod(namespace=resource.namespace, labels={"job-name": resource.name},
+                                 owner_uid=uid, **pod)
+                else:
+                    self.add_pod(namespace=resource.namespace, **pod)
 
     def watch_hook(self, resources: Sequence[Resource], timeout: float) -> None:
         self._check_ready("hook", resources)
@@ -244,9 +267,10 @@ class FakeCluster:
         if live is None:
             return 404, f'pods "{pod}" not found'
         statuses = [*live["status"]["initContainerStatuses"], *live["status"]["containerStatuses"]]
-        state = next(s["state"] for s in statuses if s["name"] == container)
-        if "waiting" in state:
-            return 400, f'container "{container}" in pod "{pod}" is waiting to start: {state["waiting"]["reason"]}'
+        status = next(s for s in statuses if s["name"] == container)
+        if "waiting" in status["state"] and not status.get("lastState"):  # the kubelet's rule
+            return 400, (f'container "{container}" in pod "{pod}" is waiting to start: '
+                         f'{status["state"]["waiting"]["reason"]}')
         lines = self.container_logs.get((pod, container), "").splitlines(keepends=True)
         text = "".join(lines[-tail_lines:] if tail_lines else lines)
         return 200, text[:limit_bytes] if limit_bytes is not None else text
@@ -288,6 +312,8 @@ class FakeCluster:
             raise KubeError(f"Apply failed with {len(self._conflicts[ref])} conflict", 409)
         created = resource.path not in self.objects
         self.objects[resource.path] = copy.deepcopy(resource.obj)
+        self._uids += 1
+        self.objects[resource.path].setdefault("metadata", {})["uid"] = f"uid-{self._uids}"
         resource.live = copy.deepcopy(resource.obj)
         return created
 
