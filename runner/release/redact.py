@@ -17,7 +17,8 @@ text through a `Redactor` before it is printed, stored or sent. An action holds 
 What is hidden, for each secret value:
 - the value itself; a multi-line value also line by line (logs are read a line at a time);
 - its standard and URL-safe base64, whole (as a Secret's `data` holds it) and at each of
-  the three alignments it can take inside longer base64 text;
+  the three alignments it can take inside longer base64 text (at its end, with the
+  padded last group);
 - its JSON-escaped form (a value with quotes or newlines, as JSON prints it).
 
 Values shorter than MIN_LENGTH characters, booleans, nulls and the plain words YAML
@@ -144,14 +145,15 @@ def _forms_of(value: str) -> set[str]:
 
 def _aligned_pieces(data: bytes, encode: Any) -> list[str]:
     """The base64 characters that depend on `data` alone when it starts at byte offset
-    0, 1 or 2 of a 3-byte group inside some longer encoded text."""
+    0, 1 or 2 of a 3-byte group inside some longer encoded text; and, when it ends that
+    text, the same with its last (padded) group."""
     pieces = []
     for offset in range(3):
         padded = b"\0" * offset + data
         encoded = encode(padded).decode("ascii")
         first = 4 if offset else 0  # the first group mixes in the bytes before the value
         last = len(padded) // 3 * 4  # a last, partial group mixes in the bytes after it
-        pieces.append(encoded[first:last])
+        pieces += [encoded[first:last], encoded[first:], encoded[first:].rstrip("=")]
     return pieces
 
 

@@ -34,6 +34,8 @@ def test_its_base64_is_hidden_alone_and_inside_longer_base64(prefix: str) -> Non
         assert CANARY not in base64.b64decode(shown.replace(MASK, "").split()[-1] + "===", validate=False
                                               ).decode(errors="replace")
     assert redactor.redact(base64.b64encode(CANARY.encode()).decode()) == MASK
+    # Ending the encoded text, its last (padded) group goes too: nothing of it is left.
+    assert redactor.redact(base64.b64encode(f"user:{CANARY}".encode()).decode()) == f"dXNlcjpj{MASK}"
 
 
 def test_json_escaped_and_multi_line_values_are_hidden_line_by_line() -> None:
