@@ -38,6 +38,7 @@ LOG_TAIL_LINES = 20  # of each failing container
 MAX_PODS = 3  # the newest pods of an object
 MAX_EVENTS = 5  # the newest events of an object (and of each pod)
 SUMMARY_CHARACTERS = 480  # in the release record's description
+HEADING = "Evidence (captured when it failed, before any clean-up or rollback):"
 _WORKLOADS = {"Deployment", "StatefulSet", "DaemonSet", "ReplicaSet", "Job", "Pod"}
 
 
@@ -183,7 +184,7 @@ def evidence_text(evidence: Sequence[Evidence]) -> str:
     """The evidence as printed after an error: an object a paragraph, indented."""
     if not evidence:
         return ""
-    lines = ["Evidence (captured when it failed, before any clean-up or rollback):"]
+    lines = [HEADING]
     for item in evidence:
         lines.append(f"  {item.object} ({item.context}): {item.status}")
         lines += [f"    condition {condition}" for condition in item.conditions]
