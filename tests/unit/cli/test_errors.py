@@ -87,3 +87,11 @@ def test_user_errors_reads_file_failures_as_go() -> None:
 
     with pytest.raises(RunnerError, match="^open /nonexistent/x: no such file or directory$"):
         handler(Namespace())
+
+
+def test_an_errors_details_follow_its_line(capsys: pytest.CaptureFixture[str]) -> None:
+    err = RunnerError("UPGRADE FAILED: it broke")
+    err.details = "Evidence (...):\n  Job/x: Failed"
+
+    assert run_reporting_errors(lambda: _fail(err), lambda: False) == 1
+    assert capsys.readouterr().err == "Error: UPGRADE FAILED: it broke\nEvidence (...):\n  Job/x: Failed\n"
