@@ -95,3 +95,10 @@ def test_an_errors_details_follow_its_line(capsys: pytest.CaptureFixture[str]) -
 
     assert run_reporting_errors(lambda: _fail(err), lambda: False) == 1
     assert capsys.readouterr().err == "Error: UPGRADE FAILED: it broke\nEvidence (...):\n  Job/x: Failed\n"
+
+
+def test_sigterm_is_reported_as_an_interrupt_with_its_own_exit_code(capsys: pytest.CaptureFixture[str]) -> None:
+    from runner.errors import Terminated
+
+    assert run_reporting_errors(lambda: _fail(Terminated(15)), lambda: False) == 143
+    assert capsys.readouterr().err == "Error: interrupted\n"
