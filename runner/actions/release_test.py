@@ -67,8 +67,10 @@ def _selected(hook: Hook, opts: TestOptions) -> bool:
 
 
 def pod_logs(cfg: ActionConfig, release: Release, opts: TestOptions) -> str:
-    """GetPodLogs: `POD LOGS: <hook>` and the Pod's log, per test hook by weight."""
+    """GetPodLogs: `POD LOGS: <hook>` and the Pod's log, per test hook by weight. Ours:
+    the log passes through the redactor (the release's Secrets), as hook output logs do."""
     cluster = cfg.require_cluster()
+    cfg.redactor.add_release(release)
     parts: list[str] = []
     for hook in sorted(release.hooks, key=lambda h: h.weight):
         if TEST_EVENT not in hook.events or not _selected(hook, opts):
@@ -76,5 +78,5 @@ def pod_logs(cfg: ActionConfig, release: Release, opts: TestOptions) -> str:
         status, text = cluster.pod_log(release.namespace, hook.name)
         if status >= 400:
             raise RunnerError(f"unable to get pod logs for {hook.name}: {text}")
-        parts.append(f"POD LOGS: {hook.name}\n{text}\n")
+        parts.append(f"POD LOGS: {hook.name}\n{cfg.redactor.redact(text)}\n")
     return "".join(parts)
