@@ -22,7 +22,7 @@ import pytest
 
 from runner.golang.strconv import unquote
 from runner.testbed.kwok_config import EXIT_CODE_ENV, LOG_ENV, RUNTIME_ANNOTATION
-from tests.e2e.release_helpers import ours, record, write_chart
+from tests.e2e.release_helpers import helm_part, ours, record, write_chart
 
 pytestmark = pytest.mark.e2e
 
@@ -216,10 +216,10 @@ def test_upgrade_rollback_on_failure_shows_why_the_failed_revision_failed(cluste
     mine = ours(cluster, namespace, "upgrade", "u", str(bad), "--rollback-on-failure", "--timeout", "15s")
 
     assert mine.code == 1
-    first, *rest = mine.err.splitlines()
-    assert first.startswith("Error: UPGRADE FAILED: release u failed, and has been rolled back due to "
-                            "rollback-on-failure being set: ")
-    evidence = "\n".join(rest)
+    helm_text, evidence = helm_part(mine.err)  # Helm's WARN log line and Error line, then ours
+    assert helm_text.startswith('level=WARN msg="upgrade failed" name=u ')
+    assert ("\nError: UPGRADE FAILED: release u failed, and has been rolled back due to "
+            "rollback-on-failure being set: ") in helm_text
     assert "Deployment/u-web (waited on): InProgress" in evidence
     assert "container web: waiting (CrashLoopBackOff), restarts 1, last exit code 1" in evidence
     assert "      | FATAL: DATABASE_URL is not set" in evidence
