@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from runner.actions import evidence
 from runner.actions.apply_steps import preflight
+from runner.actions.hook_logs import HookObserver
 from runner.actions.hooks import run_hooks
 from runner.actions.release_config import (
     DEFAULT_TIMEOUT,
@@ -101,10 +103,14 @@ def rollback_locked(cfg: ActionConfig, opts: RollbackOptions, lock: Lock | None)
         return result
     if server_side and not opts.force_conflicts:
         _preflight(cfg, target)
+    cfg.redactor.add_release(target)
+    cfg.redactor.add_release(current)
+    first_log = len(cfg.hook_logs)
     cfg.debug("creating rolled back release", name=opts.name)
     cfg.storage.create(target, history_max=opts.history_max)
     try:
-        _perform(cfg, opts, current, target, server_side, result)
+        with evidence.on_error(cfg):
+            _perform(cfg, opts, current, target, server_side, result)
     except KeyboardInterrupt:
         # Stopped by a signal (Helm's rollback has no handler and leaves the record pending):
         # recorded failed, so the next operation need not wait for --timeout to pass.
@@ -114,6 +120,7 @@ def rollback_locked(cfg: ActionConfig, opts: RollbackOptions, lock: Lock | None)
         raise
     cfg.debug("updating status for rolled back release", name=opts.name)
     cfg.storage.update(target)
+    result.hook_logs = cfg.hook_logs[first_log:]
     return result
 
 
@@ -131,9 +138,10 @@ def _perform(cfg: ActionConfig, opts: RollbackOptions, current: Release, target:
     cluster = cfg.require_cluster()
     old = cluster.build(current.manifest, current.namespace)
     new = cluster.build(target.manifest, target.namespace)
+    observer = HookObserver(cfg, cluster)
     if not opts.no_hooks:
         run_hooks(cluster, target, "pre-rollback", server_side=server_side, timeout=opts.timeout,
-                  record=cfg.storage.update)
+                  record=cfg.storage.update, observer=observer)
     set_release_metadata(new, target.name, target.namespace)
     try:
         applied = cluster.update(old, new, server_side=server_side, force=opts.force_conflicts,
@@ -150,6 +158,8 @@ def _perform(cfg: ActionConfig, opts: RollbackOptions, current: Release, target:
         try:
             cluster.wait(new, opts.timeout, strategy=opts.wait_strategy, jobs=opts.wait_for_jobs)
         except RunnerError as err:
+            cfg.evidence.extend(evidence.capture(cluster, new, "waited on", cfg.redactor, only_failing=True,
+                                                 jobs=opts.wait_for_jobs))
             target.info.status = FAILED
             target.info.description = f'Release "{target.name}" failed: {err}'
             cfg.storage.update(current)
@@ -157,7 +167,7 @@ def _perform(cfg: ActionConfig, opts: RollbackOptions, current: Release, target:
             raise RollbackError(f"release {target.name} failed: {err}") from err
     if not opts.no_hooks:
         run_hooks(cluster, target, "post-rollback", server_side=server_side, timeout=opts.timeout,
-                  record=cfg.storage.update)
+                  record=cfg.storage.update, observer=observer)
     for head in cfg.storage.heads(target.name):
         if head.status == DEPLOYED:
             cfg.debug("superseding previous deployment", version=head.version)

@@ -142,11 +142,14 @@ def values_flags(fs: FlagSet) -> None:
                     'with commas: key1=jsonval1,key2=jsonval2 or using json format: {"key1": jsonval1, '
                     '"key2": "jsonval2"})')
     fs.string_array("set-literal", "set a literal STRING value on the command line")
+    fs.string_slice("secret-values", "specify values in a YAML file whose every value is secret: merged after "
+                    "the --values files, and hidden (with their base64 forms) in hook logs and failure evidence, "
+                    "as --set-file values are (can specify multiple)")
 
 
 def set_values(args: Namespace) -> dict[str, list[str]]:
-    """The --set family as engine.merge_user_values takes them."""
-    return {flag: getattr(args, flag.replace("-", "_")) for flag in SET_FLAGS}
+    """The --set family and --secret-values as engine.merge_user_values takes them."""
+    return {flag: getattr(args, flag.replace("-", "_")) for flag in (*SET_FLAGS, "secret-values")}
 
 
 def tls_flags(fs: FlagSet, *, what: str = "chart download", client: str = "HTTPS client") -> None:

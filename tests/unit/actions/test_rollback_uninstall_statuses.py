@@ -216,5 +216,16 @@ def test_release_tests_record_their_runs_and_a_failure(cfg, fake, chart):
     assert _test_hook(cfg).last_run.phase == "Failed"
 
 
+def test_release_test_logs_hide_the_releases_secrets(cfg, fake, chart):
+    secret = {"secret.yaml": "apiVersion: v1\nkind: Secret\nmetadata:\n  name: app-db\n"
+                             "stringData:\n  password: canary-pw-4711\n"}
+    install(cfg, DeployOptions(name="app", chart=chart(extra={**TEST_HOOK, **secret})))
+    fake.logs["app-test"] = "connecting with canary-pw-4711\n"
+
+    run = run_tests(cfg, ReleaseTestOptions(name="app"))
+    logs = pod_logs(cfg, run.release, ReleaseTestOptions(name="app"))
+    assert logs == "POD LOGS: app-test\nconnecting with [REDACTED]\n\n"
+
+
 def _test_hook(cfg):
     return next(h for h in cfg.storage.get("app", 1).hooks if h.name == "app-test")
