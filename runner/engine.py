@@ -142,12 +142,22 @@ def _chart_scopes(chart: Any, top: Mapping[str, Any], out: dict[str, _Renderable
     for tpl in chart.templates:
         if library and not tpl.name.rsplit("/", 1)[-1].startswith("_"):
             continue
-        out[f"{prefix}/{tpl.name}"] = _Renderable(
+        out[_path_join(prefix, tpl.name)] = _Renderable(
             tpl.data.decode("utf-8", "surrogateescape") if isinstance(tpl.data, bytes) else tpl.data,
             scope,
-            f"{prefix}/templates",
+            _path_join(prefix, "templates"),
         )
     return scope
+
+
+def _path_join(prefix: str, name: str) -> str:
+    """path.Join(prefix, name): a plain join, cleaned when a chart named "/" doubles a slash."""
+    joined = f"{prefix}/{name}"
+    if "//" not in joined:
+        return joined
+    from runner.funcs.paths import clean
+
+    return clean(joined)
 
 
 def sort_templates(names: Sequence[str]) -> list[str]:

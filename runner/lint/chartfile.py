@@ -9,7 +9,7 @@ from typing import Any
 from runner.chart.chartfile import decode_metadata, is_loose_semver, load_yaml_document
 from runner.chart.errors import ChartError
 from runner.chart.model import Metadata
-from runner.funcs.paths import base as go_path_base
+from runner.golang.filepath import base as go_path_base
 from runner.golang.strconv import quote
 from runner.golang.types import go_type_name
 from runner.lint.govalidate import is_email, is_request_url, is_url
