@@ -4,7 +4,12 @@ osBase/osDir/osClean/osExt/osIsAbs are path/filepath, which on Linux behaves the
 from __future__ import annotations
 
 from runner.funcs.registry import gofunc
-from runner.golang.filepath import base
+from runner.golang import filepath
+
+
+def base(path: str) -> str:
+    """Go's path.Base (filepath.Base on Linux: runner.golang.filepath)."""
+    return filepath.base(path)
 
 
 def clean(path: str) -> str:
