@@ -72,11 +72,12 @@ def retrieve(uri: str) -> Any:
     """`referencing`'s retrieve hook: a Resource for an http(s) document (draft 2020-12
     when it names none, santhosh's default)."""
     from referencing import Resource
+    from referencing.exceptions import NoSuchResource
     from referencing.jsonschema import DRAFT202012
 
     url = urldefrag(uri).url
     if url.split(":", 1)[0].lower() not in REMOTE_SCHEMES:
-        raise RemoteSchemaError("not fetched")  # file: and others: runner.chart.schema says why
+        raise NoSuchResource(ref=uri)  # file: and others: runner.chart.schema says why
     return Resource.from_contents(document(url), default_specification=DRAFT202012)
 
 
