@@ -83,9 +83,10 @@ CASES: tuple[tuple[str, ...], ...] = (
 
 # Flags deploy-runner adds to Helm's (shown in its help, absent from Helm's), by command.
 OUR_FLAGS = {
+    "template": {"--release-history-max", "--include-history-values"},
     "install": {"--release-history-max", "--include-history-values", "--wait-for-lock"},
     "upgrade": {"--release-history-max", "--include-history-values", "--wait-for-lock"},
-    "rollback": {"--output", "--wait-for-lock"},
+    "rollback": {"--output", "--wait-for-lock", "--release-history-max", "--include-history-values"},
     "uninstall": {"--wait-for-lock"},
     "test": {"--output", "--hide-notes"},
 }
