@@ -251,3 +251,42 @@ def test_install_takes_a_bare_server_side_as_helm(cluster, namespace, helm, tmp_
     theirs = comparable(record(cluster, namespace, "bs-h", 1), "bs-h")
     mine = comparable(record(cluster, namespace, "bs-o", 1), "bs-o")
     assert mine == theirs and mine["apply_method"] == "ssa"
+
+
+def test_the_example_migrates_down_on_a_rollback_across_a_major_version(cluster, namespace, helm, tmp_path):
+    """examples/migrating-app (docs/releases.md): up-migration hook on the 1.x -> 2.x upgrade,
+    down-migration hook on the rollback to 1.x with --release-history-max; none without."""
+    from runner.demo import EXAMPLE
+
+    assert ours(cluster, namespace, "install", "shop", str(EXAMPLE)).code == 0
+    assert ours(cluster, namespace, "package", str(EXAMPLE), "--version", "2.0.0", "-d", str(tmp_path)).code == 0
+    v2 = str(tmp_path / "migrating-app-2.0.0.tgz")
+    assert ours(cluster, namespace, "upgrade", "shop", v2, "--release-history-max", "2").code == 0
+    jobs = f"/apis/batch/v1/namespaces/{namespace}/jobs"
+    up = get_object(cluster, f"{jobs}/shop-migrate-v1-to-v2")
+    assert "migrating data up" in up["spec"]["template"]["spec"]["containers"][0]["command"][-1]
+
+    assert ours(cluster, namespace, "rollback", "shop", "1", "--release-history-max", "2").code == 0
+    down = get_object(cluster, f"{jobs}/shop-migrate-v2-to-v1")
+    assert "migrating data down" in down["spec"]["template"]["spec"]["containers"][0]["command"][-1]
+    hooks = helm("get", "hooks", "shop", "-n", namespace)
+    assert hooks.returncode == 0 and "shop-migrate-v2-to-v1" in hooks.stdout
+    notes = helm("get", "notes", "shop", "-n", namespace).stdout
+    assert "is at chart 1.4.0 (revision 3)" in notes and "Came from chart 2.0.0." in notes
+
+    # Helm's rollback (ours without the flag too) re-applies a stored revision with its stored
+    # hooks: revision 1 was rendered without history, so no down-migration
+    assert ours(cluster, namespace, "upgrade", "shop", v2).code == 0
+    cluster.client().request("DELETE", f"{jobs}/shop-migrate-v2-to-v1?propagationPolicy=Background")
+    _wait_gone(cluster, f"{jobs}/shop-migrate-v2-to-v1")
+    assert helm("rollback", "shop", "1", "-n", namespace).returncode == 0
+    assert get_object(cluster, f"{jobs}/shop-migrate-v2-to-v1") is None
+
+
+def _wait_gone(cluster, path: str, seconds: float = 30.0) -> None:
+    import time
+
+    deadline = time.monotonic() + seconds
+    while get_object(cluster, path) is not None:
+        assert time.monotonic() < deadline, f"{path} still exists"
+        time.sleep(0.2)
