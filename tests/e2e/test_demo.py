@@ -30,10 +30,11 @@ def test_the_demo_installs_upgrades_across_a_major_version_and_rolls_back(cluste
         assert [c[:2] for c in commands[1:]] == [
             ["deploy-runner", "install"], ["deploy-runner", "package"], ["deploy-runner", "upgrade"],
             ["deploy-runner", "get"], ["deploy-runner", "get"], ["deploy-runner", "rollback"],
-            ["deploy-runner", "history"]]
+            ["deploy-runner", "get"], ["deploy-runner", "history"]]
         assert "name: shop-migrate-v1-to-v2" in text  # the migration hook of the major upgrade
         assert "revision 1: deployed, chart 1.4.0" in text  # .Release.History as the upgrade saw it
-        assert "Rollback to 1" in text
+        assert "name: shop-migrate-v2-to-v1" in text  # the down-migration of the rollback with history
+        assert "Rollback to 1 (re-rendered with .Release.History)" in text
 
         # The printed `history` line, typed in a shell, prints what the demo printed after it.
         history = commands[-1]
