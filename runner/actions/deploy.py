@@ -112,9 +112,11 @@ class Plan:
 def render(cfg: ActionConfig, opts: DeployOptions, chart: Any, source: str,
            values: dict[str, Any], *, namespace: str, revision: int,
            upgrade: bool) -> RenderedRelease:
-    """The chart rendered for release `opts.name` at `revision` (offline for --dry-run=client)."""
+    """The chart rendered for release `opts.name` at `revision` (offline for --dry-run=client).
+    An install sees no history (HIP-0029: "no deployed release"), also over records kept by
+    `uninstall --keep-history` or a failed install (--replace, upgrade --install)."""
     return render_release(cfg, chart, source, values, RenderRequest(
-        opts.name, namespace, revision, upgrade, opts.release_history_max,
+        opts.name, namespace, revision, upgrade, opts.release_history_max if upgrade else 0,
         opts.include_history_values, offline=opts.dry_run == "client",
         skip_schema_validation=opts.skip_schema_validation,
         render_subchart_notes=opts.render_subchart_notes, post_renderer=opts.post_renderer))
@@ -287,7 +289,8 @@ def _mark_deployed(cfg: ActionConfig, opts: DeployOptions, plan: Plan) -> None:
 
 
 def _supersede_last(cfg: ActionConfig, release: Release) -> None:
-    """replaceRelease: take the next revision; a non-failed last record becomes superseded."""
+    """replaceRelease: take the next revision; a non-failed last record becomes superseded
+    (SetStatus: with Helm's description)."""
     try:
         last = cfg.storage.last(release.name)
     except ReleaseNotFoundError:
@@ -295,4 +298,5 @@ def _supersede_last(cfg: ActionConfig, release: Release) -> None:
     release.version = last.version + 1
     if last.info.status != FAILED:
         last.info.status = SUPERSEDED
+        last.info.description = "superseded by new release"
         cfg.storage.update(last)

@@ -214,6 +214,27 @@ def wait_flag(fs: FlagSet) -> None:
            "'hookOnly', and 'legacy'.", no_opt="watcher")
 
 
+def history_flags(fs: FlagSet) -> None:
+    """deploy-runner's own (HIP-0029 release history at render time; HIP-0027's name as an
+    alias): install, upgrade, rollback, and template (which renders an empty history)."""
+    def depth(text: str, _old: int) -> int:
+        from runner.golang import strconv as gocast
+
+        try:
+            value = gocast.parse_int(text, 0, 64)
+        except gocast.NumError as err:
+            raise ValueError(str(err)) from None
+        if value < 0:
+            raise ValueError("must be 0 (no history) or more")
+        return value
+
+    usage = "how many previous releases the templates see as .Release.History (newest first; 0: none)"
+    fs.add("release-history-max", FuncValue("int", 0, depth, "0"), usage)
+    fs.add("deployed-depth", FuncValue("int", 0, depth, "0"), "alias of --release-history-max (HIP-0027)",
+           dest="release_history_max", hidden=True)
+    fs.bool("include-history-values", "include each previous release's values in .Release.History")
+
+
 def dry_run_flag(fs: FlagSet, usage: str, default: str = "none") -> None:
     fs.string("dry-run", usage, default=default, no_opt="unset")
 

@@ -14,6 +14,7 @@ from runner.cli.flags import (
     DRY_RUN_USAGE,
     dry_run_flag,
     dry_run_strategy,
+    history_flags,
     output_flag,
     post_renderer,
     set_values,
@@ -91,15 +92,6 @@ def build(name: str) -> Command:
 # ------------------------------------------------------------------------ flags
 
 
-def _history_flags(fs: FlagSet) -> None:
-    """deploy-runner's own (HIP-0029 release history at render time)."""
-    fs.int("release-history-max", "how many previous releases the templates see as .Release.History "
-           "(newest first; 0: none)")
-    fs.int("deployed-depth", "alias of --release-history-max (HIP-0027)", dest="release_history_max",
-           hidden=True)
-    fs.bool("include-history-values", "include each previous release's values in .Release.History")
-
-
 def _lock_flag(fs: FlagSet) -> None:
     """deploy-runner's own: how long to wait for another run's release lock."""
     fs.duration("wait-for-lock", "how long to wait for another operation's lock on the release (0s: fail "
@@ -121,7 +113,6 @@ def _install_flags(fs: FlagSet) -> None:
     dry_run_flag(fs, DRY_RUN_USAGE)
     fs.bool("hide-secret", "hide Kubernetes Secrets when also using the --dry-run flag")
     output_flag(fs)
-    _history_flags(fs)
     _lock_flag(fs)
     _hook_log_flags(fs)
 
@@ -177,7 +168,7 @@ def upgrade_flags(fs: FlagSet) -> None:
     chart_path_flags(fs)
     post_renderer_flags(fs)
     output_flag(fs)
-    _history_flags(fs)
+    history_flags(fs)
     _lock_flag(fs)
     _hook_log_flags(fs)
 
@@ -197,6 +188,7 @@ def _rollback_flags(fs: FlagSet) -> None:
     fs.int("history-max", "limit the maximum number of revisions saved per release. Use 0 for no limit",
            default=_history_max_default())
     output_flag(fs)
+    history_flags(fs)
     _lock_flag(fs)
     _hook_log_flags(fs)
 
@@ -336,9 +328,11 @@ def rollback(args: Namespace) -> int:
     opts = RollbackOptions(
         name=args.args[0], revision=revision, server_side=args.server_side,
         force_conflicts=args.force_conflicts, cleanup_on_fail=args.cleanup_on_fail,
-        history_max=args.history_max, dry_run=dry_run_strategy(args.dry_run) != "none",
+        history_max=args.history_max, dry_run=_dry(dry_run_strategy(args.dry_run)),
         wait=_waits(args.wait), wait_strategy=_strategy(args.wait), wait_for_jobs=args.wait_for_jobs,
-        timeout=args.timeout, no_hooks=args.no_hooks, wait_for_lock=args.wait_for_lock)
+        timeout=args.timeout, no_hooks=args.no_hooks, wait_for_lock=args.wait_for_lock,
+        release_history_max=args.release_history_max,
+        include_history_values=args.include_history_values)
     result = rollback(_release_config(args), opts)
     for note in result.notes:
         print(f"note: {note}", file=sys.stderr)

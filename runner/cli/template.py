@@ -8,6 +8,7 @@ from runner.cli.cobra import Command, minimum_args
 from runner.cli.flags import (
     chart_path_flags,
     dry_run_strategy,
+    history_flags,
     post_renderer,
     post_renderer_flags,
     timeout_flag,
@@ -75,6 +76,7 @@ def install_flags(fs: FlagSet, *, server_side: bool = True) -> None:
     values_flags(fs)
     chart_path_flags(fs)
     post_renderer_flags(fs)
+    history_flags(fs)
 
 
 def _flags(fs: FlagSet) -> None:

@@ -92,10 +92,11 @@ OUR_FLAGS = {
                 *_HOOK_LOGS},
     "upgrade": {"--release-history-max", "--include-history-values", "--wait-for-lock", "--secret-values",
                 *_HOOK_LOGS},
-    "rollback": {"--output", "--wait-for-lock", *_HOOK_LOGS},
+    "rollback": {"--output", "--wait-for-lock", "--release-history-max", "--include-history-values",
+                 *_HOOK_LOGS},
     "uninstall": {"--wait-for-lock", *_HOOK_LOGS},
     "test": {"--output", "--hide-notes", *_HOOK_LOGS},
-    "template": {"--secret-values"},
+    "template": {"--secret-values", "--release-history-max", "--include-history-values"},
     "lint": {"--secret-values"},
 }
 # Helm's flags deploy-runner does not take yet (refused as unknown), by command.

@@ -91,7 +91,7 @@ def test_rollback_to_a_missing_revision_and_a_dry_run_write_nothing(cfg, driver,
     writes = len(driver.writes)
     with pytest.raises(RunnerError, match="release has no 7 version"):
         rollback(cfg, RollbackOptions(name="app", revision=7))
-    result = rollback(cfg, RollbackOptions(name="app", dry_run=True))
+    result = rollback(cfg, RollbackOptions(name="app", dry_run="client"))
     assert result.release.version == 3 and result.release.info.description == "Rollback to 1"
     assert len(driver.writes) == writes
 
