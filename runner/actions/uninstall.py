@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from runner.actions import evidence
+from runner.actions.hook_logs import HookObserver
 from runner.actions.hooks import run_hooks
 from runner.actions.release_config import DEFAULT_TIMEOUT, ActionConfig, now, validate_name
 from runner.actions.results import UninstallResult
@@ -57,7 +59,9 @@ def uninstall(cfg: ActionConfig, opts: UninstallOptions) -> UninstallResult | No
                 raise UninstallError(f'the release named "{opts.name}" is already deleted')
             _purge(cfg, opts.name)
             return UninstallResult(release)
-        return _perform(cfg, opts, release)
+        cfg.redactor.add_release(release)
+        with evidence.on_error(cfg):
+            return _perform(cfg, opts, release)
 
 
 def _perform(cfg: ActionConfig, opts: UninstallOptions, release: Release) -> UninstallResult:
@@ -68,9 +72,10 @@ def _perform(cfg: ActionConfig, opts: UninstallOptions, release: Release) -> Uni
     release.info.description = "Deletion in progress (or silently failed)"
     result = UninstallResult(release)
     server_side = release.apply_method == SERVER_SIDE_APPLY
+    observer, first_log = HookObserver(cfg, cluster), len(cfg.hook_logs)
     if not opts.no_hooks:
         run_hooks(cluster, release, "pre-delete", server_side=server_side, timeout=opts.timeout,
-                  record=cfg.storage.update, strategy=wait.in_effect(opts.wait, opts.wait_strategy))
+                  record=cfg.storage.update, observer=observer, strategy=wait.in_effect(opts.wait, opts.wait_strategy))
     cfg.storage.update(release)
     resources = uninstall_sorted(cluster.build(release.manifest, release.namespace))
     doomed = []
@@ -84,14 +89,17 @@ def _perform(cfg: ActionConfig, opts: UninstallOptions, release: Release) -> Uni
                        + "".join(f"[{k.replace('/', '] ', 1)}\n" for k in result.kept))
     deleted, result.errors = cluster.delete(doomed, opts.cascade)
     result.deleted = [r.ref() for r in deleted]
+    waited: wait.WaitError | None = None  # its account of what still exists goes with the error
     if opts.wait:
         try:
             cluster.wait_deleted(deleted, opts.timeout, strategy=opts.wait_strategy)
         except wait.WaitError as err:
             result.errors.append(str(err))
+            waited = err
     if not opts.no_hooks:
         run_hooks(cluster, release, "post-delete", server_side=server_side, timeout=opts.timeout,
-                  record=cfg.storage.update, strategy=wait.in_effect(opts.wait, opts.wait_strategy))
+                  record=cfg.storage.update, observer=observer, strategy=wait.in_effect(opts.wait, opts.wait_strategy))
+    result.hook_logs = cfg.hook_logs[first_log:]
     release.info.status = UNINSTALLED
     release.info.description = opts.description or "Uninstallation complete"
     if opts.keep_history:
@@ -100,7 +108,7 @@ def _perform(cfg: ActionConfig, opts: UninstallOptions, release: Release) -> Uni
         _purge(cfg, release.name)
     if result.errors:
         raise UninstallError(f"uninstallation completed with {len(result.errors)} error(s): "
-                             + "; ".join(result.errors))
+                             + "; ".join(result.errors)) from waited
     return result
 
 

@@ -18,8 +18,9 @@ that settles the last object ends the wait at once. A hook Job deleted the momen
 it completes (ttlSecondsAfterFinished: 0) is seen complete first, as Helm sees it.
 
 Errors are Helm's text (statusWaiter: one line per object not there, then
-"context deadline exceeded"; legacy: its own words), followed by our account of
-each object that is not ready (runner.kube.unready: replicas, pods and why).
+"context deadline exceeded"; legacy: its own words); they carry our account of
+each object that is not ready (runner.kube.unready: replicas, pods and why), which
+the CLI prints first in the evidence after Helm's error (runner.actions.evidence).
 While it waits, a wait tells `progress` what it awaits (WaitProgress), at the
 start, at each change and every TICK_SECONDS.
 """
@@ -55,14 +56,15 @@ READY, NOT_READY = "Ready", "NotReady"
 
 
 class WaitError(RunnerError):
-    """Objects did not become ready (or gone) in time, or failed. The text is Helm's,
-    then ours (`details`); `unready` holds each object's last state as data."""
+    """Objects did not become ready (or gone) in time, or failed. The text is Helm's;
+    `account` says why in our words, a line an object; `unready` holds each object's
+    last state as data."""
 
-    def __init__(self, helm_text: str, details: Sequence[str] = (),
+    def __init__(self, helm_text: str, account: Sequence[str] = (),
                  unready: Sequence[Awaited] = ()) -> None:
-        super().__init__("\n".join([helm_text, *details]))
+        super().__init__(helm_text)
         self.helm_text = helm_text
-        self.details = list(details)
+        self.account = list(account)  # printed first among the evidence (runner.actions.evidence)
         self.unready = list(unready)
 
 
@@ -314,8 +316,8 @@ def _fail(client: KubeClient, helm_lines: list[str], resources: Sequence[Resourc
     from runner.kube import unready
 
     troubled = [r for r in resources if _troubled(outcome.states[r.key])]
-    details = unready.explain(client, troubled, outcome.objects, outcome.states, deletion=deletion)
-    raise WaitError("\n".join(helm_lines), details, [outcome.states[r.key] for r in troubled])
+    account = unready.explain(client, troubled, outcome.objects, outcome.states, deletion=deletion)
+    raise WaitError("\n".join(helm_lines), account, [outcome.states[r.key] for r in troubled])
 
 
 def _troubled(state: Awaited) -> bool:

@@ -86,12 +86,18 @@ CASES: tuple[tuple[str, ...], ...] = (
 )
 
 # Flags deploy-runner adds to Helm's (shown in its help, absent from Helm's), by command.
+_HOOK_LOGS = {"--no-log-output", "--hook-log-lines"}  # the hook output log proposal's flag, and our cap
 OUR_FLAGS = {
-    "install": {"--release-history-max", "--include-history-values", "--wait-for-lock", "--no-progress"},
-    "upgrade": {"--release-history-max", "--include-history-values", "--wait-for-lock", "--no-progress"},
-    "rollback": {"--output", "--wait-for-lock", "--no-progress"},
-    "uninstall": {"--wait-for-lock", "--no-progress"},
-    "test": {"--output", "--hide-notes", "--no-progress"},
+    "install": {"--release-history-max", "--include-history-values", "--wait-for-lock", "--secret-values",
+                "--no-progress", *_HOOK_LOGS},
+    "upgrade": {"--release-history-max", "--include-history-values", "--wait-for-lock", "--secret-values",
+                "--no-progress", *_HOOK_LOGS},
+    "rollback": {"--output", "--wait-for-lock", "--release-history-max", "--include-history-values",
+                 "--no-progress", *_HOOK_LOGS},
+    "uninstall": {"--wait-for-lock", "--no-progress", *_HOOK_LOGS},
+    "test": {"--output", "--hide-notes", "--no-progress", *_HOOK_LOGS},
+    "template": {"--secret-values", "--release-history-max", "--include-history-values"},
+    "lint": {"--secret-values"},
 }
 # Helm's flags deploy-runner does not take yet (refused as unknown), by command.
 NOT_YET = {

@@ -8,7 +8,15 @@ import re
 
 import pytest
 
-from tests.e2e.release_helpers import DEMO_TEMPLATES, GADGET_CRD, ours, record, write_chart
+from runner.actions.evidence import HEADING
+from tests.e2e.release_helpers import (
+    DEMO_TEMPLATES,
+    GADGET_CRD,
+    helm_part,
+    ours,
+    record,
+    write_chart,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -91,9 +99,9 @@ status:
 """
 
 
-# What deploy-runner adds after Helm's error: why each object is not ready.
-OUR_ACCOUNT = {"pvc": 'persistentvolumeclaim/hrel-data: Pending (storage class "none")\n',
-               "custom-ready-false": "gadget/hrel-g: backend down\n", "load-balancer": ""}
+# What deploy-runner says first after Helm's error: why each object is not ready.
+OUR_ACCOUNT = {"pvc": f'{HEADING}\n  persistentvolumeclaim/hrel-data: Pending (storage class "none")\n',
+               "custom-ready-false": f"{HEADING}\n  gadget/hrel-g: backend down\n", "load-balancer": ""}
 
 
 @pytest.mark.parametrize("kind", ["pvc", "custom-ready-false", "load-balancer"])
@@ -109,12 +117,17 @@ def test_wait_watcher_reports_what_is_not_current_as_helm(cluster, namespace, he
         (chart / "crds" / "crd.yaml").write_text(GADGET_CRD.replace("GROUP", group))
     theirs = helm("install", "hrel", str(chart), "-n", namespace, "--wait", "--timeout", "2s")
     mine = ours(cluster, namespace, "install", "orel", str(chart), "--wait", "--timeout", "2s", "--no-progress")
-    assert mine.err.replace("orel", "hrel") == theirs.stderr + OUR_ACCOUNT[kind]  # Helm's words, then ours
+    helm_text, evidence = helm_part(mine.err)
+    assert helm_text.replace("orel", "hrel") == theirs.stderr
+    assert evidence.replace("orel", "hrel").startswith(OUR_ACCOUNT[kind])  # our account first
     if kind == "load-balancer":  # kstatus wants only a cluster IP, not an ingress
         assert theirs.returncode == 0 and mine.code == 0
         return
     assert theirs.returncode == 1 and mine.code != 0
     assert "not ready. status: InProgress" in mine.err and "\ncontext deadline exceeded" in mine.err
+    # Ours, after Helm's error: what was not ready, and why.
+    assert {"pvc": "  PersistentVolumeClaim/orel-data (waited on): InProgress: PVC is not Bound",
+            "custom-ready-false": "    condition Ready=False (Down): backend down"}[kind] in evidence
     assert record(cluster, namespace, "orel", 1)["info"]["status"] == "failed"
 
 
@@ -154,7 +167,10 @@ def test_a_failing_test_fails_as_helm(cluster, namespace, helm, tmp_path):
     theirs = helm("test", "hrel", "-n", namespace, "--timeout", "60s")
     mine = ours(cluster, namespace, "test", "orel", "--timeout", "60s", "--no-progress")
     assert theirs.returncode == 1 and mine.code == 1
-    assert _same(mine.err, "orel", "hrel") == theirs.stderr + "pod/hrel-broken: Error (exit code 1)\n"
+    helm_text, evidence = helm_part(mine.err)
+    assert _same(helm_text, "orel", "hrel") == theirs.stderr
+    assert evidence.startswith(f"{HEADING}\n  pod/orel-broken: Error (exit code 1)\n")  # our account first
+    assert "  Pod/orel-broken (test hook demo/templates/t.yaml): Failed: pod orel-broken failed" in evidence
     assert _same(mine.out, "orel", "hrel") == _ANSIC.sub("<time>", theirs.stdout)
     assert record(cluster, namespace, "orel", 1)["hooks"][0]["last_run"]["phase"] == "Failed"
 
@@ -257,8 +273,8 @@ def test_uninstall_wait_reports_what_still_exists_as_helm(cluster, namespace, he
         mine = ours(cluster, namespace, "uninstall", "orel", "--wait", "--timeout", "2s", "--no-progress")
         assert theirs.returncode == 1 and mine.code == 1
         assert "still exists. status: Terminating" in mine.err
-        assert mine.err.replace("orel", "hrel") == theirs.stderr + (
-            "configmap/hrel-held: being deleted, waiting for finalizers example.com/hold\n")
+        assert mine.err.replace("orel", "hrel") == theirs.stderr + f"{HEADING}\n" + (
+            "  configmap/hrel-held: being deleted, waiting for finalizers example.com/hold\n")
         assert mine.out.replace("orel", "hrel") == theirs.stdout
     finally:
         core = client.CoreV1Api(cluster.api_client)

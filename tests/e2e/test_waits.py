@@ -13,7 +13,8 @@ from contextlib import redirect_stderr, redirect_stdout
 
 import pytest
 
-from tests.e2e.release_helpers import GADGET_CRD, Run, ours, write_chart
+from runner.actions.evidence import HEADING
+from tests.e2e.release_helpers import GADGET_CRD, Run, helm_part, ours, write_chart
 
 pytestmark = pytest.mark.e2e
 
@@ -139,10 +140,10 @@ def test_hook_jobs_are_waited_for_as_helm_waits_for_each_strategy(cluster, names
     if fail == "false":
         assert mine.err == theirs.stderr
         return
-    helm_part, _, our_part = mine.err.replace("orel", "hrel").partition("\njob/hrel-migrate: ")
-    assert helm_part.replace(PREFIX, "") + "\n" == theirs.stderr.replace(PREFIX, "")
-    assert re.fullmatch(r"0 of 1 completions, 1 failed; pod hrel-migrate-\w+: Error \(exit code 1\)\n", our_part), \
-        our_part
+    helm_text, evidence = helm_part(mine.err.replace("orel", "hrel"))
+    assert helm_text.replace(PREFIX, "") == theirs.stderr.replace(PREFIX, "")
+    assert re.match(rf"{re.escape(HEADING)}\n  job/hrel-migrate: 0 of 1 completions, 1 failed; "
+                    r"pod hrel-migrate-\w+: Error \(exit code 1\)\n", evidence), evidence
 
 
 def test_a_timeout_names_each_unready_object_and_why(cluster, namespace, helm, tmp_path):
@@ -151,11 +152,12 @@ def test_a_timeout_names_each_unready_object_and_why(cluster, namespace, helm, t
     mine: Run = ours(cluster, namespace, "install", "orel", str(chart), "--wait", "--timeout", "3s",
                      "--no-progress")
     assert theirs.returncode == 1 and mine.code == 1
-    helm_part, _, our_part = mine.err.replace("orel", "hrel").partition("\ndeployment/hrel-web: ")
-    assert helm_part + "\n" == theirs.stderr
-    assert re.fullmatch(r"0 of 2 replicas available; pods hrel-web-[\w-]+, hrel-web-[\w-]+: Unschedulable: "
-                        r"0/\d+ nodes are available: \d+ node\(s\) didn't match Pod's node affinity/selector\..*\n",
-                        our_part), our_part
+    helm_text, evidence = helm_part(mine.err.replace("orel", "hrel"))
+    assert helm_text == theirs.stderr
+    assert re.match(rf"{re.escape(HEADING)}\n  deployment/hrel-web: 0 of 2 replicas available; "
+                    r"pods hrel-web-[\w-]+, hrel-web-[\w-]+: Unschedulable: "
+                    r"0/\d+ nodes are available: \d+ node\(s\) didn't match Pod's node affinity/selector\..*\n",
+                    evidence), evidence
 
 
 HOOK_POD = """apiVersion: v1
@@ -177,6 +179,6 @@ def test_a_failing_hook_pod_fails_as_helm_says_for_the_strategy(cluster, namespa
     theirs = helm("install", "hrel", str(chart), "-n", namespace, "--timeout", "60s", *flags)
     mine = ours(cluster, namespace, "install", "orel", str(chart), "--timeout", "60s", "--no-progress", *flags)
     assert theirs.returncode == 1 and mine.code == 1
-    helm_part, _, our_part = mine.err.replace("orel", "hrel").partition("\npod/hrel-check: ")
-    assert helm_part.replace(PREFIX, "") + "\n" == theirs.stderr.replace(PREFIX, "")
-    assert our_part == "Error (exit code 1)\n"
+    helm_text, evidence = helm_part(mine.err.replace("orel", "hrel"))
+    assert helm_text.replace(PREFIX, "") == theirs.stderr.replace(PREFIX, "")
+    assert evidence.startswith(f"{HEADING}\n  pod/hrel-check: Error (exit code 1)\n"), evidence
