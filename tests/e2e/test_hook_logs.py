@@ -132,7 +132,7 @@ def test_a_failing_job_shows_its_init_container_and_every_retry(cluster, namespa
         "migrate", "pre-install", policy="hook-failed", backoff=2, lines="migrating\\nERROR: no such table",
         init_lines="waiting for the database\\ndatabase is up", exit_code=3)})
 
-    mine = ours(cluster, namespace, "install", "o", str(chart), "--timeout", "60s")
+    mine = ours(cluster, namespace, "install", "o", str(chart), "--timeout", "60s", "--no-progress")
     theirs = helm("install", "h", str(chart), "-n", namespace, "--timeout", "60s")
 
     assert mine.code == 1 and theirs.returncode == 1
@@ -213,7 +213,8 @@ def test_upgrade_rollback_on_failure_shows_why_the_failed_revision_failed(cluste
         f"{{name: {LOG_ENV}, value: \"FATAL: DATABASE_URL is not set\"}}]\n"))
     assert ours(cluster, namespace, "install", "u", str(good), "--wait", "--timeout", "60s").code == 0
 
-    mine = ours(cluster, namespace, "upgrade", "u", str(bad), "--rollback-on-failure", "--timeout", "15s")
+    mine = ours(cluster, namespace, "upgrade", "u", str(bad), "--rollback-on-failure", "--timeout", "15s",
+                "--no-progress")
 
     assert mine.code == 1
     helm_text, evidence = helm_part(mine.err)  # Helm's WARN log line and Error line, then ours
@@ -274,7 +275,8 @@ def test_the_proposals_example_chart(cluster, namespace, helm, tmp_path):
     number Helm refuses as a label): the logs on stdout, before the error."""
     chart = write_chart(tmp_path, templates={"job.yaml": PROPOSAL_JOB})
 
-    merged = _cli(cluster, "install", "my-release", str(chart), "-n", namespace, merged=True)
+    # (--no-progress: what the wait for the hook shows on stderr would come first)
+    merged = _cli(cluster, "install", "my-release", str(chart), "-n", namespace, "--no-progress", merged=True)
     theirs = helm("install", "other", str(chart), "-n", namespace)
 
     lines = merged.stdout.splitlines()
@@ -284,7 +286,7 @@ def test_the_proposals_example_chart(cluster, namespace, helm, tmp_path):
     assert lines[error].startswith("Error: INSTALLATION FAILED: failed pre-install: ")
     assert error > 1 and theirs.returncode == 1 and helm_lines(theirs.stderr) == ["foo"]
     assert theirs.stderr.splitlines()[-1].startswith("Error: INSTALLATION FAILED: failed pre-install: ")
-    split = _cli(cluster, "install", "again", str(chart), "-n", namespace)
+    split = _cli(cluster, "install", "again", str(chart), "-n", namespace, "--no-progress")
     assert split.stdout.startswith("Logs for pod: again-false-job-") and split.stderr.startswith("Error: ")
 
     linted = _cli(cluster, "lint", str(chart))
