@@ -119,16 +119,16 @@ def expand_archive(path: str, destination: str) -> str:
     except OSError as exc:
         raise RunnerError(f"unable to open tarball: open {path}: {(exc.strerror or '').lower()}") from exc
     try:
-        files = read_archive(data, path)
+        files = read_archive(data)
         chart_yaml = next((d for n, d in files if n == "Chart.yaml"), b"")
         doc = load_yaml_document(chart_yaml, "Chart.yaml", ints=True) if chart_yaml else None
     except RunnerError as exc:
-        reason = str(exc).removeprefix(f"{path}: ")  # Expand reads a stream: no file name
-        raise RunnerError(f"unable to extract tarball: {reason}") from exc
+        raise RunnerError(f"unable to extract tarball: {exc}") from exc
     name = str(doc.get("name") or "") if isinstance(doc, dict) else ""
-    target = Path(destination) / (name or "chart")
-    extract(files, target)
-    return str(target)
+    try:
+        return str(extract(files, Path(destination), name or "chart"))
+    except RunnerError as exc:
+        raise RunnerError(f"unable to extract tarball: {exc}") from exc
 
 
 def subchart_paths(path: str) -> list[str]:

@@ -72,12 +72,12 @@ def untar(data: bytes, chart_ref: str, args: Any) -> None:
     if os.path.exists(check):
         raise RunnerError(f"failed to untar: a file or directory with the name {check} already exists")
     os.makedirs(check)  # Helm makes it even when the chart's own name differs
-    files = archive.read_archive(data, chart_ref)
-    name = load_archive_bytes(data, chart_ref).name()  # chartutil.Expand names the directory after Chart.yaml
+    files = archive.read_archive(data)
+    name = load_archive_bytes(data).name()  # chartutil.Expand names the directory after Chart.yaml
     if not name or name != os.path.basename(name) or name in (".", ".."):
         raise RunnerError(f"chart name {name!r} is not a valid directory name")
     os.makedirs(os.path.join(target, name), exist_ok=True)
-    archive.extract(files, Path(target, name))
+    archive.extract(files, Path(target), name)
 
 
 def update_missing_dependencies(chart: Any, path: str, args: Any, out: Any) -> Any:

@@ -157,7 +157,7 @@ def load_archive_file(archive_path: str | os.PathLike[str]) -> Chart:
             f"file '{path}' does not appear to be a gzipped archive; got 'application/octet-stream'"
         )
     try:
-        files = archive.read_archive(data, str(path))
+        files = archive.read_archive(data)
     except ArchiveError as exc:
         # Helm 4 says only "unable to load chart archive"; we keep its words and add why.
         raise ArchiveError(f"unable to load chart archive: {exc}") from exc
@@ -166,9 +166,9 @@ def load_archive_file(archive_path: str | os.PathLike[str]) -> Chart:
     return _load_archive_files(files)
 
 
-def load_archive_bytes(data: bytes, source: str = "chart archive") -> Chart:
+def load_archive_bytes(data: bytes) -> Chart:
     """A chart archive held in memory (a subchart's .tgz: no apiVersion dispatch, as in Go)."""
-    return load_files(archive.read_archive(data, source))
+    return load_files(archive.read_archive(data))
 
 
 def _load_archive_files(files: list[tuple[str, bytes]]) -> Chart:
@@ -263,7 +263,7 @@ def _load_subchart(parent: Chart, name: str, files: list[tuple[str, bytes]]) -> 
         )
     try:
         if name.endswith(".tgz"):
-            return load_archive_bytes(files[0][1], f"charts/{name}")
+            return load_archive_bytes(files[0][1])
         inner = [(n.split("/", 1)[1], d) for n, d in files if "/" in n]
         return load_files(inner)
     except ChartError as exc:
