@@ -155,6 +155,25 @@ def _check_size(member: tarfile.TarInfo, remaining: int) -> None:
         )
 
 
+def expand(data: bytes, destination: Path) -> Path:
+    """chartutil.Expand: the archive's files under destination/<its Chart.yaml's name> (the
+    last Chart.yaml names it, as Go's loop leaves it); the chart's directory."""
+    from runner.chart.chartfile import load_yaml_document
+    from runner.golang.strconv import quote
+
+    files = read_archive(data)
+    name = ""
+    for file, content in files:
+        if file == "Chart.yaml":
+            doc = load_yaml_document(content, "Chart.yaml", ints=True)
+            name = str(doc.get("name") or "") if isinstance(doc, dict) else ""
+    if not name:
+        raise ArchiveError("chart name not specified")
+    if name in (".", ".."):
+        raise ArchiveError(f"chart name {quote(name)} is not allowed")
+    return extract(files, destination, name)
+
+
 def extract(files: list[tuple[str, bytes]], destination: Path, chart_name: str) -> Path:
     """Write vetted archive files under destination/chart_name (chartutil.Expand); the
     chart's directory. Names are joined as securejoin does (`..` stops at the directory),

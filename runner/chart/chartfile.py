@@ -264,7 +264,9 @@ def validate_metadata(md: Metadata) -> None:
         raise ChartValidationError("chart.metadata.apiVersion is required")
     if not md.name:
         raise ChartValidationError("chart.metadata.name is required")
-    if md.name != md.name.rsplit("/", 1)[-1] or md.name in (".", ".."):
+    if md.name in (".", ".."):
+        raise ChartValidationError(f"chart.metadata.name {quote(md.name)} is not allowed")
+    if md.name != md.name.rsplit("/", 1)[-1]:
         raise ChartValidationError(f"chart.metadata.name {quote(md.name)} is invalid")
     if not md.version:
         raise ChartValidationError("chart.metadata.version is required")

@@ -84,6 +84,7 @@ ARCHIVES: dict[str, Callable[[], bytes]] = {
     "backslashes": lambda: tgz([_file("hostile\\templates\\..\\..\\evil.yaml", b"x: 1\n")]),
     "drive letter": lambda: tgz([_file("hostile/c:/evil.yaml", b"x: 1\n")]),
     "Chart.yaml at the top": lambda: tgz([_file("Chart.yaml", CHART_YAML)], base=False),
+    "chart named ..": lambda: tgz([_file("hostile/Chart.yaml", CHART_YAML.replace(b"name: hostile", b"name: .."))]),
     # links
     "symlink out": lambda: tgz([_special("hostile/templates/passwd.yaml", tarfile.SYMTYPE, "/etc/passwd")]),
     "symlink up": lambda: tgz([_special("hostile/templates/up.yaml", tarfile.SYMTYPE, "../../../etc/passwd")]),
