@@ -1,10 +1,11 @@
 """SIGINT and SIGTERM at random points of installs and upgrades with hooks and --wait.
 
 What Helm does with a cancelled operation (handleContext), and what a CI runner's
-cancel (SIGTERM) must do as well: the run ends with an error, no traceback; the
-revision it was writing ends failed with the reason ("context canceled"), or was never
-written, or was completed; the lock is given back at once, so the next run goes ahead
-without waiting for the Lease to expire.
+cancel (SIGTERM) must do as well: the run ends with an error, no traceback (a signal
+in the first milliseconds, before the handler is set, ends the process as it ends
+Helm's); the revision it was writing ends failed with the reason ("context canceled"),
+or was never written, or was completed; the lock is given back at once, so the next
+run goes ahead without waiting for the Lease to expire.
 """
 
 from __future__ import annotations
@@ -60,7 +61,7 @@ def test_an_interrupted_run_ends_failed_with_a_reason_and_gives_the_lock_back(
         FIGURES.add("signals", f"{SIGNAL_NAMES[signum]} sent" if sent else "runs finished before the signal")
         where = f"{verb} #{n}: {done.err}"
         assert not is_python_crash(done.err), where
-        if sent and done.code != 0:
+        if sent and done.code not in (0, -signum):  # -signum: stopped before its handler was set
             assert done.err.rstrip().endswith("interrupted") or "context canceled" in done.err, where
         assert lease_holder(cluster, namespace, name) is None, where  # given back, not left to expire
         statuses = helm_reads_every_record(cluster, helm, namespace, name, checked)
