@@ -41,7 +41,7 @@ from runner.kube.kubeconfig import ConnectionConfig, KubeconfigError
 
 TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Callable, Mapping
     from typing import Any
 
 DIAL_TIMEOUT_SECONDS = 30.0           # client-go's net.Dialer Timeout
@@ -68,6 +68,13 @@ class Reply:
     status: int
     data: bytes
     retry_after: str = ""  # the Retry-After header of a 429 or 5xx
+    stream: Any = None     # stream(): the urllib3 response, its body unread (data is empty)
+
+    def discard(self) -> None:
+        """Give up this answer for another attempt (a stream's connection goes back)."""
+        if self.stream is not None:
+            self.stream.close()
+            self.stream.release_conn()
 
 
 class Transport:
@@ -83,7 +90,7 @@ class Transport:
         self._pool: Any = None
         self._pool_cert: tuple[bytes, bytes] | None = None
         self._answered = False  # the server has answered once: a refusal now is a restart
-        self._sleep = time.sleep
+        self._sleep = _pause
 
     def request(self, method: str, path: str, query: list[tuple[str, str]], headers: dict[str, str],
                 body: bytes | None) -> Reply:
@@ -91,10 +98,29 @@ class Transport:
         from runner.kube import retry
 
         call = retry.Call(method, path, query, headers.get("Content-Type", ""), body)
+        return self._retried(call, lambda: self._attempt(method, path, query, headers, body))
+
+    def stream(self, path: str, query: list[tuple[str, str]], headers: dict[str, str],
+               read_timeout: float) -> Any:
+        """A GET whose body is read as it comes (a watch): the urllib3 response, unread;
+        the caller closes it. A read waits at most `read_timeout` seconds. Opening it is
+        retried as any GET is (a watch is a read); a connection that drops once events
+        flow is the caller's to open again (runner.kube.watch lists again)."""
+        from runner.kube import retry
+
+        timeout = urllib3.Timeout(connect=DIAL_TIMEOUT_SECONDS, read=read_timeout)
+        reply = self._retried(retry.Call("GET", path, query), lambda: self._attempt(
+            "GET", path, query, headers, None, preload_content=False, timeout=timeout))
+        return reply.stream
+
+    def _retried(self, call: Any, attempt: Callable[[], Reply]) -> Reply:
+        """`attempt` until its answer stands (runner.kube.retry decides), or no retry is left."""
+        from runner.kube import retry
+
         budget = retry.Budget()
         while True:
             try:
-                reply = self._attempt(method, path, query, headers, body)
+                reply = attempt()
             except ConnectionFailed as failure:
                 verdict = retry.after_failure(call, failure.sent, failure.transient, self._answered)
                 wait = None if verdict == retry.FINAL else budget.next_wait()
@@ -106,6 +132,7 @@ class Transport:
                 wait = None if verdict == retry.FINAL else budget.next_wait(reply.retry_after)
                 if wait is None:
                     return reply
+                reply.discard()
             self._sleep(wait)
             if verdict == retry.LOOK_FIRST:
                 found = self._look(call)
@@ -128,7 +155,8 @@ class Transport:
         return Reply(201 if call.method == "POST" else 200, live.data)
 
     def _attempt(self, method: str, path: str, query: list[tuple[str, str]], headers: dict[str, str],
-                 body: bytes | None) -> Reply:
+                 body: bytes | None, **options: Any) -> Reply:
+        """One try. With preload_content=False (a stream) the body is left unread in `stream`."""
         url = self.config.server + path + (f"?{urlencode(query)}" if query else "")
         self._limiter.wait()
         try:
@@ -137,7 +165,7 @@ class Transport:
             sent = urllib3.HTTPHeaderDict(headers)
             for name, value in self.credentials.headers() if self._tls else ():
                 sent.add(name, value)
-            response = pool.request(method, url, body=body, headers=sent)
+            response = pool.request(method, url, body=body, headers=sent, **options)
         except (CredentialError, KubeconfigError) as err:
             raise ConnectionFailed(f'{method.title()} "{url}": {err}') from err
         except urllib3.exceptions.HTTPError as err:
@@ -146,7 +174,10 @@ class Transport:
                                    sent=left, transient=transient) from err
         if response.status == 401:
             self.credentials.unauthorized()
-        return Reply(response.status, response.data, response.headers.get("Retry-After", ""))
+        retry_after = response.headers.get("Retry-After", "")
+        if options.get("preload_content", True):
+            return Reply(response.status, response.data, retry_after)
+        return Reply(response.status, b"", retry_after, response)
 
     def close(self) -> None:
         with self._lock:
@@ -319,6 +350,16 @@ class _HTTPPool(HTTPConnectionPool):
 
 class _HTTPSPool(HTTPSConnectionPool):
     ConnectionCls = _HTTPSConnection
+
+
+def _pause(seconds: float) -> None:
+    """Wait before a retry. On a deep-stack thread a Ctrl-C or SIGTERM arrives only between
+    Python steps, so the wait is one the interrupt can end (runner.deepstack)."""
+    from runner.deepstack import WakeOnInterrupt
+
+    woken = threading.Event()
+    with WakeOnInterrupt(woken.set):
+        woken.wait(seconds)
 
 
 def _failure_kind(err: BaseException) -> tuple[bool, bool]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -64,7 +65,8 @@ def test_a_lock_the_server_cannot_be_told_about_expires_on_its_own_and_the_outco
             raise RunnerError('Delete "https://k/apis/.../leases/x": EOF')
 
     class Cluster:
-        def lock(self, namespace: str, release: str, wait_seconds: float) -> Unreachable:
+        def lock(self, namespace: str, release: str, wait_seconds: float,
+                 on_wait: Callable[[str], None] | None = None) -> Unreachable:
             return Unreachable()
 
     cfg = ActionConfig(Cluster(), "ns", Storage(MemoryDriver()))  # type: ignore[arg-type]

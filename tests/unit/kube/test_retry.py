@@ -4,6 +4,8 @@ transport: what is sent again, after how long, how often, and what is looked up 
 from __future__ import annotations
 
 import json
+import signal
+import textwrap
 from collections.abc import Callable
 from typing import Any
 
@@ -12,6 +14,7 @@ import pytest
 from runner.kube import retry
 from runner.kube.kubeconfig import ConnectionConfig
 from runner.kube.transport import ConnectionFailed, Reply, Transport
+from tests.unit.test_deepstack import signalled_once_started
 
 SECRETS = "/api/v1/namespaces/ns/secrets"
 SECRET = {"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "s", "labels": {"a": "b"}},
@@ -44,7 +47,7 @@ class Scripted(Transport):
         self._answered = answered
 
     def _attempt(self, method: str, path: str, query: list[tuple[str, str]], headers: dict[str, str],
-                 body: bytes | None) -> Reply:
+                 body: bytes | None, **options: Any) -> Reply:
         self.sent.append((method, path))
         step = self.script.pop(0) if self.script else Reply(500, b"script ran out")
         if isinstance(step, ConnectionFailed):
@@ -189,6 +192,63 @@ def test_a_dry_run_write_is_sent_again():
 def test_which_answers_are_tried_again(status, retry_after, again):
     transport = Scripted(Reply(status, b"{}", retry_after), ok())
     assert send(transport, "GET", SECRETS).status == (200 if again else status)
+
+
+class Unread:
+    """A stream's urllib3 response, as far as the retries touch it."""
+
+    def __init__(self, status: int) -> None:
+        self.status = status
+        self.released = False
+
+    def close(self) -> None:
+        pass
+
+    def release_conn(self) -> None:
+        self.released = True
+
+
+def test_a_watch_is_opened_again_as_a_read_is_and_a_refused_answer_gives_its_connection_back():
+    busy, dropped_once, open_ = Unread(429), dropped(), Unread(200)
+    transport = Scripted(Reply(429, b"", "2", busy), dropped_once, Reply(200, b"", "", open_))
+    assert transport.stream("/apis/coordination.k8s.io/v1/leases", [("watch", "1")], {}, 5.0) is open_
+    assert transport.waits == [2.0, 0.4] and len(transport.sent) == 3
+    assert busy.released and not open_.released  # the caller reads and closes the open one
+
+
+def test_a_refused_watch_is_handed_back_as_the_server_answered():
+    forbidden = Unread(403)
+    transport = Scripted(Reply(403, b"", "", forbidden))
+    assert transport.stream("/apis/coordination.k8s.io/v1/leases", [("watch", "1")], {}, 5.0) is forbidden
+    assert transport.waits == [] and not forbidden.released
+
+
+def test_a_wait_before_a_retry_ends_at_ctrl_c_on_the_deep_stack_thread() -> None:
+    """Signals reach the main thread only; the work, waiting for its next attempt,
+    is woken (else a Ctrl-C waits out a 30 s Retry-After)."""
+    script = textwrap.dedent("""
+        import time
+        from runner.deepstack import run_deep
+        from runner.kube.transport import Transport
+        from runner.kube.kubeconfig import ConnectionConfig
+
+        def work():
+            begun = time.monotonic()
+            try:
+                print("started", flush=True)
+                Transport(ConnectionConfig(server="https://k.example:6443"))._sleep(30)
+                while True:
+                    pass  # the pending exception arrives at the next step
+            except KeyboardInterrupt:
+                print(f"woken in {'under' if time.monotonic() - begun < 10 else 'over'} 10 s", flush=True)
+                raise
+
+        try:
+            run_deep(work)
+        except KeyboardInterrupt:
+            print("interrupted", flush=True)
+    """)
+    assert signalled_once_started(script, signal.SIGINT) == (0, "woken in under 10 s\ninterrupted\n")
 
 
 @pytest.mark.parametrize(("sent", "live", "same"), [
