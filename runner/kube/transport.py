@@ -381,7 +381,9 @@ def _causes(err: BaseException) -> list[BaseException]:
     current: BaseException | None = err
     while current is not None and all(current is not s for s in seen):
         seen.append(current)
-        current = getattr(current, "reason", None) or current.__cause__ or current.__context__
+        reason = getattr(current, "reason", None)  # an SSLError's is a string
+        current = (reason if isinstance(reason, BaseException) else None) or current.__cause__ \
+            or current.__context__
     return seen
 
 
