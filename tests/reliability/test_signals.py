@@ -35,9 +35,7 @@ from tests.reliability.campaign import (
 pytestmark = pytest.mark.e2e
 
 DEPLOY = ("--wait", "--timeout", "120s", *CANARY_SET)
-# SIGTERM joins when the CLI treats it as SIGINT (issue 12, p2-cancel): on main it still
-# kills the process as Python's default does, leaving the revision pending and the lock held.
-SIGNALS = [signal.SIGINT]
+SIGNALS = [signal.SIGINT, signal.SIGTERM]  # Ctrl-C; docker stop, a cancelled CI job
 
 
 @pytest.mark.parametrize("signum", SIGNALS, ids=[SIGNAL_NAMES[s] for s in SIGNALS])
