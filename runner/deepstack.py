@@ -107,18 +107,33 @@ def run_deep(work: Callable[[], T]) -> T:
     return box["result"]
 
 
-def _start(target: Callable[[int], None]) -> None:
-    """Start `target(limit)` on the largest stack of STACK_SIZES the system grants."""
+def start_deep_thread(work: Callable[[], None]) -> int:
+    """Start `work()` on a new thread with a deep stack, not waited for (one of several works
+    at once: a spec's releases); its ident. run_deep inside it runs inline. The recursion
+    limit is left as it is: start such threads from deep work, whose limit they hold."""
+    def target(_limit: int) -> None:
+        ident = _thread.get_ident()
+        _deep_threads.add(ident)
+        try:
+            work()
+        finally:
+            _deep_threads.discard(ident)
+
+    return _start(target)
+
+
+def _start(target: Callable[[int], None]) -> int:
+    """Start `target(limit)` on the largest stack of STACK_SIZES the system grants; its ident."""
     previous = _thread.stack_size()
     try:
         for size in STACK_SIZES:
             try:
                 _thread.stack_size(size)
-                _thread.start_new_thread(target, (recursion_limit(size),))
-                return
+                return _thread.start_new_thread(target, (recursion_limit(size),))
             except (RuntimeError, ValueError, MemoryError):
                 if size == STACK_SIZES[-1]:
                     raise RunnerError("cannot start a thread for the work: out of memory") from None
+        raise AssertionError("unreachable")
     finally:
         _thread.stack_size(previous)
 
@@ -136,11 +151,17 @@ def _wait(done: Any, box: dict[str, Any]) -> None:
         done.acquire()  # a second Ctrl-C propagates from here
 
 
-def _interrupt(ident: int | None, kind: type[BaseException]) -> None:
+def interrupt_thread(ident: int, kind: type[BaseException]) -> None:
+    """Raise `kind` in the thread `ident` at its next Python step (a spec run passes an
+    interrupt on to its releases' threads so)."""
     import ctypes
 
+    ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(ident), ctypes.py_object(kind))
+
+
+def _interrupt(ident: int | None, kind: type[BaseException]) -> None:
     if ident is not None:
-        ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(ident), ctypes.py_object(kind))
+        interrupt_thread(ident, kind)
     for wake in list(_wakers):
         try:
             wake()

@@ -3,9 +3,15 @@
 Starts the testbed, then runs deploy-runner commands against it, printing each one
 (`$ deploy-runner install ...`) before its output, so every step can be replayed by
 hand on a cluster (`python -m runner.testbed up` keeps one running):
-examples/migrating-app is installed at chart 1.4.0, packaged as 2.0.0 and upgraded
-with --release-history-max 2 — its templates see the deployed 1.4.0 in .DeployedChart
-and add a migration Job hook for the major-version jump — then rolled back.
+
+- examples/spec: a spec of three releases is planned (nothing written), deployed
+  (storefront after the two it needs), run again (nothing changed: no revision), then
+  its production environment's change is planned (the diff) and deployed;
+- examples/migrating-app is installed at chart 1.4.0, packaged as 2.0.0 and upgraded
+  with --release-history-max 2 — its templates see the deployed 1.4.0 in
+  .DeployedChart and add a migration Job hook for the major-version jump — then
+  rolled back with --release-history-max 2: the 1.4.0 chart is rendered again and
+  runs a down-migration.
 """
 
 from __future__ import annotations
@@ -20,8 +26,11 @@ from pathlib import Path
 
 from runner.errors import RunnerError
 
-EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "migrating-app"
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+EXAMPLE = EXAMPLES / "migrating-app"
+SPEC = EXAMPLES / "spec" / "deploy-runner.yaml"
 NAME, NAMESPACE = "shop", "demo"
+SPEC_NAMESPACE = "store"  # where examples/spec deploys
 
 
 def main() -> int:
@@ -42,7 +51,18 @@ def steps(scratch: Path) -> list[tuple[str, list[str]]]:
     """What the demo shows and the command line (after `deploy-runner`) that shows it."""
     chart = _as_typed(EXAMPLE)
     packaged = _as_typed(scratch / "migrating-app-2.0.0.tgz")
+    spec = _as_typed(SPEC)
     return [
+        ("Plan the spec: postgres and redis, and storefront which needs both. Nothing is written",
+         ["run", "--spec", spec, "--plan"]),
+        ("Deploy it: postgres and redis at once, then storefront", ["run", "--spec", spec]),
+        ("Again: nothing changed, so no release gets a new revision", ["run", "--spec", spec]),
+        ("The production environment scales storefront up: its diff against the cluster",
+         ["run", "--spec", spec, "--environment", "production", "--plan"]),
+        ("Deploy production: only storefront is upgraded",
+         ["run", "--spec", spec, "--environment", "production"]),
+        ("storefront's history: one revision per real change",
+         ["history", "storefront", "-n", SPEC_NAMESPACE]),
         ("Install chart 1.4.0 (server-side apply, as Helm 4 does)",
          ["install", NAME, chart, "-n", NAMESPACE, "--create-namespace"]),
         ("Package the same chart as 2.0.0: a major version up",
@@ -55,7 +75,10 @@ def steps(scratch: Path) -> list[tuple[str, list[str]]]:
          ["get", "hooks", NAME, "-n", NAMESPACE]),
         ("What the templates saw in .Release.History: the ConfigMap shop-history",
          ["get", "manifest", NAME, "-n", NAMESPACE]),
-        ("Roll back to revision 1", ["rollback", NAME, "1", "-n", NAMESPACE]),
+        ("Roll back to revision 1 with --release-history-max 2: chart 1.4.0 is rendered again and "
+         "sees the deployed 2.0.0\n# (.DeployedChart), so a down-migration Job runs first",
+         ["rollback", NAME, "1", "-n", NAMESPACE, "--release-history-max", "2"]),
+        ("The hook the rollback ran", ["get", "hooks", NAME, "-n", NAMESPACE]),
         ("The history, as helm history prints it", ["history", NAME, "-n", NAMESPACE]),
     ]
 

@@ -29,12 +29,15 @@ from runner.release.record import (
     go_time_now,
     parse_go_time,
 )
+from runner.release.redact import Redactor
 from runner.release.storage import MemoryDriver, Storage
 from runner.release.storage.kube import KubeDriver
 
 TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
     from typing import Any
+
+    from runner.actions.results import Evidence, HookLog
 
 _NAME = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
 MAX_NAME_LENGTH = 53
@@ -58,6 +61,15 @@ class ActionConfig:
     locking: bool = True
     on_message: Callable[[Message], None] | None = None  # told at once (the CLI prints)
     messages: list[Message] = field(default_factory=list)  # everything told, in order
+    # Secret values to hide from logs, evidence and reports (runner.release.redact).
+    redactor: Redactor = field(default_factory=Redactor)
+    # Hook output logs (runner.actions.hook_logs): the proposal's HookOutputFunc,
+    # (namespace, pod, container) -> a writer; None shows none (they are still captured).
+    hook_output: Callable[[str, str, str], Any] | None = None
+    hook_log_lines: int = 500  # each container's last lines kept (0: all)
+    live_hook_logs: bool = False  # follow hooks' logs as they run (a terminal is watching)
+    hook_logs: list[HookLog] = field(default_factory=list)  # captured, in order
+    evidence: list[Evidence] = field(default_factory=list)  # of what failed, in order
 
     @classmethod
     def connect(cls, namespace: str | None = None, kubeconfig: str | None = None,
@@ -74,6 +86,15 @@ class ActionConfig:
         cfg = cls(KubeCluster(client), ns, Storage(store), locking=not isinstance(store, MemoryDriver))
         client.on_debug = cfg.debug  # runner.kube's steps are told as the actions' are
         return cfg
+
+    def in_namespace(self, namespace: str) -> ActionConfig:
+        """The same cluster and message hooks, with the release storage of `namespace` (a
+        spec's releases each live in their own)."""
+        driver = self.storage.driver
+        if isinstance(driver, KubeDriver):
+            driver = KubeDriver(driver.api, namespace, driver.plural)
+        return ActionConfig(self.cluster, namespace, Storage(driver), locking=self.locking,
+                            on_message=self.on_message)
 
     def require_cluster(self) -> Cluster:
         if self.cluster is None:
@@ -212,6 +233,7 @@ class RenderRequest:
     skip_schema_validation: bool = False
     render_subchart_notes: bool = False
     post_renderer: Any = None  # runner.postrender.PostRenderer (--post-renderer)
+    track_positions: bool = False  # documents answer source_for(line) (a diff's source lines)
 
 
 @dataclass
@@ -221,6 +243,10 @@ class RenderedRelease:
     notes: str
     chart_json: dict[str, Any]
     history: list[dict[str, Any]] = field(default_factory=list)
+    # The rendered documents (runner.manifest.Manifest and Hook, with their template positions
+    # when tracked) behind `manifest` and `hooks`.
+    documents: list[Any] = field(default_factory=list)
+    hook_documents: list[Any] = field(default_factory=list)
 
 
 def render_release(cfg: ActionConfig, chart: Any, chart_source: str | None,
@@ -252,10 +278,11 @@ def render_release(cfg: ActionConfig, chart: Any, chart_source: str | None,
     release_history.attach(top, history)
     rendered = render_resources(chart, top, TemplateOptions(
         release_name=req.name, namespace=req.namespace, render_subchart_notes=req.render_subchart_notes,
-        post_renderer=req.post_renderer), on_warning=cfg.warn)
+        post_renderer=req.post_renderer, track_positions=req.track_positions), on_warning=cfg.warn)
     hooks = [_record_hook(h) for h in rendered.hooks]
     return RenderedRelease(rendered.manifest, hooks, rendered.notes,
-                           chart_to_json(chart, chart_source), history)
+                           chart_to_json(chart, chart_source), history,
+                           list(rendered.manifests), list(rendered.hooks))
 
 
 def _record_hook(hook: Any) -> Hook:

@@ -46,7 +46,7 @@ class TemplateOptions:
                  "set_values", "set_string", "set_file", "set_json", "set_literal", "show_only",
                  "output_dir", "use_release_name", "include_crds", "skip_crds", "skip_tests",
                  "is_upgrade", "no_hooks", "kube_version", "api_versions", "source_args",
-                 "post_renderer", "skip_schema_validation", "cluster")
+                 "post_renderer", "skip_schema_validation", "cluster", "track_positions")
 
     def __init__(
         self, *, release_name: str = "release-name",
@@ -65,6 +65,7 @@ class TemplateOptions:
         skip_schema_validation: bool = False,
         # --dry-run=server: the ActionConfig whose cluster gives .Capabilities; None renders offline
         cluster: Any = None,
+        track_positions: bool = False,  # documents keep template positions (diffs point at lines)
     ) -> None:
         self.release_name = release_name
         self.render_subchart_notes = render_subchart_notes
@@ -90,6 +91,7 @@ class TemplateOptions:
         self.post_renderer = post_renderer
         self.skip_schema_validation = skip_schema_validation
         self.cluster = cluster
+        self.track_positions = track_positions
 
 
 class Rendered:
@@ -201,13 +203,16 @@ def render_resources(chart: Any, top: dict[str, Any], opts: TemplateOptions,
                      on_warning: Callable[[str], None]) -> Rendered:
     """renderResources: render, pull out NOTES, sort, write CRDs and manifests.
     Sorting's warnings go to `on_warning` (the CLI prints them on stderr)."""
-    files = engine.render(chart, top).texts()
+    result = engine.render(chart, top, track_positions=opts.track_positions)
+    files = result.texts()
     notes = _take_notes(files, chart.name(), opts.render_subchart_notes)
+    positions = result.positions() if opts.track_positions else None
     if opts.post_renderer is not None:
         from runner.postrender import post_render
 
         files = post_render(files, opts.post_renderer)
-    sorted_docs = sort_manifests(files, on_warning=on_warning)
+        positions = None  # the post-renderer's output has no template lines
+    sorted_docs = sort_manifests(files, on_warning=on_warning, positions=positions)
     parts: list[str] = []
     rendered = Rendered("", sorted_docs.hooks, sorted_docs.manifests, notes, [])
     names: set[str] = set()

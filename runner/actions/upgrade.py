@@ -113,11 +113,11 @@ def _upgrade(cfg: ActionConfig, opts: DeployOptions, own: UpgradeOptions,
         recover_stranded(cfg, last, lock, opts.timeout)
         notes.append(f"revision {last.version} was left pending by an abandoned operation; "
                      "marked failed")
-    current = _current_release(cfg, last)
+    current = current_release(cfg, last)
     source = locate_chart(opts.chart)
     chart = engine.load_chart(source)
     debug_dependencies(cfg, chart)
-    values = _reuse_values(opts.values, own, chart, current)
+    values = reuse_values(opts.values, own, chart, current)
     server_side = resolve_server_side(opts.server_side, last.apply_method)
     cfg.debug("determined release apply method", server_side_apply=server_side,
               previous_release_apply_method=last.apply_method)
@@ -148,7 +148,7 @@ def _upgrade(cfg: ActionConfig, opts: DeployOptions, own: UpgradeOptions,
     return result
 
 
-def _current_release(cfg: ActionConfig, last: Release) -> Release:
+def current_release(cfg: ActionConfig, last: Release) -> Release:
     if last.info.status == DEPLOYED:
         return last
     try:
@@ -159,7 +159,7 @@ def _current_release(cfg: ActionConfig, last: Release) -> Release:
         raise UpgradeError(f'"{last.name}" has no deployed releases') from err
 
 
-def _reuse_values(given: dict[str, Any], own: UpgradeOptions, chart: Any,
+def reuse_values(given: dict[str, Any], own: UpgradeOptions, chart: Any,
                   current: Release) -> dict[str, Any]:
     """reuseValues: --reset-values, --reuse-values, --reset-then-reuse-values, or copy when empty."""
     from runner.chart.values import Warnings, coalesce_tables, coalesce_values
@@ -179,13 +179,10 @@ def _reuse_values(given: dict[str, Any], own: UpgradeOptions, chart: Any,
 
 
 def stored_chart(release: Release) -> Any:
-    """The previous release's chart (metadata + values) for --reuse-values' old defaults."""
-    from runner.chart.chartfile import decode_metadata
-    from runner.chart.model import Chart
+    """The previous release's chart (its metadata and values) for --reuse-values' old defaults."""
+    from runner.release.chartjson import chart_from_json
 
-    data = release.chart or {}
-    return Chart(metadata=decode_metadata(data.get("metadata") or {}, what="release chart"),
-                 values=dict(data.get("values") or {}))
+    return chart_from_json(release.chart or {})
 
 
 def _after_failure(cfg: ActionConfig, opts: DeployOptions, own: UpgradeOptions, failed: Release,

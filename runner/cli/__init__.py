@@ -46,6 +46,10 @@ COMMANDS = (
     ("version", (), "print the client version information", "version"),
     ("registry", (), "login to or logout from a registry", "registry"),
     ("push", (), "push a chart to remote", "package"),
+    # deploy-runner's own
+    ("run", (), "deploy the releases of a spec (deploy-runner.yaml)", "run"),
+    ("diff", (), "show what an upgrade would change", "diff"),
+    ("schema", (), "print the JSON Schema of a spec (deploy-runner.yaml)", "schema"),
 )
 
 ROOT_LONG = """deploy-runner renders and deploys Helm charts as Helm 4.1.4 does: the same commands,

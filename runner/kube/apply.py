@@ -77,6 +77,11 @@ def _ssa_request(client: KubeClient, resource: Resource, *, force: bool, dry_run
                           content_type=APPLY_PATCH)
 
 
+def ssa_dry_run(client: KubeClient, resource: Resource, *, force: bool) -> Response:
+    """The server's answer to applying `resource` with dryRun=All: nothing is stored."""
+    return _ssa_request(client, resource, force=force, dry_run=True)
+
+
 def conflicts_of(resource: Resource, reply: Response) -> list[FieldConflict]:
     """One FieldConflict per cause of a 409 Status (the manager is quoted in its message)."""
     found = []

@@ -86,12 +86,18 @@ CASES: tuple[tuple[str, ...], ...] = (
 )
 
 # Flags deploy-runner adds to Helm's (shown in its help, absent from Helm's), by command.
+_HOOK_LOGS = {"--no-log-output", "--hook-log-lines"}  # the hook output log proposal's flag, and our cap
 OUR_FLAGS = {
-    "install": {"--release-history-max", "--include-history-values", "--wait-for-lock"},
-    "upgrade": {"--release-history-max", "--include-history-values", "--wait-for-lock"},
-    "rollback": {"--output", "--wait-for-lock"},
-    "uninstall": {"--wait-for-lock"},
-    "test": {"--output", "--hide-notes"},
+    "install": {"--release-history-max", "--include-history-values", "--wait-for-lock", "--secret-values",
+                *_HOOK_LOGS},
+    "upgrade": {"--release-history-max", "--include-history-values", "--wait-for-lock", "--secret-values",
+                *_HOOK_LOGS},
+    "rollback": {"--output", "--wait-for-lock", "--release-history-max", "--include-history-values",
+                 *_HOOK_LOGS},
+    "uninstall": {"--wait-for-lock", *_HOOK_LOGS},
+    "test": {"--output", "--hide-notes", *_HOOK_LOGS},
+    "template": {"--secret-values", "--release-history-max", "--include-history-values"},
+    "lint": {"--secret-values"},
 }
 # Helm's flags deploy-runner does not take yet (refused as unknown), by command.
 NOT_YET = {
@@ -132,11 +138,16 @@ def test_command_line_as_helm(argv: tuple[str, ...], workdir: Path, monkeypatch:
     assert ours == helm
 
 
+# deploy-runner's own commands (Helm has none of them): left out of the root help's comparison.
+OUR_COMMANDS = ("run", "diff", "schema")
+
+
 def _sections(text: str) -> set[str]:
     """The lines of a help's Available Commands and Flags sections (but `version`, whose
-    text is about deploy-runner)."""
+    text is about deploy-runner, and our own commands)."""
     return {line for line in text.splitlines()
-            if re.match(r"^  \S", line) and "help for" not in line and not line.startswith("  version ")}
+            if re.match(r"^  \S", line) and "help for" not in line and not line.startswith("  version ")
+            and not any(line.startswith(f"  {name} ") for name in OUR_COMMANDS)}
 
 
 def _flag_lines(text: str) -> dict[str, tuple[str, ...]]:

@@ -290,3 +290,33 @@ def test_figures(capsys: pytest.CaptureFixture[str]) -> None:
     """Examples run per target (pytest -s shows them)."""
     with capsys.disabled():
         print(f"\nfuzz examples ({SECONDS:g} s a target): {dict(COUNTS)}, total {sum(COUNTS.values())}")
+
+
+# -- release specs ------------------------------------------------------------------------
+
+SPEC_SAMPLES = [
+    "releases:\n- name: a\n  chart: ./a\n  needs: [b]\n  values: [{x: 1}, v.yaml]\n"
+    "- name: b\n  chart: repo/b\n  version: 1.10\n  set: [{name: k, value: '${sha}'}]\n",
+    "repositories:\n- {name: repo, url: 'https://e.x'}\nhelmDefaults: {wait: true, timeout: 600}\n"
+    "defaults: {applyMethod: ssa, historyDepth: 2}\nenvironments:\n  prod:\n    releases:\n"
+    "      a: {installed: false}\nreleases: []\n",
+]
+
+
+def test_spec_reader() -> None:
+    """Any text as a spec: a usable spec or a SpecError listing FILE:LINE problems."""
+    from runner.spec.context import RunContext
+    from runner.spec.errors import SpecError
+    from runner.spec.load import parse_spec
+
+    context = RunContext("default", None, {"sha": lambda: "abc"}, {})
+    texts = (mutated(SPEC_SAMPLES, YAML_ALPHABET + "$}{releases") | st.text(YAML_ALPHABET, max_size=80)
+             | _yaml_snippets().map(lambda t: "releases:\n- " + t.replace("\n", "\n  ")))
+
+    @SETTINGS
+    @given(text=texts)
+    def one(text: str) -> None:
+        check("spec", lambda: parse_spec(text, "deploy-runner.yaml", "/r", context=context),
+              (SpecError, RunnerError))
+
+    fuzz(one)

@@ -1,0 +1,229 @@
+"""`deploy-runner diff` and the plan of a spec's release: what an install, upgrade or
+uninstall would change, found without writing anything.
+
+The new revision is prepared as upgrade (or install) prepares it — the same
+records, values rules (--reuse-values, Helm's reuse when no values are given)
+and apply method — and rendered with template positions. Then:
+
+- the live view (default): every object dry-run applied on the server and
+  compared with its live copy (runner.kube.preview); what the last release had
+  and this one drops appears as removals. Server-owned fields are left out.
+- the manifest view: the last stored manifest against the rendered one, as
+  `helm diff upgrade` compares them; it is what a diff shows when the live one
+  cannot be taken (no access to an object, a dry run refused).
+
+A release is unchanged when its chart and values are those of its deployed
+revision and the diff is empty: a spec's `run` gives it no new revision.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from runner import engine
+from runner.actions.deploy import DeployOptions
+from runner.actions.release_config import ActionConfig, RenderRequest, render_release
+from runner.actions.upgrade import UpgradeOptions, current_release, reuse_values
+from runner.diff.compute import (
+    LiveObject,
+    live_view,
+    manifest_view,
+    rendered_documents,
+    stored_documents,
+)
+from runner.diff.model import LIVE, MANIFEST, ReleaseDiff
+from runner.diff.objects import identity
+from runner.diff.text import DEFAULT_CONTEXT
+from runner.errors import RunnerError
+from runner.kube.ownership import set_release_metadata
+from runner.release.applymethod import method_for, resolve_server_side
+from runner.release.record import PENDING_STATUSES, UNINSTALLED, Release
+
+INSTALL, UPGRADE, UNINSTALL, NONE = "install", "upgrade", "uninstall", "none"
+_TIME_FIELDS = ("modtime", "schemamodtime")
+
+
+@dataclass
+class DiffOptions:
+    context: int = DEFAULT_CONTEXT  # lines of context around each change (-1: whole objects)
+    view: str = LIVE  # LIVE (falls back to MANIFEST when it cannot be taken) or MANIFEST
+    include_tests: bool = False  # helm-diff leaves test hooks out unless asked
+
+
+@dataclass
+class ReleasePlan:
+    """What a deploy of one release would do."""
+
+    name: str
+    namespace: str
+    action: str  # INSTALL | UPGRADE | UNINSTALL | NONE (absent and meant to stay absent)
+    diff: ReleaseDiff
+    last: Release | None = None  # the newest record
+    current: Release | None = None  # the record whose objects are live
+    revision: int = 0  # the revision the deploy would write (0: none)
+    apply_method: str = ""  # ssa | csa
+    chart_version: str = ""  # of the chart the deploy would install (or the one uninstalled)
+    chart_changed: bool = True
+    values_changed: bool = True
+    documents: dict[str, Any] = field(default_factory=dict)  # key -> rendered Document (sources)
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def unchanged(self) -> bool:
+        """An upgrade with nothing to do: same chart and values, an empty diff."""
+        return (self.action == UPGRADE and not self.chart_changed and not self.values_changed
+                and self.diff.empty)
+
+
+def plan_release(cfg: ActionConfig, opts: DeployOptions, own: UpgradeOptions | None = None, *,
+                 installed: bool = True, options: DiffOptions | None = None) -> ReleasePlan:
+    """The plan of installing/upgrading release `opts.name` with `opts` (or, when not
+    `installed`, of uninstalling it). Reads records and objects; writes nothing."""
+    own = own or UpgradeOptions()
+    options = options or DiffOptions()
+    last, current = _records(cfg, opts.name)
+    if not installed:
+        return _uninstall_plan(cfg, opts.name, last, current, options)
+    namespace = current.namespace if current is not None else cfg.namespace
+    plan = ReleasePlan(opts.name, namespace, UPGRADE if current is not None else INSTALL,
+                       ReleaseDiff(), last, current)
+    if last is not None and last.info.status in PENDING_STATUSES:
+        plan.notes.append(f"revision {last.version} is {last.info.status}: another operation may "
+                          "be running")
+    source, chart = _chart(opts.chart)
+    plan.chart_version = chart.metadata.version
+    values = reuse_values(opts.values, own, chart, current) if current is not None else dict(opts.values)
+    record_method = last.apply_method if last is not None and current is not None else None
+    server_side = (resolve_server_side(opts.server_side, record_method) if record_method is not None
+                   else resolve_server_side("true" if opts.server_side == "auto" else opts.server_side))
+    plan.apply_method = method_for(server_side)
+    plan.revision = last.version + 1 if last is not None else 1
+    rendered = render_release(cfg, chart, source, values, RenderRequest(
+        opts.name, namespace, plan.revision, current is not None, opts.release_history_max,
+        opts.include_history_values, skip_schema_validation=opts.skip_schema_validation,
+        render_subchart_notes=opts.render_subchart_notes, post_renderer=opts.post_renderer,
+        track_positions=True))
+    hooks = [] if opts.no_hooks else [h for h in rendered.hook_documents
+                                      if options.include_tests or "test" not in h.events]
+    new = rendered_documents(rendered.documents, hooks, namespace)
+    old = _stored(current, options, opts.no_hooks)
+    plan.documents = new
+    plan.chart_changed = current is None or _chart_json(current.chart) != _chart_json(rendered.chart_json)
+    plan.values_changed = current is None or _normal(current.config) != _normal(values)
+    plan.diff = _diff(cfg, opts, plan, old, new, rendered.manifest, server_side, options)
+    return plan
+
+
+def _records(cfg: ActionConfig, name: str) -> tuple[Release | None, Release | None]:
+    """(the newest record, the one whose objects are live), as `upgrade --install` finds
+    them: no current one when the release is new or uninstalled (an install)."""
+    heads = cfg.storage.heads(name)
+    if not heads:
+        return None, None
+    last = cfg.storage.last(name)
+    if heads[0].status == UNINSTALLED:
+        return last, None
+    try:
+        return last, current_release(cfg, last)
+    except RunnerError:  # pending with nothing deployed: the upgrade itself reports it
+        return last, None
+
+
+def _chart(path: str) -> tuple[str, Any]:
+    from runner.actions.template import locate_chart
+
+    source = locate_chart(path)
+    return source, engine.load_chart(source)
+
+
+def _stored(release: Release | None, options: DiffOptions, no_hooks: bool) -> dict[str, Any]:
+    if release is None:
+        return {}
+    hooks = [] if no_hooks else [(h.path, h.manifest) for h in release.hooks
+                                 if options.include_tests or "test" not in h.events]
+    return stored_documents(release.manifest, hooks, release.namespace)
+
+
+def _diff(cfg: ActionConfig, opts: DeployOptions, plan: ReleasePlan, old: dict[str, Any],
+          new: dict[str, Any], manifest: str, server_side: bool, options: DiffOptions) -> ReleaseDiff:
+    stored = ReleaseDiff(MANIFEST, manifest_view(old, new, options.context))
+    if options.view == MANIFEST:
+        return stored
+    try:
+        return ReleaseDiff(LIVE, _live_changes(cfg, opts, plan, old, new, manifest, server_side,
+                                               options.context))
+    except RunnerError as err:
+        stored.live_unavailable = str(err)
+        return stored
+
+
+def _live_changes(cfg: ActionConfig, opts: DeployOptions, plan: ReleasePlan, old: dict[str, Any],
+                  new: dict[str, Any], manifest: str, server_side: bool, context: int) -> list[Any]:
+    cluster = cfg.require_cluster()
+    current = cluster.build(plan.current.manifest, plan.current.namespace) if plan.current else []
+    target = cluster.build(manifest, plan.namespace)
+    set_release_metadata(target, plan.name, plan.namespace)
+    preview = cluster.preview(current, target, release=plan.name, namespace=plan.namespace,
+                              server_side=server_side, force=opts.force_conflicts,
+                              three_way_for_custom=opts.take_ownership and not server_side,
+                              take_ownership=opts.take_ownership)
+    live = [LiveObject(identity(p.resource.obj, plan.namespace).key, p.live, p.after or {}, p.note)
+            for p in preview.changes]
+    removed = {identity(p.resource.obj, plan.namespace).key: p.live for p in preview.removals
+               if p.live is not None}
+    return live_view(old, new, live, removed, context)
+
+
+def _uninstall_plan(cfg: ActionConfig, name: str, last: Release | None, current: Release | None,
+                    options: DiffOptions) -> ReleasePlan:
+    """`installed: false`: every object of the deployed release goes (none: nothing to do)."""
+    if current is None:
+        return ReleasePlan(name, cfg.namespace, NONE, ReleaseDiff(), last, None)
+    plan = ReleasePlan(name, current.namespace, UNINSTALL, ReleaseDiff(), last, current)
+    plan.chart_version = str(((current.chart or {}).get("metadata") or {}).get("version") or "")
+    old = _stored(current, options, no_hooks=True)
+    stored = ReleaseDiff(MANIFEST, manifest_view(old, {}, options.context))
+    if options.view == MANIFEST:
+        plan.diff = stored
+        return plan
+    try:
+        cluster = cfg.require_cluster()
+        objects = cluster.build(current.manifest, current.namespace)
+        preview = cluster.preview(objects, [], release=name, namespace=current.namespace,
+                                  server_side=True)
+        removed = {identity(p.resource.obj, current.namespace).key: p.live for p in preview.removals
+                   if p.live is not None}
+        plan.diff = ReleaseDiff(LIVE, live_view(old, {}, [], removed, options.context))
+    except RunnerError as err:
+        stored.live_unavailable = str(err)
+        plan.diff = stored
+    return plan
+
+
+def _chart_json(data: dict[str, Any] | None) -> str:
+    """A record's chart without its file times (a checkout's times are not a change)."""
+    return json.dumps(_without_times(data or {}), sort_keys=True)
+
+
+def _without_times(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _without_times(v) for k, v in value.items() if k not in _TIME_FIELDS}
+    if isinstance(value, list):
+        return [_without_times(v) for v in value]
+    return value
+
+
+def _normal(values: Any) -> str:
+    """Values as they compare once stored: JSON, numbers as Go's float64 would hold them."""
+    def walk(value: Any) -> Any:
+        if isinstance(value, dict):
+            return {str(k): walk(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [walk(v) for v in value]
+        if isinstance(value, int) and not isinstance(value, bool):
+            return float(value)
+        return value
+
+    return json.dumps(walk(values or {}), sort_keys=True, default=str)

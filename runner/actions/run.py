@@ -1,0 +1,434 @@
+"""Running a spec: select the releases the event concerns, order them by `needs`, plan
+each (runner.actions.diff) and deploy what changed, independent releases at once.
+
+- Selection: `--release` names, and each release's `when` (branches and changed
+  paths) when the run has an event; a local run selects every release.
+- Order: a release starts when every selected release it needs has succeeded;
+  up to `concurrency` run at once. A failed release skips the releases that
+  need it (reported `skipped`), never the others.
+- Each release: planned (its diff), then installed or upgraded through the deploy
+  pipeline with all its settings, or uninstalled (`installed: false`). One whose
+  chart and values are those of its deployed revision and whose diff is empty
+  gets no new revision (helmfile's `apply`); `sync` upgrades every one anyway.
+- `plan` writes nothing: the diffs and what would be installed, upgraded or
+  uninstalled.
+
+The outcome is one RunResult (runner.spec.result); nothing here prints.
+"""
+
+from __future__ import annotations
+
+import queue
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from runner.actions.deploy import DeployOptions
+from runner.actions.diff import (
+    INSTALL,
+    NONE,
+    UNINSTALL,
+    UPGRADE,
+    DiffOptions,
+    ReleasePlan,
+    plan_release,
+)
+from runner.actions.release_config import ActionConfig
+from runner.actions.results import Message
+from runner.actions.upgrade import UpgradeOptions
+from runner.errors import RunnerError
+from runner.spec.context import RunContext, matches_any
+from runner.spec.load import LoadedSpec
+from runner.spec.resolve import ReleaseSpec
+from runner.spec.result import (
+    DEPLOYED,
+    FAILED,
+    NOT_SELECTED,
+    PLANNED,
+    SKIPPED,
+    UNCHANGED,
+    UNINSTALLED,
+    ReleaseOutcome,
+    RunResult,
+)
+
+DEFAULT_CONCURRENCY = 4
+_SERVER_SIDE = {"ssa": "true", "csa": "false", "auto": "auto"}
+_SUCCEEDED = (DEPLOYED, UNINSTALLED, UNCHANGED, PLANNED)
+
+
+@dataclass
+class RunOptions:
+    plan: bool = False  # write nothing: diffs and what would happen
+    sync: bool = False  # upgrade every selected release, changed or not
+    concurrency: int = DEFAULT_CONCURRENCY
+    releases: list[str] = field(default_factory=list)  # --release NAME or NAMESPACE/NAME
+    diff: DiffOptions = field(default_factory=DiffOptions)
+    wait_for_lock: float = 0.0
+    # Strings to hide in every output: the run adds the secrets the last revisions held
+    # (so a diff's old side is hidden too); the caller's redactor reads it.
+    secrets: set[str] = field(default_factory=set)
+
+
+# The ActionConfig of a namespace (clients shared, storage per namespace).
+Connect = Callable[[str], ActionConfig]
+
+
+def run_spec(spec: LoadedSpec, context: RunContext, connect: Connect,
+             options: RunOptions | None = None,
+             on_message: Callable[[str, Message], None] | None = None) -> RunResult:
+    """Run (or plan) every selected release of `spec`; `on_message(release, message)` hears
+    what each deploy tells as it happens."""
+    options = options or RunOptions()
+    started = time.monotonic()
+    result = RunResult(spec.source, context.environment,
+                       "plan" if options.plan else ("sync" if options.sync else "run"),
+                       context.event, started_at=_now(), warnings=list(spec.warnings))
+    outcomes = {r.key: _outcome(r, spec) for r in spec.releases}
+    selected = _select(spec.releases, options.releases, context, outcomes)
+    _Scheduler(selected, outcomes, connect, options, on_message, spec.source).run()
+    result.releases = [outcomes[r.key] for r in spec.releases]
+    result.finished_at = _now()
+    result.duration_seconds = time.monotonic() - started
+    return result
+
+
+def _outcome(release: ReleaseSpec, spec: LoadedSpec) -> ReleaseOutcome:
+    chart = release.chart
+    shown = chart.describe() if chart.kind != "path" else _relative(chart.ref, spec.base_dir)
+    return ReleaseOutcome(release.name, release.namespace, shown, needs=list(release.needs),
+                          spec_line=release.line)
+
+
+def _relative(path: str, base: str) -> str:
+    import os
+
+    relative = os.path.relpath(path, base)
+    return relative if not relative.startswith("..") else path
+
+
+def _select(releases: list[ReleaseSpec], names: list[str], context: RunContext,
+            outcomes: dict[str, ReleaseOutcome]) -> list[ReleaseSpec]:
+    """The releases this run concerns; the others are marked not selected, with why."""
+    unknown = [n for n in names if not any(n in (r.name, r.key) for r in releases)]
+    if unknown:
+        raise RunnerError(f"--release {unknown[0]}: no release of the spec is named so "
+                          f"(releases: {', '.join(r.key for r in releases)})")
+    chosen = []
+    for release in releases:
+        reason = _not_selected(release, names, context)
+        if reason:
+            outcomes[release.key].status, outcomes[release.key].reason = NOT_SELECTED, reason
+        else:
+            chosen.append(release)
+    return chosen
+
+
+def _not_selected(release: ReleaseSpec, names: list[str], context: RunContext) -> str:
+    if names and release.name not in names and release.key not in names:
+        return "not named by --release"
+    if context.event is None:
+        return ""
+    if release.when_branches:
+        branch = context.branch
+        if branch is None or not matches_any(branch, release.when_branches):
+            return f"branch {branch or '(none)'} is not one of {', '.join(release.when_branches)}"
+    if release.when_paths:
+        changed = context.changed_paths()
+        if changed is not None and not any(matches_any(p, release.when_paths) for p in changed):
+            return f"no changed path matches {', '.join(release.when_paths)}"
+    return ""
+
+
+def waits(releases: list[ReleaseSpec]) -> dict[str, list[str]]:
+    """Whom each release waits for: the releases it needs; but a release being uninstalled
+    (installed: false) goes after the releases that need it, as helmfile deletes in
+    reverse order. Needs outside `releases` (not selected) are not waited for."""
+    by_key = {r.key: r for r in releases}
+    found: dict[str, list[str]] = {r.key: [] for r in releases}
+    for release in releases:
+        for need in release.needs:
+            if need not in by_key:
+                continue
+            if by_key[need].installed:
+                found[release.key].append(need)
+            else:
+                found[need].append(release.key)
+    return found
+
+
+class _Scheduler:
+    """Starts each release once the releases it needs succeeded, `concurrency` at a time."""
+
+    def __init__(self, releases: list[ReleaseSpec], outcomes: dict[str, ReleaseOutcome],
+                 connect: Connect, options: RunOptions,
+                 on_message: Callable[[str, Message], None] | None, source: str = "") -> None:
+        self.source = source
+        self.releases = releases
+        self.outcomes = outcomes
+        self.connect = connect
+        self.options = options
+        self.on_message = on_message
+        self.needs = waits(releases)
+
+    def run(self) -> None:
+        """Start ready releases (up to the bound), each on a deep-stack thread of its own, and
+        wait for one to finish before looking again. An interrupt (Ctrl-C, SIGTERM) starts
+        nothing more and is passed on to the running releases, which record their failure."""
+        from runner.deepstack import interrupt_thread, start_deep_thread
+
+        pending = {r.key: r for r in self.releases}
+        finished: queue.Queue[str] = queue.Queue()
+        running: dict[str, int] = {}  # key -> thread ident
+        try:
+            while pending or running:
+                for key in self._ready(pending)[:max(1, self.options.concurrency) - len(running)]:
+                    release = pending.pop(key)
+                    running[key] = start_deep_thread(lambda r=release: self._one(r, finished))
+                if not running:
+                    break
+                running.pop(finished.get())
+        except BaseException as interrupt:
+            for ident in running.values():
+                interrupt_thread(ident, type(interrupt))
+            while running:
+                running.pop(finished.get())
+            raise
+
+    def _ready(self, pending: dict[str, ReleaseSpec]) -> list[str]:
+        """Pending releases whose needs all finished well; those with a failed or skipped
+        need are skipped (now, so their dependants are too)."""
+        ready = []
+        changed = True
+        while changed:
+            changed = False
+            for key in list(pending):
+                needs = [self.outcomes[n] for n in self.needs[key]]
+                bad = [n for n in needs if n.status in (FAILED, SKIPPED)]
+                if bad:
+                    outcome = self.outcomes[key]
+                    outcome.status = SKIPPED
+                    outcome.reason = f"it needs {bad[0].key}, which {bad[0].status}"
+                    del pending[key]
+                    changed = True
+                elif key not in ready and all(n.status in _SUCCEEDED for n in needs):
+                    ready.append(key)
+        return ready
+
+    def _one(self, release: ReleaseSpec, finished: queue.Queue[str]) -> None:
+        outcome = self.outcomes[release.key]
+        outcome.started_at = _now()
+        try:
+            _ReleaseRun(release, outcome, self).run()
+        except RunnerError as err:
+            outcome.status, outcome.error = FAILED, str(err)
+        except BaseException as err:  # noqa: BLE001 - a bug, or an interrupt: this release failed
+            from runner.errors import internal_error
+
+            outcome.status = FAILED
+            outcome.error = "interrupted" if isinstance(err, KeyboardInterrupt) else str(internal_error(err))
+        finally:
+            outcome.finished_at = _now()
+            finished.put(release.key)
+
+
+class _ReleaseRun:
+    """One release: connect, plan, then deploy (or not)."""
+
+    def __init__(self, release: ReleaseSpec, outcome: ReleaseOutcome, scheduler: _Scheduler) -> None:
+        self.release = release
+        self.outcome = outcome
+        self.options = scheduler.options
+        self.source = scheduler.source
+        self.secrets = scheduler.options.secrets
+        self.cfg = scheduler.connect(release.namespace)
+        if scheduler.on_message is not None:
+            tell = scheduler.on_message
+            self.cfg.on_message = lambda message: tell(release.key, message)
+
+    def run(self) -> None:
+        outcome, release = self.outcome, self.release
+        step = time.monotonic()
+        try:
+            opts, own = deploy_options(release, self.options.wait_for_lock, self.source)
+            plan = plan_release(self.cfg, opts, own, installed=release.installed,
+                                options=self.options.diff)
+        finally:
+            outcome.plan_seconds = time.monotonic() - step
+            self._messages()
+        self._record_plan(plan)
+        if release.secret_values and plan.current is not None:
+            self.secrets |= previous_secrets(release, plan.current.config)
+        if plan.action == NONE or (plan.unchanged and not self.options.sync):
+            outcome.action, outcome.status, outcome.reason = NONE, UNCHANGED, _unchanged_reason(plan)
+            outcome.revision = plan.current.version if plan.current else None
+            return
+        if self.options.plan:
+            outcome.status = PLANNED
+            return
+        step = time.monotonic()
+        try:
+            self._deploy(plan, opts, own)
+        except RunnerError as err:
+            outcome.status, outcome.error = FAILED, str(err)
+            outcome.evidence = self._evidence(err)
+        finally:
+            outcome.deploy_seconds = time.monotonic() - step
+            self._messages()
+
+    def _record_plan(self, plan: ReleasePlan) -> None:
+        outcome = self.outcome
+        outcome.action = plan.action
+        outcome.diff = plan.diff
+        outcome.notes += plan.notes
+        outcome.apply_method = plan.apply_method
+        outcome.previous_revision = plan.current.version if plan.current else None
+        outcome.revision = plan.revision or None
+        outcome.chart_version = plan.chart_version
+
+    def _deploy(self, plan: ReleasePlan, opts: DeployOptions, own: UpgradeOptions) -> None:
+        outcome = self.outcome
+        if plan.action == UNINSTALL:
+            from runner.actions.uninstall import UninstallOptions, uninstall
+
+            done = uninstall(self.cfg, UninstallOptions(
+                name=self.release.name, wait=opts.wait, timeout=opts.timeout,
+                wait_for_lock=opts.wait_for_lock))
+            outcome.status = UNINSTALLED
+            outcome.revision = done.release.version if done is not None else None
+            return
+        from runner.actions.upgrade import upgrade
+
+        deployed = upgrade(self.cfg, opts, own)  # --install: creates the namespace when asked
+        outcome.status = DEPLOYED
+        outcome.action = INSTALL if deployed.release.version == 1 or plan.action == INSTALL else UPGRADE
+        outcome.revision = deployed.release.version
+        outcome.apply_method = deployed.release.apply_method
+        outcome.notes += deployed.notes
+        outcome.hook_logs = _hook_logs(deployed, self.release)
+
+    def _evidence(self, err: RunnerError) -> list[str]:
+        """What the cluster says after a failure: the release's newest record."""
+        found = []
+        try:
+            last = self.cfg.storage.last(self.release.name)
+            found.append(f"revision {last.version}: {last.info.status}: {last.info.description}")
+        except RunnerError:
+            pass
+        return found
+
+    def _messages(self) -> None:
+        self.outcome.messages = [m.text for m in self.cfg.messages]
+
+
+def deploy_options(release: ReleaseSpec, wait_for_lock: float = 0.0, source: str = ""
+                   ) -> tuple[DeployOptions, UpgradeOptions]:
+    """A release's settings as the deploy pipeline's options (upgrade --install)."""
+    from runner.actions.spec_sources import chart_path, release_values
+
+    waits = release.wait in ("watcher", "legacy")
+    opts = DeployOptions(
+        name=release.name, chart=chart_path(release.chart), values=release_values(release, source),
+        server_side=_SERVER_SIDE[release.apply_method], force_conflicts=release.force_conflicts,
+        take_ownership=release.take_ownership, create_namespace=release.create_namespace,
+        skip_crds=release.skip_crds, wait=waits,
+        wait_strategy="legacy" if release.wait == "legacy" else "watcher",
+        wait_for_jobs=release.wait_for_jobs, timeout=release.timeout,
+        rollback_on_failure=release.rollback_on_failure, description=release.description,
+        labels=dict(release.labels), skip_schema_validation=release.skip_schema_validation,
+        release_history_max=release.history_depth,
+        include_history_values=release.include_history_values, wait_for_lock=wait_for_lock)
+    own = UpgradeOptions(install=True, cleanup_on_fail=release.cleanup_on_fail,
+                         history_max=release.history_max, force_replace=release.force_replace)
+    return opts, own
+
+
+def _unchanged_reason(plan: ReleasePlan) -> str:
+    if plan.action == NONE:
+        return "not installed, and installed: false"
+    return f"chart, values and objects are those of revision {plan.current.version}" \
+        if plan.current else "nothing to change"
+
+
+def _hook_logs(result: Any, release: ReleaseSpec) -> list[Any]:
+    """The hook logs the deploy kept (none when the spec hides them)."""
+    if not release.hook_logs_show:
+        return []
+    from runner.spec.result import HookLog
+
+    logs = []
+    for item in getattr(result, "hook_logs", None) or []:
+        lines = str(getattr(item, "log", "")).splitlines()
+        kept = lines[-release.hook_logs_cap:] if release.hook_logs_cap else []
+        logs.append(HookLog(str(getattr(item, "hook", "")), str(getattr(item, "pod", "")),
+                            str(getattr(item, "phase", "")), "\n".join(kept),
+                            truncated=len(kept) < len(lines)))
+    return logs
+
+
+def _now() -> str:
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+
+
+def secret_strings(releases: list[ReleaseSpec]) -> set[str]:
+    """Every leaf of the releases' secretValues files, as text and base64 (values short
+    enough to occur by chance, under 3 characters, excepted)."""
+    found: set[str] = set()
+    for release in releases:
+        for _, value in _secret_leaves(release):
+            found |= _secret_forms(value)
+    return found
+
+
+def previous_secrets(release: ReleaseSpec, config: dict[str, Any] | None) -> set[str]:
+    """What the release's last values hold where its secretValues files have leaves: the old
+    secrets a diff shows being replaced."""
+    found: set[str] = set()
+    for path, _ in _secret_leaves(release):
+        value: Any = config or {}
+        for key in path:
+            value = value.get(key) if isinstance(value, dict) else None
+        if value is not None and not isinstance(value, dict | list):
+            found |= _secret_forms(value)
+    return found
+
+
+def _secret_leaves(release: ReleaseSpec) -> list[tuple[tuple[str, ...], Any]]:
+    from runner.chart.uservalues import read_values_file
+    from runner.encoding import goyaml
+
+    leaves: list[tuple[tuple[str, ...], Any]] = []
+
+    def walk(value: Any, path: tuple[str, ...]) -> None:
+        if isinstance(value, dict):
+            for key, item in value.items():
+                walk(item, (*path, str(key)))
+        elif isinstance(value, list):
+            for item in value:
+                walk(item, path)
+        elif value is not None and not isinstance(value, bool):
+            leaves.append((path, value))
+
+    for file in release.secret_values:
+        try:
+            walk(goyaml.load(read_values_file(file)), ())
+        except (RunnerError, ValueError):
+            continue  # the release's own values reading reports it
+    return leaves
+
+
+def _secret_forms(value: Any) -> set[str]:
+    """A secret as text and base64 (a Secret's data, a value passed through b64enc)."""
+    import base64
+
+    from runner.golang.strconv import format_float
+
+    text = value if isinstance(value, str) else (
+        format_float(value, "g", -1, 64) if isinstance(value, float) else str(value))
+    if len(text) < 3:
+        return set()
+    return {text, base64.b64encode(text.encode("utf-8", "surrogateescape")).decode()}

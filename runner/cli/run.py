@@ -1,0 +1,160 @@
+"""`deploy-runner run`: deploy (or with --plan, preview) the releases of a spec.
+
+    deploy-runner run [--spec F] [--environment E] [--release NAME ...] [--plan]
+                      [--sync] [--detailed-exitcode] [--output text|json|markdown]
+                      [--concurrency N]
+
+The result goes to standard output (text, one JSON document, or markdown); what the
+deploys tell while they run goes to standard error, each line after its release's
+name. Exit codes: 0, 1 when a release failed (or the spec is wrong), and with
+--detailed-exitcode 2 when anything changed (or, planning, would change).
+"""
+
+from __future__ import annotations
+
+import sys
+
+from runner.cli.cobra import Command, no_args
+from runner.cli.pflag import FuncValue
+from runner.errors import RunnerError
+
+TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
+if TYPE_CHECKING:
+    from typing import Any
+
+    from runner.cli.pflag import FlagSet, Namespace
+
+LONG = """
+Deploy the releases a spec describes (deploy-runner.yaml by default; a plain
+helmfile.yaml is a spec too): the releases the event concerns, in the order their
+`needs` give, independent ones at once. A release whose chart and values are those of
+its deployed revision and whose diff against the cluster is empty gets no new
+revision (use --sync to upgrade every release anyway). A failed release skips the
+releases that need it.
+
+With --plan nothing is written: each release's diff (every object dry-run applied on
+the server and compared with its live copy) and what would be installed, upgraded or
+uninstalled. See docs/spec.md for the spec, docs/run-json.md for --output json.
+"""
+OUTPUTS = ("text", "json", "markdown")
+CHANGES_EXIT_CODE = 2
+
+
+def build(_name: str) -> Command:
+    return Command("run", "deploy the releases of a spec (deploy-runner.yaml)", long=LONG,
+                   args=no_args, run=handle, flags=_flags)
+
+
+def _flags(fs: FlagSet) -> None:
+    spec_flags(fs)
+    fs.string_array("release", "deploy only this release (NAME or NAMESPACE/NAME; can be repeated); "
+                    "the releases it needs are not deployed with it")
+    fs.bool("plan", "write nothing: show each release's diff and what would be installed, upgraded "
+            "or uninstalled")
+    fs.bool("sync", "upgrade every selected release, also those with nothing to change")
+    fs.bool("detailed-exitcode", "exit with 2 when anything changed (with --plan: would change)")
+    output_flag(fs)
+    fs.int("concurrency", "how many independent releases deploy at once", default=4)
+    diff_flags(fs)
+    fs.duration("wait-for-lock", "how long to wait for another operation's lock on a release (0s: fail "
+                "at once)", default="0s")
+
+
+def spec_flags(fs: FlagSet) -> None:
+    fs.string("spec", "the spec file (- for standard input); by default deploy-runner.yaml here, "
+              "else at the repository's root", default="deploy-runner.yaml")
+    fs.string("environment", "the spec's environment to deploy", default="default", short="e")
+
+
+def output_flag(fs: FlagSet) -> None:
+    def parse(text: str, _current: Any) -> str:
+        if text not in OUTPUTS:
+            raise ValueError(f"must be one of {', '.join(OUTPUTS)}")
+        return text
+
+    fs.add("output", FuncValue("format", "text", parse, "text"),
+           "how the result is printed: text, json (one JSON document) or markdown", short="o")
+
+
+def diff_flags(fs: FlagSet) -> None:
+    """How diffs are shown (run, and diff)."""
+    def view(text: str, _current: Any) -> str:
+        if text not in ("live", "manifest"):
+            raise ValueError("must be live or manifest")
+        return text
+
+    fs.int("context", "lines of context around each change (-1: whole objects)", default=3, short="C")
+    fs.add("view", FuncValue("string", "live", view, "live"),
+           "live: objects dry-run applied and compared with the cluster's; manifest: the last "
+           "stored manifest against the new one (as helm diff)")
+
+
+def handle(args: Namespace) -> int:
+    from runner.actions.diff import DiffOptions
+    from runner.actions.run import RunOptions, run_spec
+    from runner.report.run import markdown, text
+    from runner.spec.result import redacted
+
+    if args.concurrency < 1:
+        raise RunnerError(f"--concurrency {args.concurrency}: must be at least 1")
+    if args.plan and args.sync:
+        raise RunnerError("--plan and --sync cannot be used together")
+    from runner.actions.run import secret_strings
+
+    base = connect(args)
+    spec, context = load(args, base.namespace)
+    options = RunOptions(plan=args.plan, sync=args.sync, concurrency=args.concurrency,
+                         releases=list(args.release), wait_for_lock=args.wait_for_lock,
+                         diff=DiffOptions(context=args.context, view=args.view),
+                         secrets=secret_strings(spec.releases))
+    redact = redactor(options.secrets)
+    for warning in spec.warnings:
+        print(f"warning: {redact(warning)}", file=sys.stderr)
+    result = run_spec(spec, context, base.in_namespace, options,
+                      on_message=lambda release, message: print(
+                          f"{release}: {redact(message.text)}", file=sys.stderr))
+    data = redacted(result.to_json(), redact)
+    if args.output == "json":
+        import json
+
+        sys.stdout.write(json.dumps(data, indent=2) + "\n")
+    else:
+        sys.stdout.write(markdown(data) if args.output == "markdown" else text(data))
+    if result.failed:
+        return 1
+    return CHANGES_EXIT_CODE if args.detailed_exitcode and result.changed else 0
+
+
+def connect(args: Namespace) -> Any:
+    """The action configuration of the flags' namespace (releases get their own from it)."""
+    from runner.cli.cluster import action_config
+
+    cfg = action_config(args)
+    cfg.on_message = None
+    return cfg
+
+
+def load(args: Namespace, default_namespace: str) -> tuple[Any, Any]:
+    """The spec of --spec for --environment, and the run's context (event or checkout)."""
+    import os
+
+    from runner.spec.context import local_context
+    from runner.spec.load import load_spec, spec_path
+
+    path = spec_path(args.spec)
+    directory = "." if path == "-" else os.path.dirname(os.path.abspath(path))
+    context = local_context(args.environment, directory)
+    return load_spec(path, environment=args.environment, context=context,
+                     default_namespace=default_namespace), context
+
+
+def redactor(secrets: set[str]) -> Any:
+    """What hides secret values in every output: each string of `secrets` (the leaves of the
+    releases' secretValues files and their base64 forms; the run adds the old ones)."""
+    def redact(value: str) -> str:
+        for secret in sorted(secrets, key=len, reverse=True):
+            if secret in value:
+                value = value.replace(secret, "[redacted]")
+        return value
+
+    return redact

@@ -1,0 +1,197 @@
+"""`run` over the fake cluster: selection, needs order, concurrency, skipped dependants,
+apply (no revision without a change) vs sync, plan writing nothing, uninstall order."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import pytest
+
+from runner.actions.release_config import ActionConfig
+from runner.actions.run import RunOptions, run_spec
+from runner.release.storage import Storage
+from runner.spec.context import RunContext
+from runner.spec.load import parse_spec
+from runner.spec.result import (
+    DEPLOYED,
+    FAILED,
+    NOT_SELECTED,
+    PLANNED,
+    SKIPPED,
+    UNCHANGED,
+    UNINSTALLED,
+)
+from tests.unit.fakes.cluster import FakeCluster
+from tests.unit.fakes.storage import RecordingDriver
+
+CM = """apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: {{ .Release.Name }}-config
+data:
+  message: {{ .Values.message | quote }}
+"""
+SPEC = """\
+releases:
+- name: db
+  chart: ./chart
+- name: cache
+  chart: ./chart
+  values: [{message: cache}]
+- name: api
+  chart: ./chart
+  needs: [db, cache]
+  set: [{name: message, value: api}]
+"""
+
+
+class OrderedCluster(FakeCluster):
+    """Records when each release's objects are written, and who was writing at once."""
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        self.events: list[str] = []
+        self.events_lock = threading.Lock()
+
+    def create(self, resources, **kw):
+        with self.events_lock:
+            self.events += [f"write {r.name}" for r in resources]
+        return super().create(resources, **kw)
+
+    def update(self, current, target, **kw):
+        with self.events_lock:
+            self.events += [f"write {r.name}" for r in target]
+        return super().update(current, target, **kw)
+
+
+@pytest.fixture
+def world(tmp_path: Path):
+    chart = tmp_path / "chart"
+    (chart / "templates").mkdir(parents=True)
+    (chart / "Chart.yaml").write_text("apiVersion: v2\nname: chart\nversion: 1.0.0\n")
+    (chart / "values.yaml").write_text("message: hello\n")
+    (chart / "templates" / "cm.yaml").write_text(CM)
+    cluster = OrderedCluster()
+    drivers: dict[str, RecordingDriver] = {}
+
+    def connect(namespace: str) -> ActionConfig:
+        return ActionConfig(cluster, namespace, Storage(drivers.setdefault(namespace, RecordingDriver())))
+
+    return tmp_path, cluster, drivers, connect
+
+
+def _run(world, text=SPEC, context=None, **options):
+    root, _, _, connect = world
+    (root / "deploy-runner.yaml").write_text(text)
+    context = context or RunContext()
+    spec = parse_spec(text, "deploy-runner.yaml", str(root), context=context, default_namespace="ns")
+    return run_spec(spec, context, connect, RunOptions(**options))
+
+
+def _states(result):
+    return {r.name: (r.action, r.status, r.revision) for r in result.releases}
+
+
+def test_releases_deploy_in_needs_order_and_a_second_run_changes_only_what_changed(world):
+    _, cluster, drivers, _ = world
+    result = _run(world)
+    assert _states(result) == {"db": ("install", DEPLOYED, 1), "cache": ("install", DEPLOYED, 1),
+                               "api": ("install", DEPLOYED, 1)}
+    assert cluster.events[-1] == "write api-config"  # after both of its needs
+    assert cluster.get("ConfigMap", "api-config")["data"]["message"] == "api"
+
+    changed = SPEC.replace("{message: cache}", "{message: cache v2}")
+    again = _run(world, changed)
+    assert _states(again) == {"db": ("none", UNCHANGED, 1), "cache": ("upgrade", DEPLOYED, 2),
+                              "api": ("none", UNCHANGED, 1)}
+    [change] = next(r for r in again.releases if r.name == "cache").diff.changes
+    assert (change.key, change.change) == ("ns, cache-config, ConfigMap (v1)", "modify")
+    assert [h.version for h in drivers["ns"].heads("db")] == [1]
+
+
+def test_sync_upgrades_every_release(world):
+    _run(world)
+    assert {r.status for r in _run(world, sync=True).releases} == {DEPLOYED}
+
+
+def test_plan_writes_nothing_and_says_what_would_happen(world):
+    _, cluster, drivers, _ = world
+    result = _run(world, plan=True)
+    assert _states(result) == {"db": ("install", PLANNED, 1), "cache": ("install", PLANNED, 1),
+                               "api": ("install", PLANNED, 1)}
+    assert cluster.objects == {} and all(not d.heads(n) for d in drivers.values() for n in ("db", "api"))
+    assert result.changed and not result.failed
+
+
+def test_a_failed_release_skips_what_needs_it_and_not_the_others(world):
+    _, cluster, _, _ = world
+    cluster.fail("apply", "ConfigMap/cache-config")
+    result = _run(world)
+    assert _states(result)["db"] == ("install", DEPLOYED, 1)
+    cache, api = result.releases[1], result.releases[2]
+    assert cache.status == FAILED and "the server said no" in cache.error
+    assert cache.evidence and "failed" in cache.evidence[0]
+    assert (api.status, api.reason) == (SKIPPED, "it needs ns/cache, which failed")
+    assert cluster.get("ConfigMap", "api-config") is None
+
+
+def test_independent_releases_run_at_once_within_the_bound(world):
+    _, cluster, _, _ = world
+    together = threading.Barrier(3, timeout=10)  # passes only when three write at once
+    running, most = [0], [0]
+    create = cluster.create
+
+    def gated(resources, **kw):
+        with cluster.events_lock:
+            running[0] += 1
+            most[0] = max(most[0], running[0])
+        together.wait()
+        try:
+            return create(resources, **kw)
+        finally:
+            with cluster.events_lock:
+                running[0] -= 1
+
+    cluster.create = gated
+    text = "releases:\n" + "".join(f"- {{name: r{i}, chart: ./chart}}\n" for i in range(6))
+    result = _run(world, text, concurrency=3)
+    assert {r.status for r in result.releases} == {DEPLOYED}
+    assert most[0] == 3
+
+
+def test_uninstalled_releases_go_after_those_that_need_them(world):
+    _, cluster, _, _ = world
+    _run(world)
+    removing = SPEC.replace("- name: cache\n  chart: ./chart\n", "- name: cache\n  chart: ./chart\n"
+                            "  installed: false\n").replace("needs: [db, cache]", "needs: [db, cache]\n"
+                                                            "  installed: false")
+    result = _run(world, removing)
+    assert _states(result)["cache"][:2] == ("uninstall", UNINSTALLED)
+    assert _states(result)["api"][:2] == ("uninstall", UNINSTALLED)
+    assert cluster.get("ConfigMap", "cache-config") is None and cluster.get("ConfigMap", "db-config")
+    assert _states(_run(world, removing))["cache"] == ("none", UNCHANGED, None)
+
+
+def test_when_selects_by_branch_and_changed_paths_on_an_event_and_release_by_name(world):
+    text = """\
+releases:
+- {name: a, chart: ./chart, when: {branches: [main]}}
+- {name: b, chart: ./chart, when: {paths: ['charts/b/**']}}
+- {name: c, chart: ./chart}
+"""
+    push = RunContext("default", "push", {"branch": lambda: "feature/x"}, {},
+                      changed_paths=lambda: ["charts/b/values.yaml"])
+    states = _states(_run(world, text, push, plan=True))
+    assert states == {"a": ("none", NOT_SELECTED, None), "b": ("install", PLANNED, 1),
+                      "c": ("install", PLANNED, 1)}
+    local = _states(_run(world, text, plan=True, releases=["a"]))
+    assert local == {"a": ("install", PLANNED, 1), "b": ("none", NOT_SELECTED, None),
+                     "c": ("none", NOT_SELECTED, None)}
+
+
+def test_an_unknown_release_name_is_refused(world):
+    from runner.errors import RunnerError
+
+    with pytest.raises(RunnerError, match="--release nope: no release of the spec"):
+        _run(world, releases=["nope"])

@@ -1,0 +1,52 @@
+"""A run's result as JSON (the documented form), text and markdown; the redactor passes over
+every string before any of them is made."""
+
+from __future__ import annotations
+
+import json
+
+from runner.diff.model import MODIFY, ObjectChange, ReleaseDiff, SourceRef
+from runner.report.run import markdown, text
+from runner.spec.result import DEPLOYED, SCHEMA, SKIPPED, ReleaseOutcome, RunResult, redacted
+
+
+def _result() -> RunResult:
+    change = ObjectChange("ns, api-config, ConfigMap (v1)", "ConfigMap", "v1", "ns", "api-config", MODIFY,
+                          diff="@@ -1 +1 @@\n-a: canary-token\n+a: b\n", source=SourceRef("api/templates/cm.yaml", 1),
+                          changed_lines=[SourceRef("api/templates/cm.yaml", 6)])
+    api = ReleaseOutcome("api", "ns", "charts/api", "1.0.0", "upgrade", DEPLOYED, revision=2, previous_revision=1,
+                         apply_method="ssa", diff=ReleaseDiff("live", [change]))
+    web = ReleaseOutcome("web", "ns", "charts/web", action="none", status=SKIPPED,
+                         reason="it needs ns/api, which failed")
+    return RunResult("deploy-runner.yaml", releases=[api, web])
+
+
+def test_the_json_form_is_stable_and_documented():
+    data = _result().to_json()
+    assert data["schema"] == SCHEMA
+    assert list(data) == ["schema", "spec", "environment", "mode", "event", "started_at", "finished_at",
+                          "duration_seconds", "outcome", "counts", "warnings", "releases"]
+    release = data["releases"][0]
+    assert list(release) == ["name", "namespace", "chart", "chart_version", "action", "status", "reason",
+                             "revision", "previous_revision", "apply_method", "needs", "spec_line",
+                             "started_at", "finished_at", "timings", "diff", "hook_logs", "error",
+                             "evidence", "notes", "messages"]
+    assert release["diff"]["changes"][0]["changed_lines"] == [{"path": "api/templates/cm.yaml", "line": 6}]
+    json.dumps(data)  # plain JSON all through
+
+
+def test_redaction_reaches_every_string_and_every_format():
+    data = redacted(_result().to_json(), lambda s: s.replace("canary-token", "[redacted]"))
+    for rendered in (json.dumps(data), text(data), markdown(data)):
+        assert "canary-token" not in rendered and "[redacted]" in rendered
+
+
+def test_text_and_markdown_say_what_happened_to_each_release():
+    data = _result().to_json()
+    out = text(data)
+    assert "ns/api: upgrade, revision 1 -> 2, ssa: deployed" in out
+    assert "  ns, api-config, ConfigMap (v1) has changed:  [api/templates/cm.yaml:6]" in out
+    assert "ns/web: skipped (it needs ns/api, which failed)" in out
+    md = markdown(data)
+    assert "| `ns/api` | upgrade | deployed | 2 | +0 ~1 -0 |" in md
+    assert "```diff\n@@ -1 +1 @@" in md
