@@ -37,6 +37,9 @@ if TYPE_CHECKING:
     from typing import Any
 
 READ_GRACE_SECONDS = 5.0  # past the server's own end of the watch, a silent socket is dead
+# An API server answers a watch's headers at once: a watch unanswered this long is lost
+# (a proxy that took the request and stalls), and waiting on it would cost its whole timeout.
+HEADERS_SECONDS = 10.0
 FIRST_RETRY_SECONDS, LAST_RETRY_SECONDS = 0.8, 30.0  # the kstatus watcher's backoff
 
 
@@ -51,12 +54,16 @@ class Stream:
                  ("timeoutSeconds", str(max(1, math.ceil(timeout)))), ("allowWatchBookmarks", "false")]
         if field_selector:
             query.append(("fieldSelector", field_selector))
-        self.response = client.stream(collection, query, read_timeout=timeout + READ_GRACE_SECONDS)
+        self.response = client.stream(collection, query, read_timeout=min(HEADERS_SECONDS, timeout + READ_GRACE_SECONDS))
         if self.response.status >= 400:
             body = _decode(self.response.data) or {}
             self.close()
             raise KubeError(f"watch {collection}: {body.get('message') or f'HTTP {self.response.status}'}",
                             self.response.status, str(body.get("reason", "")), body)
+        # The events may be minutes apart: from here a read waits until the watch's own end.
+        sock = getattr(getattr(self.response, "connection", None), "sock", None)
+        if sock is not None:
+            sock.settimeout(timeout + READ_GRACE_SECONDS)
 
     def __iter__(self) -> Iterator[tuple[str, dict[str, Any]]]:
         """(type, object) for each ADDED / MODIFIED / DELETED, until the watch ends."""
