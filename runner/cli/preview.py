@@ -1,0 +1,77 @@
+"""`preview gc`: remove pull-request previews whose pull request is closed or whose last
+deploy is older than --ttl. Safe on a schedule: it only touches namespaces labelled
+deploy-runner/preview=true, and a pull request GitHub does not answer about is kept."""
+
+from __future__ import annotations
+
+from runner.cli.cobra import Command, no_args
+from runner.cli.errors import user_errors
+
+TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from runner.cli.pflag import FlagSet, Namespace
+
+GC_LONG = """
+Remove the preview namespaces of pull requests (labelled deploy-runner/preview=true):
+those whose pull request is closed, asked of GitHub for the repository in
+$GITHUB_REPOSITORY with the token in $GITHUB_TOKEN (the API at $GITHUB_API_URL), and,
+with --ttl, those last deployed longer ago than that. Each preview's releases are
+uninstalled, then its namespace is deleted.
+"""
+
+
+def build(_name: str) -> Command:
+    return Command("preview gc", "manage pull-request previews", children=[
+        Command("gc", "remove previews of closed pull requests, or older than --ttl",
+                long=GC_LONG, args=no_args, run=handle_gc, flags=_gc_flags),
+    ])
+
+
+def _gc_flags(fs: FlagSet) -> None:
+    fs.duration("ttl", "also remove previews last deployed longer ago than this (0s: never)")
+    fs.duration("timeout", "how long to wait for each namespace's finalizers", default="2m0s")
+    fs.bool("dry-run", "list what would be removed, remove nothing")
+
+
+@user_errors
+def handle_gc(args: Namespace) -> int:
+    import os
+    from datetime import UTC, datetime, timedelta
+
+    from runner.actions import preview
+    from runner.cli.cluster import action_config
+    from runner.kube.namespaces import Namespaces
+
+    cfg = action_config(args)
+    namespaces = Namespaces(cfg.kube())
+    repository = os.environ.get("GITHUB_REPOSITORY", "")
+    closed = _closed_checker(repository)
+    ttl = timedelta(seconds=args.ttl) if args.ttl else None
+    found = preview.previews(namespaces)
+    chosen = preview.stale(found, repository=repository, closed=closed, ttl=ttl,
+                           now=datetime.now(UTC))
+    print(f"{len(found)} preview(s), {len(chosen)} to remove")
+    for item, why in chosen:
+        print(f"{'would remove' if args.dry_run else 'removing'} {item.namespace}: {why}")
+        if args.dry_run:
+            continue
+        args.namespace = item.namespace
+        result = preview.teardown(action_config(args), namespaces, item.namespace, args.timeout)
+        for line in result.errors + [f"still there: {r}" for r in result.remaining]:
+            print(f"  {line}")
+    return 0
+
+
+def _closed_checker(repository: str) -> Callable[[int], bool | None]:
+    import os
+
+    token = os.environ.get("GITHUB_TOKEN", "")
+    if not (repository and token):
+        return lambda number: None
+    from runner.report.github.client import DEFAULT_API_URL, GitHubReport
+    from runner.report.github.pulls import pull_closed
+
+    report = GitHubReport(os.environ.get("GITHUB_API_URL") or DEFAULT_API_URL, token, repository)
+    return lambda number: pull_closed(report, number)
