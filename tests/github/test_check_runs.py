@@ -16,7 +16,7 @@ from tests.github.reports import change, deployed, failed, workspace_with_chart
 
 SHA = "ec26c3e57ca3a959ca5aad62de7213c562f8c821"
 FAST = RetryPolicy(backoff=0.01, max_backoff=0.05, secondary_wait=0.05, max_wait=5,
-                   seconds_between_writes=0)
+                   seconds_between_writes=0, seconds_between_requests=0)
 
 
 def checks(github: FakeGitHub, workspace: Path, token: str = TOKEN,

@@ -36,6 +36,7 @@ class RetryPolicy:
     secondary_wait: float = 60.0  # GitHub: "wait at least a minute" without Retry-After
     max_wait: float = 90.0
     seconds_between_writes: float = 1.0  # GitHub asks for a pause between mutating calls
+    seconds_between_requests: float = 0.25  # and for calls made one at a time
 
 
 class _BoundedRetry(GithubRetry):
@@ -94,7 +95,8 @@ class GitHubReport:
         self.github = Github(auth=Auth.Token(self.token), base_url=self.api_url.rstrip("/"),
                              lazy=True, retry=retry, api_version=API_VERSION,
                              user_agent=f"deploy-runner/{__version__}", timeout=30,
-                             seconds_between_writes=self.policy.seconds_between_writes)
+                             seconds_between_writes=self.policy.seconds_between_writes,
+                             seconds_between_requests=self.policy.seconds_between_requests)
         self.repo = self.github.get_repo(self.repository)
 
     def call(self, what: str, action: Callable[[], T]) -> T | None:
