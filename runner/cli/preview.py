@@ -16,7 +16,8 @@ if TYPE_CHECKING:
 GC_LONG = """
 Remove the preview namespaces of pull requests (labelled deploy-runner/preview=true):
 those whose pull request is closed, asked of GitHub for the repository in
-$GITHUB_REPOSITORY with the token in $GITHUB_TOKEN (the API at $GITHUB_API_URL), and,
+$GITHUB_REPOSITORY with the token in $GITHUB_TOKEN (or the action's github_token input;
+the API at $GITHUB_API_URL), and,
 with --ttl, those last deployed longer ago than that. Each preview's releases are
 uninstalled, then its namespace is deleted.
 """
@@ -67,7 +68,7 @@ def handle_gc(args: Namespace) -> int:
 def _closed_checker(repository: str) -> Callable[[int], bool | None]:
     import os
 
-    token = os.environ.get("GITHUB_TOKEN", "")
+    token = os.environ.get("INPUT_GITHUB_TOKEN") or os.environ.get("GITHUB_TOKEN", "")
     if not (repository and token):
         return lambda number: None
     from runner.report.github.client import DEFAULT_API_URL, GitHubReport
