@@ -111,7 +111,7 @@ def _facts(release: ReleaseReport) -> str:
 
 
 def _change_block(change: ResourceChange) -> str:
-    where = f" — `{change.source}`" if change.source else ""
+    where = f" — `{change.where}`" if change.where else ""
     sign = SIGN.get(change.change, "~")
     body = limits.cut_chars(change.diff, DIFF_CHARS) if change.diff else "(no diff)"
     return (f"<details><summary><code>{sign} {_html(change.ref)}</code> {change.change}"

@@ -46,7 +46,13 @@ class ResourceChange:
     namespace: str
     change: str  # ADDED | CHANGED | REMOVED
     diff: str = ""  # unified diff, redacted (Secret data shown as keys only)
-    source: Source | None = None
+    source: Source | None = None  # the template line that starts the document
+    changed_lines: tuple[Source, ...] = ()  # the template lines behind its changed lines
+
+    @property
+    def where(self) -> Source | None:
+        """Where a reader should look: the first changed line, else the document's start."""
+        return self.changed_lines[0] if self.changed_lines else self.source
 
     @property
     def ref(self) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -10,7 +11,7 @@ import pytest
 from runner.report import limits
 from runner.report.github.checks import CheckRuns, check_name
 from runner.report.github.client import GitHubReport, RetryPolicy
-from runner.report.model import PLANNED, SKIPPED
+from runner.report.model import PLANNED, SKIPPED, Source
 from runner.testbed.github import TOKEN, FakeGitHub
 from tests.github.reports import change, deployed, failed, workspace_with_chart
 
@@ -156,3 +157,12 @@ def test_ghes_base_url_with_a_path(tmp_path: Path) -> None:
         runs.start(["web"])
         runs.finish(deployed(None))
         assert [r.status for r in github.requests] == [201, 200]
+
+
+def test_a_change_is_annotated_at_its_first_changed_line(github: FakeGitHub,
+                                                         tmp_path: Path) -> None:
+    chart = workspace_with_chart(tmp_path)
+    moved = replace(change(), changed_lines=(Source("web/templates/deployment.yaml", 6),))
+    checks(github, tmp_path).finish(deployed(chart, changes=(moved,)))
+    [run] = github.check_runs.values()
+    assert [a["start_line"] for a in run.annotations] == [6]

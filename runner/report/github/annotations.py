@@ -23,7 +23,7 @@ def annotations(release: ReleaseReport, workspace: Path) -> list[dict[str, Any]]
     notes = []
     for change in release.changes:
         verb = change.change if release.outcome != PLANNED else f"would be {change.change}"
-        notes.append(_at(release, workspace, change.source, NOTICE,
+        notes.append(_at(release, workspace, change.where, NOTICE,
                          f"{change.ref} {verb} (release {release.name})",
                          f"{change.ref}: {change.change}", change.diff))
     for hook in release.hooks:
