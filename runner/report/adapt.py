@@ -1,0 +1,122 @@
+"""The run's result as the report's input: `deploy-runner run`'s JSON result
+(RunResult.to_json(), docs/run-json.md, schema deploy-runner/run-result/v1), already
+redacted, read into runner.report.model.
+
+Reading the documented JSON, not the dataclasses, keeps the report on the one form every
+other reader has (`--output json`, the `result` output), redaction included.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from runner.report.model import (
+    ADDED,
+    CHANGED,
+    FAILED,
+    PLANNED,
+    REMOVED,
+    SKIPPED,
+    SUCCEEDED,
+    UNCHANGED,
+    HookLog,
+    ReleaseReport,
+    ResourceChange,
+    RunReport,
+    Source,
+)
+
+# the run's release status -> (the report's outcome, Helm's release status after the run)
+_STATUSES = {
+    "planned": (PLANNED, ""), "deployed": (SUCCEEDED, "deployed"),
+    "uninstalled": (SUCCEEDED, "uninstalled"), "unchanged": (UNCHANGED, "deployed"),
+    "failed": (FAILED, "failed"), "skipped": (SKIPPED, ""), "not-selected": (SKIPPED, ""),
+}
+_CHANGES = {"add": ADDED, "modify": CHANGED, "remove": REMOVED}
+_METHODS = {"ssa": "server-side", "csa": "client-side"}
+
+
+def run_report(data: dict[str, Any], spec_dir: Path, *, result_path: str = "",
+               preview_urls: dict[str, str] | None = None) -> RunReport:
+    """`data`: the JSON result; `spec_dir`: the spec file's folder, which chart paths are
+    relative to; `preview_urls`: release name -> its preview's URL."""
+    urls = preview_urls or {}
+    releases = tuple(_release(r, spec_dir, urls.get(r["name"], "")) for r in data["releases"])
+    return RunReport(releases, plan=data.get("mode") == "plan", result_path=result_path,
+                     warnings=tuple(data.get("warnings") or ()))
+
+
+def _release(data: dict[str, Any], spec_dir: Path, preview_url: str) -> ReleaseReport:
+    outcome, helm_status = _STATUSES.get(data["status"], (FAILED, ""))
+    action = data.get("action") or "none"
+    notes = [data["reason"]] if data.get("reason") else []
+    notes += list(data.get("notes") or []) + list(data.get("messages") or [])
+    error = data.get("error") or ""
+    if data.get("evidence"):
+        error += "\n" + "\n".join(data["evidence"])
+    version = data.get("chart_version") or ""
+    return ReleaseReport(
+        name=data["name"], namespace=data["namespace"], outcome=outcome,
+        action="" if action == "none" else action,
+        chart=f"{data['chart']}{' ' + version if version else ''}",
+        chart_dir=_chart_dir(data["chart"], spec_dir),
+        revision=data.get("revision") if outcome != SKIPPED else None,
+        status=helm_status, apply_method=_METHODS.get(data.get("apply_method") or "", ""),
+        started=_time(data.get("started_at")), finished=_time(data.get("finished_at")),
+        changes=tuple(_change(c) for c in (data.get("diff") or {}).get("changes") or []),
+        hooks=tuple(_hook(h) for h in data.get("hook_logs") or []),
+        error=error.strip(), notes=tuple(notes), preview_url=preview_url)
+
+
+def _chart_dir(chart: str, spec_dir: Path) -> Path | None:
+    """A chart the spec names by a path to a directory; None for `repo/chart`, `oci://`
+    and packaged charts, which have no template files in the repository."""
+    if "://" in chart:
+        return None
+    candidate = (spec_dir / chart).resolve()
+    return candidate if (candidate / "Chart.yaml").is_file() else None
+
+
+def _change(data: dict[str, Any]) -> ResourceChange:
+    diff = data.get("diff") or ""
+    keys = data.get("secret_keys") or {}
+    listed = "; ".join(f"{what} {', '.join(keys[what])}" for what in ("added", "changed", "removed")
+                       if keys.get(what))
+    if listed:
+        diff = f"# Secret data keys: {listed} (values never shown)\n{diff}"
+    if data.get("note"):
+        diff = f"# {data['note']}\n{diff}"
+    return ResourceChange(kind=data["kind"], name=data["name"], namespace=data.get("namespace") or "",
+                          change=_CHANGES.get(data["change"], CHANGED), diff=diff.rstrip("\n"),
+                          source=_source(data.get("source")),
+                          changed_lines=tuple(s for s in map(_source, data.get("changed_lines")
+                                                             or []) if s))
+
+
+def _hook(data: dict[str, Any]) -> HookLog:
+    lines = tuple((data.get("log") or "").splitlines())
+    template = data.get("template") or data.get("source")
+    source = _source(template) if isinstance(template, dict) else None
+    if isinstance(template, str) and template:
+        source = Source(template, int(data.get("line") or 1))
+    outcome = "failed" if str(data.get("phase", "")).lower() == "failed" else "succeeded"
+    dropped = int(data["dropped"]) if str(data.get("dropped", "")).isdigit() else 0
+    return HookLog(hook=data["hook"], outcome=outcome, lines=lines, dropped=dropped,
+                   source=source)
+
+
+def _source(data: dict[str, Any] | None) -> Source | None:
+    if not data or not data.get("path"):
+        return None
+    return Source(data["path"], int(data.get("line") or 1))
+
+
+def _time(stamp: str | None) -> datetime | None:
+    if not stamp:
+        return None
+    try:
+        return datetime.fromisoformat(stamp.replace("Z", "+00:00"))
+    except ValueError:
+        return None

@@ -1,0 +1,65 @@
+"""The run's JSON result (deploy-runner/run-result/v1) read as the report's input."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from runner.report.adapt import run_report
+from runner.report.model import ADDED, FAILED, PLANNED, SKIPPED, SUCCEEDED, UNCHANGED, Source
+from tests.github.reports import workspace_with_chart
+
+
+def release(**fields: Any) -> dict[str, Any]:
+    base = {"name": "web", "namespace": "prod", "chart": "charts/web", "chart_version": "1.0.0",
+            "action": "upgrade", "status": "deployed", "reason": None, "revision": 4,
+            "previous_revision": 3, "apply_method": "ssa", "needs": [], "spec_line": 3,
+            "started_at": "2026-01-02T03:04:05Z", "finished_at": "2026-01-02T03:04:17Z",
+            "timings": {}, "diff": {"view": "live", "live_unavailable": None, "counts": {},
+                                    "changes": []},
+            "hook_logs": [], "error": None, "evidence": [], "notes": [], "messages": []}
+    return {**base, **fields}
+
+
+def result(*releases: dict[str, Any], mode: str = "run") -> dict[str, Any]:
+    return {"schema": "deploy-runner/run-result/v1", "spec": "deploy-runner.yaml",
+            "environment": "default", "mode": mode, "warnings": ["w"],
+            "releases": list(releases)}
+
+
+def test_statuses_actions_and_times(tmp_path: Path) -> None:
+    workspace_with_chart(tmp_path)
+    report = run_report(result(
+        release(), release(name="api", status="unchanged", action="none", reason="no change"),
+        release(name="db", status="failed", error="boom", evidence=["pod db-0: CrashLoopBackOff"]),
+        release(name="q", status="not-selected", action="none", revision=None),
+        release(name="x", status="planned", chart="repo/x")), tmp_path, result_path="r.json")
+    web, api, db, q, x = report.releases
+    assert (web.outcome, web.status, web.action, web.revision, web.apply_method, web.seconds) == (
+        SUCCEEDED, "deployed", "upgrade", 4, "server-side", 12.0)
+    assert web.chart_dir == (tmp_path / "charts/web").resolve() and web.chart == "charts/web 1.0.0"
+    assert (api.outcome, api.action, api.notes) == (UNCHANGED, "", ("no change",))
+    assert db.outcome == FAILED and db.error == "boom\npod db-0: CrashLoopBackOff"
+    assert q.outcome == SKIPPED and x.outcome == PLANNED and x.chart_dir is None
+    assert report.result_path == "r.json" and report.warnings == ("w",) and not report.plan
+
+
+def test_changes_keep_their_template_lines_and_hide_secret_values(tmp_path: Path) -> None:
+    change = {"key": "prod, web, Secret (v1)", "kind": "Secret", "api_version": "v1",
+              "namespace": "prod", "name": "web", "change": "add", "diff": "+kind: Secret\n",
+              "hook": False, "secret_keys": {"added": ["password"], "changed": [], "removed": []},
+              "source": {"path": "web/templates/secret.yaml", "line": 1},
+              "changed_lines": [{"path": "web/templates/secret.yaml", "line": 5}], "note": ""}
+    hook = {"hook": "Job/migrate", "pod": "migrate-x", "phase": "Failed", "log": "a\nb",
+            "truncated": False, "template": "web/templates/migrate.yaml", "line": 2}
+    report = run_report(result(release(diff={"changes": [change]}, hook_logs=[hook]),
+                               mode="plan"), tmp_path)
+    [web] = report.releases
+    [resource] = web.changes
+    assert resource.change == ADDED and resource.where == Source("web/templates/secret.yaml", 5)
+    assert resource.diff == ("# Secret data keys: added password (values never shown)\n"
+                             "+kind: Secret")
+    [log] = web.hooks
+    assert (log.outcome, log.lines, log.source) == ("failed", ("a", "b"),
+                                                    Source("web/templates/migrate.yaml", 2))
+    assert report.plan
