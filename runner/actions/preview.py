@@ -9,15 +9,19 @@ cluster's.
 
 from __future__ import annotations
 
+import dataclasses
+import os
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from typing import Any
 
 from runner.actions.release_config import ActionConfig
 from runner.actions.uninstall import UninstallOptions, uninstall
 from runner.errors import RunnerError
 from runner.kube.namespaces import Namespaces
+from runner.spec.resolve import ReleaseSpec, ValuesSource, preview_sets
 
 PREVIEW_LABEL = "deploy-runner/preview"
 PR_LABEL = "deploy-runner/pr"
@@ -127,3 +131,50 @@ def _time(stamp: str) -> datetime | None:
         return datetime.fromisoformat(stamp.replace("Z", "+00:00"))
     except ValueError:
         return None
+
+
+def previewed(releases: list[ReleaseSpec], *, repository: str, pull_number: int,
+              substitute: Callable[[str], str], base_dir: str) -> list[ReleaseSpec]:
+    """The releases with `preview.enabled`, as they deploy into the pull request's preview:
+    in its namespace, with the preview's values and sets after their own (variables of
+    the preview block substituted now), `needs` among them kept (renamed to the preview's
+    keys), others dropped: what they need is not deployed by a pull request."""
+    chosen = [r for r in releases if r.preview is not None and r.preview.enabled]
+    renamed = {}
+    moved = []
+    for release in chosen:
+        preview = release.preview
+        namespace = namespace_name(repository, pull_number, substitute(preview.namespace or ""))
+        values = [ValuesSource(file=os.path.normpath(os.path.join(base_dir, substitute(entry))))
+                  if isinstance(entry, str) else
+                  ValuesSource(inline=_substituted(entry, substitute), origin="preview")
+                  for entry in preview.values]
+        sets = {flag: list(items) for flag, items in release.sets.items()}
+        for flag, items in preview_sets(_substituted_preview(preview, substitute),
+                                        base_dir).items():
+            sets.setdefault(flag, []).extend(items)
+        moved.append(dataclasses.replace(release, namespace=namespace,
+                                         values=[*release.values, *values], sets=sets))
+        renamed[release.key] = moved[-1].key
+    for release in moved:
+        release.needs = [renamed[need] for need in release.needs if need in renamed]
+    return moved
+
+
+def _substituted(value: Any, substitute: Callable[[str], str]) -> Any:
+    if isinstance(value, str):
+        return substitute(value)
+    if isinstance(value, dict):
+        return {key: _substituted(item, substitute) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_substituted(item, substitute) for item in value]
+    return value
+
+
+def _substituted_preview(preview: Any, substitute: Callable[[str], str]) -> Any:
+    """The preview block with its `set` entries' values substituted."""
+    entries = [entry.model_copy(update={
+        key: _substituted(getattr(entry, key), substitute)
+        for key in ("value", "values", "file") if getattr(entry, key) is not None})
+        for entry in preview.set]
+    return preview.model_copy(update={"set": entries})

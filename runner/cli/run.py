@@ -37,6 +37,7 @@ the server and compared with its live copy) and what would be installed, upgrade
 uninstalled. See docs/spec.md for the spec, docs/run-json.md for --output json.
 """
 OUTPUTS = ("text", "json", "markdown")
+REPORTS = ("auto", "github", "none")
 CHANGES_EXIT_CODE = 2
 
 
@@ -58,6 +59,20 @@ def _flags(fs: FlagSet) -> None:
     diff_flags(fs)
     fs.duration("wait-for-lock", "how long to wait for another operation's lock on a release (0s: fail "
                 "at once)", default="0s")
+    report_flags(fs)
+
+
+def report_flags(fs: FlagSet) -> None:
+    def report(text: str, _current: Any) -> str:
+        if text not in REPORTS:
+            raise ValueError(f"must be one of {', '.join(REPORTS)}")
+        return text
+
+    fs.add("report", FuncValue("string", "auto", report, "auto"),
+           "where the result is reported: github (check runs, job summary, outputs: "
+           "docs/github.md), none, or auto (github inside GitHub Actions)")
+    fs.bool("comment", "with the GitHub report, on a pull request: one comment with the plan, "
+            "edited on each push")
 
 
 def spec_flags(fs: FlagSet) -> None:
@@ -109,6 +124,12 @@ def handle(args: Namespace) -> int:
     redact = redactor(options.secrets)
     for warning in spec.warnings:
         print(f"warning: {redact(warning)}", file=sys.stderr)
+    if _reports_to_github(args):
+        from runner.report.github.entry import GitHubRun
+
+        return GitHubRun(spec, context, base, options, redact, comment=args.comment,
+                         environment="" if args.environment == "default"
+                         else args.environment).run()
     result = run_spec(spec, context, base.in_namespace, options,
                       on_message=lambda release, message: print(
                           f"{release}: {redact(message.text)}", file=sys.stderr))
@@ -122,6 +143,13 @@ def handle(args: Namespace) -> int:
     if result.failed:
         return 1
     return CHANGES_EXIT_CODE if args.detailed_exitcode and result.changed else 0
+
+
+def _reports_to_github(args: Namespace) -> bool:
+    import os
+
+    return args.report == "github" or (args.report == "auto"
+                                       and os.environ.get("GITHUB_ACTIONS") == "true")
 
 
 def connect(args: Namespace) -> Any:

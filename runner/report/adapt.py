@@ -65,6 +65,7 @@ def _release(data: dict[str, Any], spec_dir: Path, preview_url: str) -> ReleaseR
         revision=data.get("revision") if outcome != SKIPPED else None,
         status=helm_status, apply_method=_METHODS.get(data.get("apply_method") or "", ""),
         started=_time(data.get("started_at")), finished=_time(data.get("finished_at")),
+        duration=(data.get("timings") or {}).get("total_seconds"),
         changes=tuple(_change(c) for c in (data.get("diff") or {}).get("changes") or []),
         hooks=tuple(_hook(h) for h in data.get("hook_logs") or []),
         error=error.strip(), notes=tuple(notes), preview_url=preview_url)

@@ -93,6 +93,7 @@ class ReleaseReport:
     apply_method: str = ""  # "server-side" | "client-side"
     started: datetime | None = None
     finished: datetime | None = None
+    duration: float | None = None  # seconds, when measured (else finished - started)
     changes: tuple[ResourceChange, ...] = ()
     hooks: tuple[HookLog, ...] = ()
     unready: tuple[Unready, ...] = ()
@@ -102,6 +103,8 @@ class ReleaseReport:
 
     @property
     def seconds(self) -> float | None:
+        if self.duration is not None:
+            return self.duration
         if self.started is None or self.finished is None:
             return None
         return (self.finished - self.started).total_seconds()

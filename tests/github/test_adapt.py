@@ -15,7 +15,7 @@ def release(**fields: Any) -> dict[str, Any]:
             "action": "upgrade", "status": "deployed", "reason": None, "revision": 4,
             "previous_revision": 3, "apply_method": "ssa", "needs": [], "spec_line": 3,
             "started_at": "2026-01-02T03:04:05Z", "finished_at": "2026-01-02T03:04:17Z",
-            "timings": {}, "diff": {"view": "live", "live_unavailable": None, "counts": {},
+            "timings": {"total_seconds": 2.5}, "diff": {"view": "live", "live_unavailable": None, "counts": {},
                                     "changes": []},
             "hook_logs": [], "error": None, "evidence": [], "notes": [], "messages": []}
     return {**base, **fields}
@@ -36,7 +36,7 @@ def test_statuses_actions_and_times(tmp_path: Path) -> None:
         release(name="x", status="planned", chart="repo/x")), tmp_path, result_path="r.json")
     web, api, db, q, x = report.releases
     assert (web.outcome, web.status, web.action, web.revision, web.apply_method, web.seconds) == (
-        SUCCEEDED, "deployed", "upgrade", 4, "server-side", 12.0)
+        SUCCEEDED, "deployed", "upgrade", 4, "server-side", 2.5)
     assert web.chart_dir == (tmp_path / "charts/web").resolve() and web.chart == "charts/web 1.0.0"
     assert (api.outcome, api.action, api.notes) == (UNCHANGED, "", ("no change",))
     assert db.outcome == FAILED and db.error == "boom\npod db-0: CrashLoopBackOff"
