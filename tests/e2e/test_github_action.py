@@ -16,6 +16,7 @@ from runner.kube.namespaces import Namespaces
 from runner.testbed import octokit
 from runner.testbed.github import FakeGitHub
 from tests.e2e.github_action import StepResult, run_step
+from tests.e2e.release_helpers import get_object
 
 pytestmark = pytest.mark.e2e
 
@@ -163,6 +164,10 @@ def test_pull_request_preview_lifecycle(cluster: Any, repository: tuple[Path, st
                                                     preview.PR_LABEL: str(number),
                                                     "kubernetes.io/metadata.name": name}
         assert info.annotations[preview.HEAD_SHA_ANNOTATION] == head
+        assert info.annotations[preview.REPOSITORY_ANNOTATION] == "Codertocat/Hello-World"
+        config = get_object(cluster, f"/api/v1/namespaces/{name}/configmaps/web-config")
+        assert config is not None and config["data"]["message"] == \
+            f"preview of pull request {number}"  # the preview's set, ${pr} substituted
         assert first.outputs["web-status"] == "deployed"
         assert first.outputs["api-status"] == "planned"  # no preview: planned, nothing written
         assert all(r.fields["head_sha"] == head for r in github.check_runs.values())
@@ -182,6 +187,8 @@ def test_pull_request_preview_lifecycle(cluster: Any, repository: tuple[Path, st
         assert third.code == 0, third.log
         assert space.get(name) is None
         assert third.outputs["web-status"] == "uninstalled"
+        assert "api-status" not in third.outputs  # a closed pull request plans nothing
+        assert all(r.fields["status"] == "completed" for r in github.check_runs.values())
         assert all(s[-1]["state"] == "inactive" for s in github.deployment_statuses.values())
         no_canary(github, third, root, canary)
 

@@ -8,6 +8,8 @@ import json
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
+
 from runner.report.github.event import GitHubEvent
 from runner.report.github.session import PreviewTarget, Session
 from runner.report.model import PLANNED, RunReport
@@ -90,4 +92,27 @@ def test_a_pull_request_deploys_its_preview_and_keeps_one_comment(github: FakeGi
                            octokit.event_payload("pull_request", "closed", merged=True))
     closed.run([], lambda: RunReport(()), previews=[target])
     assert [s[-1]["state"] for s in github.deployment_statuses.values()] == ["inactive"] * 2
+    assert github.rejections == []
+
+
+def test_no_check_run_stays_in_progress(github: FakeGitHub, tmp_path: Path) -> None:
+    """A release the run did not report is completed skipped; a run that stops on an error
+    completes every open check run as failed (its text in the log, not on GitHub)."""
+    run, _log = session(github, tmp_path, "push", octokit.event_payload("push"))
+    assert run.run(["web", "api"], lambda: RunReport((deployed(None),))) == 0
+    assert {r.fields["name"]: (r.fields["status"], r.fields["conclusion"])
+            for r in github.check_runs.values()} == {
+        "deploy-runner web": ("completed", "success"),
+        "deploy-runner api": ("completed", "skipped")}
+
+    def broken() -> RunReport:
+        raise RuntimeError(f"cluster gone ({CANARY})")
+
+    github.check_runs.clear()
+    run, _log = session(github, tmp_path, "push", octokit.event_payload("push"))
+    with pytest.raises(RuntimeError):
+        run.run(["web"], broken)
+    [stopped] = github.check_runs.values()
+    assert (stopped.fields["status"], stopped.fields["conclusion"]) == ("completed", "failure")
+    assert not any(CANARY in sent for sent in github.everything_sent())
     assert github.rejections == []

@@ -78,3 +78,19 @@ def test_closed_merged_and_other_events(tmp_path: Path) -> None:
         event = GitHubEvent.from_environment(environment(
             tmp_path, name, octokit.event_payload(name)))
         assert event.mode == DEPLOY and event.sha == "f" * 40 and event.pull_number is None
+
+
+def test_previews_deploy_only_when_the_pull_requests_code_changed(tmp_path: Path) -> None:
+    for action in ("opened", "synchronize", "reopened"):
+        event = GitHubEvent.from_environment(environment(
+            tmp_path, "pull_request", octokit.event_payload("pull_request", action)))
+        assert event.mode == PULL_REQUEST and event.deploys_previews
+    # a label added: the examples have no such payload; GitHub's differs in `action`
+    # (and a `label` object) only
+    labeled = {**octokit.event_payload("pull_request", "synchronize"), "action": "labeled",
+               "label": {"name": "preview"}}
+    event = GitHubEvent.from_environment(environment(tmp_path, "pull_request", labeled))
+    assert event.mode == PULL_REQUEST and not event.deploys_previews
+    closed = GitHubEvent.from_environment(environment(
+        tmp_path, "pull_request", octokit.event_payload("pull_request", "closed")))
+    assert not closed.deploys_previews

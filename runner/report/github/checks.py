@@ -48,6 +48,7 @@ class CheckRuns:
     external_id: str = ""  # the workflow run's id
     runs: dict[str, Any] = field(default_factory=dict)  # release -> github CheckRun
     html_urls: dict[str, str] = field(default_factory=dict)
+    finished: set[str] = field(default_factory=set)  # releases whose run was completed
 
     def start(self, releases: Iterable[str]) -> None:
         """An `in_progress` run for each release about to run."""
@@ -63,6 +64,7 @@ class CheckRuns:
     def finish(self, release: ReleaseReport) -> None:
         """Complete the release's run (or create it, when it never started): every batch
         of annotations but the last as an update, the last with the conclusion."""
+        self.finished.add(release.name)
         output = self._output(release)
         batches = _batches(annotations(release, self.workspace))
         completion = {"conclusion": conclusion(release), "completed_at": _now()}

@@ -4,6 +4,7 @@ event decides what runs, the session reports it.
 | event | what runs |
 | --- | --- |
 | pull_request opened / synchronize / reopened | releases with preview.enabled deploy into the pull request's preview; the others are planned |
+| pull_request, other activity (labeled, edited, ...) | every release is planned, those with a preview in it |
 | pull_request closed | the previews are torn down |
 | anything else | the selected releases deploy (or plan, with --plan) |
 
@@ -70,8 +71,10 @@ class GitHubRun:
             return dataclasses.replace(report, releases=tuple(
                 r for r in report.releases if r.name in names))
 
-        return session.run([r.name for r in chosen], execute, secrets=self.options.secrets,
-                           previews=targets)
+        # a closed pull request concerns its previews only: the others get no check run
+        reported = previews if event.mode == TEARDOWN else chosen
+        return session.run([r.name for r in reported], execute,
+                           secrets=self.options.secrets, previews=targets)
 
     def _previews(self, event: GitHubEvent, chosen: list[Any]) -> list[Any]:
         if event.mode not in (PULL_REQUEST, TEARDOWN) or not event.pull_number:
@@ -92,12 +95,13 @@ class GitHubRun:
                             dataclasses.replace(self.options, plan=True, releases=[]))
         if not previews:
             return planned
-        if not self.options.plan:
+        plan = self.options.plan or not event.deploys_previews
+        if not plan:
             for release in previews:
                 preview.prepare(Namespaces(self.base.kube()), release.namespace,
                                 repository=event.repository, pull_number=event.pull_number or 0,
                                 head_sha=event.sha, now=datetime.now(UTC))
-        deployed = self._run(previews, dataclasses.replace(self.options, releases=[]))
+        deployed = self._run(previews, dataclasses.replace(self.options, plan=plan, releases=[]))
         return _merged(self.spec.releases, planned, deployed)
 
     def _run(self, releases: list[Any], options: RunOptions) -> RunResult:

@@ -21,7 +21,8 @@ from runner.report.github.client import DEFAULT_API_URL
 
 PULL_REQUEST_EVENTS = ("pull_request", "pull_request_target")
 DEPLOY = "deploy"  # push, workflow_dispatch, repository_dispatch, schedule, ...
-PULL_REQUEST = "pull-request"  # opened, synchronize, reopened: previews deploy, others plan
+PULL_REQUEST = "pull-request"  # previews deploy (PREVIEW_ACTIONS) or plan, others plan
+PREVIEW_ACTIONS = ("opened", "synchronize", "reopened")  # the pull request's code changed
 TEARDOWN = "teardown"  # a closed pull request (merged or not): previews removed
 
 
@@ -74,6 +75,12 @@ class GitHubEvent:
         if self.name not in PULL_REQUEST_EVENTS:
             return DEPLOY
         return TEARDOWN if self.action == "closed" else PULL_REQUEST
+
+    @property
+    def deploys_previews(self) -> bool:
+        """The previews follow the pull request's code: deployed when it was opened,
+        reopened or pushed to; on other activity (labeled, edited, ...) only planned."""
+        return self.mode == PULL_REQUEST and self.action in PREVIEW_ACTIONS
 
     @property
     def run_url(self) -> str:

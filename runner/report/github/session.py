@@ -53,11 +53,19 @@ class Session:
         checks = self._checks()
         if checks is not None:
             checks.start(selected)
-        report = execute()
+        try:
+            report = execute()
+        except BaseException:
+            # no check run stays in_progress: the error itself goes to the log, not to
+            # GitHub (the report's input is redacted, an exception's text is not)
+            self._close(checks, FAILED, "the run stopped before this release finished: "
+                                        "see the workflow log")
+            raise
         for release in report.releases:
             self._log(release)
             if checks is not None:
                 checks.finish(release)
+        self._close(checks, SKIPPED, "not run for this event")
         if self.github is not None:
             self._previews(report, list(previews))
             if self.comment and self.event.pull_number and self.event.mode == PULL_REQUEST:
@@ -79,6 +87,15 @@ class Session:
             return None
         return CheckRuns(self.github, self.event.sha, self.event.workspace, self.environment,
                          self.event.run_url, self.event.run_id)
+
+    @staticmethod
+    def _close(checks: CheckRuns | None, outcome: str, why: str) -> None:
+        """Complete the check runs started for releases the run did not report."""
+        if checks is None:
+            return
+        for name in [name for name in checks.runs if name not in checks.finished]:
+            checks.finish(ReleaseReport(name, "", outcome, error=why if outcome == FAILED else "",
+                                        notes=(why,) if outcome != FAILED else ()))
 
     def _log(self, release: ReleaseReport) -> None:
         with self.workflow.group(markdown.title(release)):
