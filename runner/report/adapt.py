@@ -8,6 +8,8 @@ other reader has (`--output json`, the `result` output), redaction included.
 
 from __future__ import annotations
 
+import re
+from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -26,6 +28,7 @@ from runner.report.model import (
     ResourceChange,
     RunReport,
     Source,
+    Unready,
 )
 
 # the run's release status -> (the report's outcome, Helm's release status after the run)
@@ -57,6 +60,8 @@ def _release(data: dict[str, Any], spec_dir: Path, preview_url: str) -> ReleaseR
     if data.get("evidence"):
         error += "\n" + "\n".join(data["evidence"])
     version = data.get("chart_version") or ""
+    changes = tuple(_change(c) for c in (data.get("diff") or {}).get("changes") or [])
+    hooks = _hooks_at_templates([_hook(h) for h in data.get("hook_logs") or []], changes)
     return ReleaseReport(
         name=data["name"], namespace=data["namespace"], outcome=outcome,
         action="" if action == "none" else action,
@@ -66,8 +71,8 @@ def _release(data: dict[str, Any], spec_dir: Path, preview_url: str) -> ReleaseR
         status=helm_status, apply_method=_METHODS.get(data.get("apply_method") or "", ""),
         started=_time(data.get("started_at")), finished=_time(data.get("finished_at")),
         duration=(data.get("timings") or {}).get("total_seconds"),
-        changes=tuple(_change(c) for c in (data.get("diff") or {}).get("changes") or []),
-        hooks=tuple(_hook(h) for h in data.get("hook_logs") or []),
+        changes=changes, hooks=hooks,
+        unready=_unready(data.get("error") or "", changes, hooks) if outcome == FAILED else (),
         error=error.strip(), notes=tuple(notes), preview_url=preview_url)
 
 
@@ -106,6 +111,44 @@ def _hook(data: dict[str, Any]) -> HookLog:
     dropped = int(data["dropped"]) if str(data.get("dropped", "")).isdigit() else 0
     return HookLog(hook=data["hook"], outcome=outcome, lines=lines, dropped=dropped,
                    source=source)
+
+
+def _hooks_at_templates(hooks: list[HookLog], changes: tuple[ResourceChange, ...]
+                        ) -> tuple[HookLog, ...]:
+    """A hook log the result gives no template takes its hook's from the diff, when the
+    hook is among the changes (a first install, a changed hook)."""
+    where = {f"{c.kind}/{c.name}": c.source for c in changes if c.source is not None}
+    return tuple(replace(h, source=where.get(h.hook)) if h.source is None else h for h in hooks)
+
+
+# the resources a failed release's error names, in the words of Helm's waiters
+# (runner.kube.wait): kstatus's `resource Kind/namespace/name not ready. status: ...`, the
+# legacy waiter's `job is failed: namespace/name` and `job NAME failed: REASON` (in this
+# order: the first is the second's form too)
+_NAMED = (re.compile(r"resource (?P<kind>\w+)/(?:[^/\s]+/)?(?P<name>[^/\s]+) not ready"),
+          re.compile(r"job is failed: (?:[^/\s]+/)?(?P<name>[^/\s]+)"),
+          re.compile(r"job (?P<name>[^\s/]+) failed: "))
+
+
+def _unready(error: str, changes: tuple[ResourceChange, ...], hooks: tuple[HookLog, ...]
+             ) -> tuple[Unready, ...]:
+    """The resources the error says did not become ready, each with its error line and,
+    when the diff has it, its template (a failed hook with a log is annotated as a hook)."""
+    sources = {(c.kind.lower(), c.name): c.source for c in changes}
+    logged = {h.hook.lower() for h in hooks if h.outcome == "failed" and h.source is not None}
+    found: dict[str, Unready] = {}
+    for line in error.splitlines():
+        for pattern in _NAMED:
+            match = pattern.search(line)
+            if match is None:
+                continue
+            kind = match.groupdict().get("kind") or "Job"
+            resource = f"{kind}/{match['name']}"
+            if resource.lower() not in logged and resource not in found:
+                found[resource] = Unready(resource, line.strip(),
+                                          sources.get((kind.lower(), match["name"])))
+            break
+    return tuple(found.values())
 
 
 def _source(data: dict[str, Any] | None) -> Source | None:

@@ -203,5 +203,11 @@ def test_a_failing_hook_is_red_and_points_at_its_template(cluster: Any,
         assert conclusions(github) == {"deploy-runner web": ["success"],
                                        "deploy-runner api": ["failure"]}
         assert result.outputs["api-status"] == "failed"
-        assert "::error " in result.log and "title=api failed" in result.log
+        assert "::error file=charts/api/templates/migrate.yaml,line=1,title=api failed::" \
+            "resource Job/" in result.log
+        api = github.runs_named("deploy-runner api")[0]
+        failures = [a for a in api.annotations if a["annotation_level"] == "failure"]
+        assert [(a["path"], a["start_line"]) for a in failures] == [
+            ("charts/api/templates/migrate.yaml", 1)]
+        assert failures[0]["message"].startswith("Job/api-migrate did not become ready: ")
         no_canary(github, result, root, canary)

@@ -6,7 +6,16 @@ from pathlib import Path
 from typing import Any
 
 from runner.report.adapt import run_report
-from runner.report.model import ADDED, FAILED, PLANNED, SKIPPED, SUCCEEDED, UNCHANGED, Source
+from runner.report.model import (
+    ADDED,
+    FAILED,
+    PLANNED,
+    SKIPPED,
+    SUCCEEDED,
+    UNCHANGED,
+    Source,
+    Unready,
+)
 from tests.github.reports import workspace_with_chart
 
 
@@ -63,3 +72,36 @@ def test_changes_keep_their_template_lines_and_hide_secret_values(tmp_path: Path
     assert (log.outcome, log.lines, log.source) == ("failed", ("a", "b"),
                                                     Source("web/templates/migrate.yaml", 2))
     assert report.plan
+
+
+def job(name: str, template: str, *, hook: bool = True) -> dict[str, Any]:
+    return {"key": f"prod, {name}, Job (batch)", "kind": "Job", "api_version": "batch/v1",
+            "namespace": "prod", "name": name, "change": "add", "diff": "+kind: Job\n",
+            "hook": hook, "secret_keys": None, "source": {"path": template, "line": 1},
+            "changed_lines": [], "note": ""}
+
+
+def test_what_did_not_become_ready_points_at_its_template(tmp_path: Path) -> None:
+    """The waiters' words name the resource (kstatus's, both legacy forms); the diff has
+    its template; a failed hook with a log takes its template from the diff instead."""
+    kstatus = ('resource Job/prod/migrate not ready. status: Failed, message: Job Failed. '
+               'failed: 1/1\ncontext deadline exceeded')
+    changes = [job("migrate", "web/templates/migrate.yaml"),
+               job("seed", "web/templates/seed.yaml", hook=False)]
+    report = run_report(result(
+        release(status="failed", error=kstatus, diff={"changes": changes}),
+        release(name="api", status="failed", error="job seed failed: BackoffLimitExceeded",
+                diff={"changes": changes}),
+        release(name="db", status="failed", error="job is failed: prod/gone"),
+        release(name="q", status="failed", error=kstatus, diff={"changes": changes},
+                hook_logs=[{"hook": "Job/migrate", "pod": "migrate-x", "phase": "Failed",
+                            "log": "no table", "truncated": False}]),
+        release(name="ok", error=kstatus)), tmp_path)
+    web, api, db, q, ok = report.releases
+    assert web.unready == (Unready("Job/migrate", kstatus.splitlines()[0],
+                                   Source("web/templates/migrate.yaml", 1)),)
+    assert api.unready == (Unready("Job/seed", "job seed failed: BackoffLimitExceeded",
+                                   Source("web/templates/seed.yaml", 1)),)
+    assert db.unready == (Unready("Job/gone", "job is failed: prod/gone", None),)
+    assert q.unready == () and q.hooks[0].source == Source("web/templates/migrate.yaml", 1)
+    assert ok.unready == ()  # only a failed release's error is read
