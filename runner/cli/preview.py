@@ -19,7 +19,9 @@ those whose pull request is closed, asked of GitHub for the repository in
 $GITHUB_REPOSITORY with the token in $GITHUB_TOKEN (or the action's github_token input;
 the API at $GITHUB_API_URL), and,
 with --ttl, those last deployed longer ago than that. Each preview's releases are
-uninstalled, then its namespace is deleted.
+uninstalled, then its namespace is deleted. The exit code is 1 when a preview could not be
+removed (an uninstall failed, or the namespace is still there after --timeout: what keeps
+it is printed), so that a scheduled run shows red.
 """
 
 
@@ -54,15 +56,20 @@ def handle_gc(args: Namespace) -> int:
     chosen = preview.stale(found, repository=repository, closed=closed, ttl=ttl,
                            now=datetime.now(UTC))
     print(f"{len(found)} preview(s), {len(chosen)} to remove")
+    left = 0
     for item, why in chosen:
         print(f"{'would remove' if args.dry_run else 'removing'} {item.namespace}: {why}")
         if args.dry_run:
             continue
         args.namespace = item.namespace
         result = preview.teardown(action_config(args), namespaces, item.namespace, args.timeout)
-        for line in result.errors + [f"still there: {r}" for r in result.remaining]:
+        problems = result.errors + [f"still there: {r}" for r in result.remaining]
+        for line in problems:
             print(f"  {line}")
-    return 0
+        left += bool(problems)
+    if left:
+        print(f"{left} preview(s) not removed")
+    return 1 if left else 0
 
 
 def _closed_checker(repository: str) -> Callable[[int], bool | None]:

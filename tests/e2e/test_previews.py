@@ -70,3 +70,37 @@ def test_gc_removes_closed_and_expired_previews_only(cluster: Any, tmp_path: Pat
     assert space.get(still_open) is not None
     assert config(cluster, still_open).storage.heads("web")
     preview.teardown(config(cluster, still_open), space, still_open, wait=60)
+
+
+HELD = """apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: {{ .Release.Name }}-held
+  finalizers: [example.com/hold]
+data: {a: b}
+"""
+
+
+def test_what_keeps_a_preview_is_named_and_gc_fails(cluster: Any, tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """A finalizer nobody removes keeps the namespace: teardown names it after its bounded
+    wait, and a scheduled `preview gc` exits 1 (it is removed on the next one)."""
+    from kubernetes import client
+
+    chart = write_chart(tmp_path, templates={"held.yaml": HELD})
+    name = make_preview(cluster, chart, 44, datetime.now(UTC) - timedelta(days=9))
+    space = Namespaces(cluster.client())
+    monkeypatch.delenv("GITHUB_TOKEN", raising=False)
+    monkeypatch.delenv("INPUT_GITHUB_TOKEN", raising=False)
+    try:
+        done = ours(cluster, "default", "preview", "gc", "--ttl", "72h", "--timeout", "3s")
+        assert done.code == 1, done.out + done.err
+        assert f"removing {name}: last deployed" in done.out
+        [kept] = [line.strip() for line in done.out.splitlines() if "still there" in line]
+        assert kept.startswith("still there: ") and "1 preview(s) not removed" in done.out
+        info = space.get(name)
+        assert info is not None and info.phase == "Terminating"
+    finally:
+        client.CoreV1Api(cluster.api_client).patch_namespaced_config_map(
+            "web-held", name, {"metadata": {"finalizers": None}})
+    assert space.wait_gone(name, 60) is None
