@@ -122,14 +122,15 @@ def handle(args: Namespace) -> int:
                          diff=DiffOptions(context=args.context, view=args.view),
                          secrets=secret_strings(spec.releases))
     redact = redactor(options.secrets)
-    for warning in spec.warnings:
-        print(f"warning: {redact(warning)}", file=sys.stderr)
     if _reports_to_github(args):
+        # its masks come before any line; the spec's warnings become ::warning lines
         from runner.report.github.entry import GitHubRun
 
         return GitHubRun(spec, context, base, options, redact, comment=args.comment,
                          environment="" if args.environment == "default"
                          else args.environment).run()
+    for warning in spec.warnings:
+        print(f"warning: {redact(warning)}", file=sys.stderr)
     result = run_spec(spec, context, base.in_namespace, options,
                       on_message=lambda release, message: print(
                           f"{release}: {redact(message.text)}", file=sys.stderr))

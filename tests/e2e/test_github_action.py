@@ -59,6 +59,8 @@ spec:
 
 def spec(namespace: str) -> str:
     return f"""\
+helmDefaults:
+  recreatePods: true  # helmfile's, ignored: a warning, which comes after the masks
 releases:
 - name: web
   namespace: {namespace}
@@ -134,6 +136,8 @@ def test_push_then_dispatches(cluster: Any, repository: tuple[Path, str]) -> Non
         assert pushed.outputs["web-revision"] == "1" and pushed.outputs["web-status"] == "deployed"
         assert "::group::web: installed as revision 1" in pushed.log
         assert "| web |" in pushed.summary
+        [warning] = [line for line in pushed.log.splitlines() if "recreatePods" in line]
+        assert warning.startswith("::warning::") and "ignored by deploy-runner" in warning
         web = github.runs_named("deploy-runner web")[0]
         assert {a["path"] for a in web.annotations} == {"charts/web/templates/config.yaml",
                                                         "charts/web/templates/secret.yaml"}
