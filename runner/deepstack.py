@@ -15,7 +15,10 @@ scanner, PyYAML's composer) up to ~3.3 KiB measured on x86-64
 
 Commands run here whole (runner.cli), so what a command does with deep
 values (load, coalesce, validate, render, encode records) has the room; a
-Ctrl-C reaches the waiting main thread and is passed on to the work.
+Ctrl-C (or SIGTERM, raised as runner.errors.Terminated) reaches the waiting
+main thread and is passed on to the work. An exception reaches a thread only
+between two Python steps, so work that blocks in a system call for long (a
+watch's read) registers a way to wake it (`WakeOnInterrupt`).
 """
 
 from __future__ import annotations
@@ -38,6 +41,23 @@ BYTES_PER_FRAME = 5 * 1024
 STACK_SIZES = (1 << 30, 256 << 20, 64 << 20, 16 << 20)
 
 _deep_threads: set[int] = set()
+_wakers: set[Callable[[], None]] = set()
+
+
+class WakeOnInterrupt:
+    """While inside, an interrupt passed on to the work also calls `wake` (on the main
+    thread), to unblock a system call the exception cannot reach, such as shutting
+    down the socket of a long read. `wake` must be safe to call from another thread."""
+
+    def __init__(self, wake: Callable[[], None]) -> None:
+        self.wake = wake
+
+    def __enter__(self) -> WakeOnInterrupt:
+        _wakers.add(self.wake)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        _wakers.discard(self.wake)
 
 
 def recursion_limit(stack_bytes: int) -> int:
@@ -126,14 +146,24 @@ def _wait(done: Any, box: dict[str, Any]) -> None:
     """
     try:
         done.acquire()
-    except KeyboardInterrupt:
-        _interrupt(box.get("ident"))
+    except KeyboardInterrupt as interrupt:  # Terminated too: the work gets the same kind
+        _interrupt(box.get("ident"), type(interrupt))
         done.acquire()  # a second Ctrl-C propagates from here
 
 
-def _interrupt(ident: int | None) -> None:
+def interrupt_thread(ident: int, kind: type[BaseException]) -> None:
+    """Raise `kind` in the thread `ident` at its next Python step (a spec run passes an
+    interrupt on to its releases' threads so)."""
     import ctypes
 
+    ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(ident), ctypes.py_object(kind))
+
+
+def _interrupt(ident: int | None, kind: type[BaseException]) -> None:
     if ident is not None:
-        ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(ident),
-                                                   ctypes.py_object(KeyboardInterrupt))
+        interrupt_thread(ident, kind)
+    for wake in list(_wakers):
+        try:
+            wake()
+        except OSError:
+            continue  # already closed: nothing left to wake

@@ -30,3 +30,23 @@ def internal_error(err: Exception) -> RunnerError:
         return NestingError()
     return RunnerError(f"internal error: {type(err).__name__}: {err}")
 
+
+
+CANCELED = "context canceled"  # Go's context.Canceled, the reason Helm records and reports
+
+
+class Canceled(RunnerError):
+    """The operation was stopped by a signal (SIGINT, SIGTERM) before it finished: Helm's
+    `context canceled`, the reason an interrupted install or upgrade is recorded failed with."""
+
+    def __init__(self) -> None:
+        super().__init__(CANCELED)
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM (`docker stop`, a cancelled CI job), raised where Ctrl-C's KeyboardInterrupt
+    is, so every clean-up that handles one handles both. Exit code 128 + signal number."""
+
+    def __init__(self, signal_number: int = 15) -> None:
+        super().__init__(signal_number)
+        self.signal_number = signal_number

@@ -5,8 +5,9 @@ $HELM_DATA_HOME, $XDG_DATA_HOME/helm or ~/.local/share/helm, then
 `plugins`), one `<dir>/*/plugin.yaml` each. A plugin.yaml without
 `apiVersion` is a legacy plugin (type cli/v1, or getter/v1 with
 downloaders); `apiVersion: v1` is decoded strictly (unknown fields refused).
-A plugin.yaml that does not load is skipped with Helm's slog warning; two
-loadable plugins of one name in one directory are an error.
+A plugin.yaml that does not load is skipped with Helm's slog warning (told to
+the caller's `on_warning`: the CLI prints it); two loadable plugins of one name
+in one directory are an error.
 
 deploy-runner loads no CLI plugins at start-up, as Helm with
 HELM_NO_PLUGINS=1: only a lookup (`--post-renderer`) reads the catalogue.
@@ -16,8 +17,7 @@ from __future__ import annotations
 
 import os
 import re
-import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -61,23 +61,28 @@ def plugin_dirs() -> list[Path]:
     return [Path(part) for part in value.split(os.pathsep) if part]
 
 
-def find_plugin(name: str, kind: str, dirs: Sequence[Path] | None = None) -> Plugin:
-    """plugin.FindPlugin: the first plugin of this name and type, directory by directory."""
+def find_plugin(name: str, kind: str, dirs: Sequence[Path] | None = None, *,
+                on_warning: Callable[[str], None]) -> Plugin:
+    """plugin.FindPlugin: the first plugin of this name and type, directory by directory;
+    Helm's warning line for each plugin.yaml that does not load goes to `on_warning`."""
     for base in plugin_dirs() if dirs is None else dirs:
-        for plugin in _load_all(base):
+        for plugin in _load_all(base, on_warning):
             if plugin.name == name and plugin.type == kind:
                 return plugin
     raise RunnerError(f"plugin: {{Name:{name} Type:{kind}}} not found")
 
 
-def _load_all(base: Path) -> list[Plugin]:
+def _load_all(base: Path, on_warning: Callable[[str], None]) -> list[Plugin]:
     """LoadAllDir: every plugin.yaml that loads (others logged), then the duplicate check."""
+    from runner.golang.slog import text_line
+
     plugins: list[Plugin] = []
     for manifest in sorted(base.glob("*/plugin.yaml")):
         try:
             plugins.append(load_plugin(manifest.parent))
         except PluginLoadError as err:
-            _warn_not_loaded(manifest, f'failed to load plugin "{manifest.parent}": {err}')
+            on_warning(text_line("WARN", "failed to load plugin (ignoring)", {
+                "plugin_yaml": str(manifest), "error": f'failed to load plugin "{manifest.parent}": {err}'}))
     seen: dict[str, Path] = {}
     for plugin in plugins:
         if plugin.name in seen:
@@ -85,16 +90,6 @@ def _load_all(base: Path) -> list[Plugin]:
                               f'"{seen[plugin.name]}" and "{plugin.directory}"')
         seen[plugin.name] = plugin.directory
     return plugins
-
-
-def _warn_not_loaded(manifest: Path, error: str) -> None:
-    from runner.golang.strconv import quote
-
-    path = str(manifest)
-    if not path or any(not c.isprintable() or c in ' ="' for c in path):
-        path = quote(path)  # slog's TextHandler quotes such values
-    print(f'level=WARN msg="failed to load plugin (ignoring)" plugin_yaml={path} error={quote(error)}',
-          file=sys.stderr)
 
 
 def load_plugin(directory: Path) -> Plugin:

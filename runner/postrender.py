@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import posixpath
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -45,9 +46,10 @@ class PostRenderer:
         return output
 
 
-def find_post_renderer(name: str) -> Plugin:
-    """NewPostRendererPlugin's lookup: plugin.FindPlugin for {Name: name, Type: postrenderer/v1}."""
-    return find_plugin(name, PLUGIN_TYPE)
+def find_post_renderer(name: str, on_warning: Callable[[str], None]) -> Plugin:
+    """NewPostRendererPlugin's lookup: plugin.FindPlugin for {Name: name, Type: postrenderer/v1}
+    (a plugin.yaml that does not load: Helm's warning line to `on_warning`)."""
+    return find_plugin(name, PLUGIN_TYPE, on_warning=on_warning)
 
 
 # ------------------------------------------------------------ running one

@@ -8,11 +8,17 @@ replaces, the apply method, what to do on failure) and hand it to `deploy`.
 Dry runs take the same path and stop before the record is written: with
 --dry-run=client before anything talks to the cluster, with =server after the
 ownership check and the conflict preflight.
+
+Cancellation (SIGINT, SIGTERM: a KeyboardInterrupt here, runner.deepstack passes
+it on) ends as Helm's does: `Release x has been cancelled.` told at once, the
+release recorded failed with `context canceled` (and undone as for any failure
+when asked), the error `context canceled`; the lock is released on the way out.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from runner.actions.apply_steps import preflight
@@ -24,8 +30,8 @@ from runner.actions.release_config import (
     RenderRequest,
     render_release,
 )
-from runner.actions.results import ReleaseResult, without_secrets
-from runner.errors import RunnerError
+from runner.actions.results import NOTICE, ReleaseResult, without_secrets
+from runner.errors import Canceled, RunnerError
 from runner.kube.apply import ApplyResult
 from runner.kube.cluster import Cluster
 from runner.kube.ownership import OwnershipError, set_release_metadata
@@ -109,6 +115,12 @@ def render(cfg: ActionConfig, opts: DeployOptions, chart: Any, source: str,
         render_subchart_notes=opts.render_subchart_notes, post_renderer=opts.post_renderer))
 
 
+def debug_dependencies(cfg: ActionConfig, chart: Any) -> None:
+    """The line Helm logs once the chart is loaded."""
+    cfg.debug("number of dependencies in the chart", chart=chart.name(),
+              dependencies=len(chart.metadata.dependencies))
+
+
 def deploy(cfg: ActionConfig, opts: DeployOptions, plan: Plan) -> ReleaseResult:
     """Run a prepared install or upgrade (a dry run stops before the record)."""
     release = plan.release
@@ -134,8 +146,23 @@ def deploy(cfg: ActionConfig, opts: DeployOptions, plan: Plan) -> ReleaseResult:
         _supersede_last(cfg, release)
     cfg.storage.create(release, history_max=plan.history_max)
     result.add(_apply(cfg, cluster, opts, plan, current, target))
-    _mark_deployed(cfg, opts, plan)
     return result
+
+
+@contextmanager
+def cancellable(cfg: ActionConfig, name: str, error: type[DeployError]) -> Iterator[None]:
+    """An install or upgrade stopped by a signal before or after its record's pending
+    stretch (rendering, waiting for the lock): Helm's words, nothing to record."""
+    try:
+        yield
+    except KeyboardInterrupt as interrupt:
+        _tell_cancelled(cfg, name)
+        raise error(str(Canceled())) from interrupt
+
+
+def _tell_cancelled(cfg: ActionConfig, name: str) -> None:
+    """What Helm's signal handler prints (on stdout) as the signal arrives."""
+    cfg.tell(NOTICE, f"Release {name} has been cancelled.")
 
 
 def _objects(cluster: Cluster, opts: DeployOptions, plan: Plan
@@ -179,20 +206,33 @@ def _apply(cfg: ActionConfig, cluster: Cluster, opts: DeployOptions, plan: Plan,
         if not opts.no_hooks:
             run_hooks(cluster, release, f"post-{event}", server_side=plan.server_side,
                       timeout=opts.timeout, record=cfg.storage.update)
+        _mark_deployed(cfg, opts, plan)  # inside: an interrupt here must not leave it pending
     except RunnerError as err:
-        _mark_failed(cfg, plan, str(err))
-        if plan.on_failure is not None:
-            plan.on_failure(err, applied)
-        raise plan.error(str(err)) from err
-    except KeyboardInterrupt:
+        _fail(cfg, plan, err, applied)
+    except KeyboardInterrupt as interrupt:
         # Helm's handleContext: an interrupted operation is recorded failed, not left pending.
-        _mark_failed(cfg, plan, "context canceled")
-        raise
+        _tell_cancelled(cfg, release.name)
+        canceled = Canceled()
+        canceled.__cause__ = interrupt
+        _fail(cfg, plan, canceled, applied)
     return applied
 
 
+def _fail(cfg: ActionConfig, plan: Plan, err: RunnerError, applied: ApplyResult) -> None:
+    """Helm's failRelease: the record failed with the reason, then --rollback-on-failure or
+    --cleanup-on-fail (plan.on_failure, which may raise its own error); raises."""
+    _mark_failed(cfg, plan, str(err))
+    if plan.on_failure is not None:
+        plan.on_failure(err, applied)
+    raise plan.error(str(err)) from err
+
+
 def _mark_failed(cfg: ActionConfig, plan: Plan, reason: str) -> None:
+    from runner.golang.slog import text_line
+
     release = plan.release
+    if not plan.installing:  # Upgrade.failRelease logs it
+        cfg.warn(text_line("WARN", "upgrade failed", {"name": release.name, "error": reason}))
     who = "Release" if plan.installing else "Upgrade"
     release.info.status = FAILED
     release.info.description = f'{who} "{release.name}" failed: {reason}'

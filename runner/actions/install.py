@@ -7,12 +7,21 @@ applied, then deployed ("Install complete") or failed ("Release "x" failed:
 
 from __future__ import annotations
 
+import os
 import time
 from dataclasses import dataclass, replace
 
 from runner import engine
 from runner.actions.apply_steps import chart_crds
-from runner.actions.deploy import DeployError, DeployOptions, Plan, deploy, render
+from runner.actions.deploy import (
+    DeployError,
+    DeployOptions,
+    Plan,
+    cancellable,
+    debug_dependencies,
+    deploy,
+    render,
+)
 from runner.actions.release_config import (
     ActionConfig,
     PendingError,
@@ -37,7 +46,7 @@ from runner.release.record import (
 
 TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
-    from typing import Any
+    from typing import Any, NoReturn
 
 
 @dataclass
@@ -58,21 +67,29 @@ def install(cfg: ActionConfig, opts: DeployOptions,
 
     own = own or InstallOptions()
     source = locate_chart(opts.chart)
+    cfg.debug("Chart path", path=os.path.abspath(source))
     chart = engine.load_chart(source)
     if own.generate_name and not opts.name:
         opts = replace(opts, name=f"{chart.name()}-{int(time.time())}")
-    validate_name(opts.name)
+    if opts.dry_run != "client":
+        cfg.check_reachable()
     if opts.hide_secret and not opts.dry_run:
         raise InstallError("hiding Kubernetes secrets requires a dry-run mode")
-    if opts.dry_run:
-        return deploy(cfg, opts, _plan(cfg, opts, chart, source))
-    if opts.create_namespace:
-        cfg.require_cluster().ensure_namespace(cfg.namespace)  # the lock lives there
-    with cfg.locked(opts.name, opts.wait_for_lock) as lock:
-        notes, retry = _check_available(cfg, opts, own.replace, lock)
-        plan = _plan(cfg, opts, chart, source)
-        plan.notes, plan.replace = notes, own.replace or retry
-        return deploy(cfg, opts, plan)
+    try:
+        validate_name(opts.name)
+    except RunnerError as err:
+        _name_check_failed(cfg, err)
+    debug_dependencies(cfg, chart)
+    with cancellable(cfg, opts.name, InstallError):  # runInstall handles signals from here on
+        if opts.dry_run:
+            return deploy(cfg, opts, _plan(cfg, opts, chart, source))
+        if opts.create_namespace:
+            cfg.require_cluster().ensure_namespace(cfg.namespace)  # the lock lives there
+        with cfg.locked(opts.name, opts.wait_for_lock) as lock:
+            notes, retry = _check_available(cfg, opts, own.replace, lock)
+            plan = _plan(cfg, opts, chart, source)
+            plan.notes, plan.replace = notes, own.replace or retry
+            return deploy(cfg, opts, plan)
 
 
 def _plan(cfg: ActionConfig, opts: DeployOptions, chart: Any, source: str) -> Plan:
@@ -121,7 +138,15 @@ def _check_available(cfg: ActionConfig, opts: DeployOptions, replacing: bool,
     if all(head.status == FAILED for head in heads):
         return [*notes, f"retrying the failed first install of {name} "
                         f"(revision {heads[0].version} failed)"], True
-    raise InstallError("release name check failed: cannot reuse a name that is still in use")
+    _name_check_failed(cfg, InstallError("cannot reuse a name that is still in use"))
+
+
+def _name_check_failed(cfg: ActionConfig, err: RunnerError) -> NoReturn:
+    """availableName's failure: logged, then returned wrapped (Install.RunWithContext)."""
+    from runner.golang.slog import text_line
+
+    cfg.warn(text_line("ERROR", "release name check failed", {"error": str(err)}))
+    raise InstallError(f"release name check failed: {err}") from err
 
 
 def _undo(cfg: ActionConfig, release: Release, applied: ApplyResult, err: RunnerError) -> None:

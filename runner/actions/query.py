@@ -53,8 +53,11 @@ def _row(record: Release) -> HistoryRow:
 def values(cfg: ActionConfig, name: str, revision: int = 0, all_values: bool = False) -> dict[str, Any]:
     """User-supplied values, or (--all) the values coalesced with the chart's defaults."""
     release = get_release(cfg, name, revision)
-    if not all_values:
-        return dict(release.config)
+    return computed_values(release) if all_values else dict(release.config)
+
+
+def computed_values(release: Release) -> dict[str, Any]:
+    """The release's values coalesced with its chart's defaults (COMPUTED VALUES)."""
     from runner.actions.upgrade import stored_chart
     from runner.chart.values import Warnings, coalesce_values
 

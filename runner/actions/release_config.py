@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from runner import engine
-from runner.actions.results import WARNING, Message
+from runner.actions.results import DEBUG, PROGRESS, WARNING, Message
 from runner.engine_objects import default_capabilities
 from runner.errors import RunnerError
 from runner.kube.client import KubeClient
@@ -71,8 +71,9 @@ class ActionConfig:
         client = KubeClient.connect(access)
         ns = client.default_namespace
         store = _driver(client, ns, driver)
-        return cls(KubeCluster(client), ns, Storage(store),
-                   locking=not isinstance(store, MemoryDriver))
+        cfg = cls(KubeCluster(client), ns, Storage(store), locking=not isinstance(store, MemoryDriver))
+        client.on_debug = cfg.debug  # runner.kube's steps are told as the actions' are
+        return cfg
 
     def in_namespace(self, namespace: str) -> ActionConfig:
         """The same cluster and message hooks, with the release storage of `namespace` (a
@@ -87,6 +88,18 @@ class ActionConfig:
         if self.cluster is None:
             raise RunnerError("this operation needs a cluster connection")
         return self.cluster
+
+    def check_reachable(self) -> None:
+        """Install.Run's first step (install, template --dry-run=server): the cluster answers,
+        or Helm's `cluster reachability check failed: ...` (logged, then raised)."""
+        from runner.golang.slog import text_line
+        from runner.kube.client import ClusterUnreachable
+
+        try:
+            self.require_cluster().server_version()
+        except ClusterUnreachable as err:
+            self.warn(text_line("ERROR", str(err)))
+            raise
 
     def kube(self) -> KubeClient:
         """The API client itself, for read-only views that format what the server
@@ -105,6 +118,12 @@ class ActionConfig:
     def warn(self, text: str) -> None:
         self.tell(WARNING, text)
 
+    def debug(self, message: str, **attrs: Any) -> None:
+        """A step as Helm logs it at debug level (`--debug` shows it): slog's text line."""
+        from runner.golang.slog import text_line
+
+        self.tell(DEBUG, text_line("DEBUG", message, attrs))
+
     @contextmanager
     def locked(self, name: str, wait_seconds: float = 0.0) -> Iterator[Lock | None]:
         """Hold the release's Lease for the duration (none without a cluster or locking).
@@ -113,7 +132,8 @@ class ActionConfig:
         if self.cluster is None or not self.locking:
             yield None
             return
-        lock = self.cluster.lock(self.namespace, name, wait_seconds)
+        lock = self.cluster.lock(self.namespace, name, wait_seconds,
+                                 on_wait=lambda text: self.tell(PROGRESS, text))
         try:
             yield lock
         finally:

@@ -13,6 +13,9 @@ if TYPE_CHECKING:
     from runner.kube.apply import ApplyResult
 
 WARNING = "warning"  # a line Helm prints on stderr as it is (values coalescing, manifests)
+DEBUG = "debug"  # a step as Helm logs it with --debug (`level=DEBUG msg=...`), on stderr
+NOTICE = "notice"  # a line Helm prints on stdout as it happens (`Release x has been cancelled.`)
+PROGRESS = "progress"  # deploy-runner's own word on what it waits for (`--wait-for-lock`), on stderr
 
 
 @dataclass(frozen=True)
@@ -20,7 +23,7 @@ class Message:
     """Something an action tells while it runs, in order: the CLI prints it at once,
     a report collects it (ActionConfig.on_message / ActionConfig.messages)."""
 
-    kind: str  # WARNING
+    kind: str  # WARNING, DEBUG, NOTICE or PROGRESS
     text: str
 
 

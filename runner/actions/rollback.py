@@ -20,7 +20,7 @@ from runner.actions.release_config import (
     validate_name,
 )
 from runner.actions.results import ReleaseResult
-from runner.errors import RunnerError
+from runner.errors import CANCELED, RunnerError
 from runner.kube.cluster import Lock
 from runner.kube.ownership import set_release_metadata
 from runner.release.applymethod import csa_force_explanation, method_for, resolve_server_side
@@ -69,6 +69,7 @@ def rollback(cfg: ActionConfig, opts: RollbackOptions) -> ReleaseResult:
 def rollback_locked(cfg: ActionConfig, opts: RollbackOptions, lock: Lock | None) -> ReleaseResult:
     """The rollback, while the caller holds the release's lock (rollback itself, or an
     upgrade rolling back on failure)."""
+    cfg.debug("preparing rollback", name=opts.name)
     try:
         current = cfg.storage.last(opts.name)
     except ReleaseNotFoundError as err:
@@ -81,6 +82,7 @@ def rollback_locked(cfg: ActionConfig, opts: RollbackOptions, lock: Lock | None)
     wanted = opts.revision or current.version - 1
     if wanted not in {head.version for head in cfg.storage.heads(opts.name)}:
         raise RollbackError(f"release has no {wanted} version")
+    cfg.debug("rolling back", name=opts.name, currentVersion=current.version, targetVersion=wanted)
     previous = cfg.storage.get(opts.name, wanted)
     server_side = resolve_server_side(opts.server_side, previous.apply_method)
     if opts.force_conflicts and not server_side:
@@ -99,8 +101,18 @@ def rollback_locked(cfg: ActionConfig, opts: RollbackOptions, lock: Lock | None)
         return result
     if server_side and not opts.force_conflicts:
         _preflight(cfg, target)
+    cfg.debug("creating rolled back release", name=opts.name)
     cfg.storage.create(target, history_max=opts.history_max)
-    _perform(cfg, opts, current, target, server_side, result)
+    try:
+        _perform(cfg, opts, current, target, server_side, result)
+    except KeyboardInterrupt:
+        # Stopped by a signal (Helm's rollback has no handler and leaves the record pending):
+        # recorded failed, so the next operation need not wait for --timeout to pass.
+        target.info.status = FAILED
+        target.info.description = f'Rollback "{target.name}" failed: {CANCELED}'
+        cfg.storage.update(target)
+        raise
+    cfg.debug("updating status for rolled back release", name=opts.name)
     cfg.storage.update(target)
     return result
 
@@ -115,6 +127,7 @@ def _preflight(cfg: ActionConfig, target: Release) -> None:
 
 def _perform(cfg: ActionConfig, opts: RollbackOptions, current: Release, target: Release,
              server_side: bool, result: ReleaseResult) -> None:
+    cfg.debug("performing rollback", name=target.name)
     cluster = cfg.require_cluster()
     old = cluster.build(current.manifest, current.namespace)
     new = cluster.build(target.manifest, target.namespace)
@@ -147,6 +160,7 @@ def _perform(cfg: ActionConfig, opts: RollbackOptions, current: Release, target:
                   record=cfg.storage.update)
     for head in cfg.storage.heads(target.name):
         if head.status == DEPLOYED:
+            cfg.debug("superseding previous deployment", version=head.version)
             record = cfg.storage.get(target.name, head.version)
             record.info.status = SUPERSEDED
             cfg.storage.update(record)

@@ -177,7 +177,7 @@ class _Scheduler:
         """Start ready releases (up to the bound), each on a deep-stack thread of its own, and
         wait for one to finish before looking again. An interrupt (Ctrl-C, SIGTERM) starts
         nothing more and is passed on to the running releases, which record their failure."""
-        from runner.deepstack import start_deep_thread
+        from runner.deepstack import interrupt_thread, start_deep_thread
 
         pending = {r.key: r for r in self.releases}
         finished: queue.Queue[str] = queue.Queue()
@@ -366,14 +366,6 @@ def _hook_logs(result: Any, release: ReleaseSpec) -> list[Any]:
                             str(getattr(item, "phase", "")), "\n".join(kept),
                             truncated=len(kept) < len(lines)))
     return logs
-
-
-def interrupt_thread(ident: int, kind: type[BaseException]) -> None:
-    """Raise `kind` in the thread `ident` at its next Python step (as runner.deepstack passes
-    an interrupt on to the work)."""
-    import ctypes
-
-    ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(ident), ctypes.py_object(kind))
 
 
 def _now() -> str:

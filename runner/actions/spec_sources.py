@@ -16,28 +16,36 @@ its secretValues files, then `set`/`setString` entries (--set, --set-string,
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 from typing import Any
 
 from runner.spec.resolve import ChartRef, ReleaseSpec
 
 
 def chart_path(chart: ChartRef) -> str:
-    """A local path to the chart (fetched into Helm's content cache when remote)."""
-    if chart.kind == "path":
-        return chart.ref
+    """A local path to the chart (fetched into Helm's content cache when remote; its
+    provenance checked first when the release or its repository says verify)."""
     from runner.chart.sources.downloader import SourceOptions, locate_chart
+    from runner.chart.sources.paths import default_keyring
 
     repo = chart.repository
-    if repo is None:
-        return locate_chart(chart.ref, SourceOptions(version=chart.version))
-    env = repo.name.upper().replace("-", "_")
-    options = SourceOptions(
-        version=chart.version, repo_url="" if chart.kind == "oci" else repo.url,
-        username=repo.username or os.environ.get(f"{env}_USERNAME", ""),
-        password=repo.password or os.environ.get(f"{env}_PASSWORD", ""),
-        ca_file=repo.ca_file, cert_file=repo.cert_file, key_file=repo.key_file,
-        insecure_skip_tls_verify=repo.skip_tls_verify, pass_credentials_all=repo.pass_credentials,
-        plain_http=repo.plain_http, verify=repo.verify, keyring=repo.keyring)
+    options = SourceOptions(version=chart.version)
+    if repo is not None:
+        env = repo.name.upper().replace("-", "_")
+        options = SourceOptions(
+            version=chart.version, repo_url="" if chart.kind == "oci" else repo.url,
+            username=repo.username or os.environ.get(f"{env}_USERNAME", ""),
+            password=repo.password or os.environ.get(f"{env}_PASSWORD", ""),
+            ca_file=repo.ca_file, cert_file=repo.cert_file, key_file=repo.key_file,
+            insecure_skip_tls_verify=repo.skip_tls_verify, pass_credentials_all=repo.pass_credentials,
+            plain_http=repo.plain_http, verify=repo.verify, keyring=repo.keyring)
+    verify = options.verify or chart.verify
+    if chart.kind == "path" and not verify:
+        return chart.ref
+    options = replace(
+        options, verify=verify, keyring=chart.keyring or options.keyring or default_keyring(),
+        insecure_skip_tls_verify=options.insecure_skip_tls_verify or chart.insecure_skip_tls_verify,
+        plain_http=options.plain_http or chart.plain_http)
     return locate_chart(chart.ref, options)
 
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import os
 import posixpath
-import sys
 from collections.abc import Callable, Sequence
 
 from runner import engine
@@ -126,13 +125,14 @@ class TemplateResult:
 
 
 def render_template(opts: TemplateOptions, on_warning: Callable[[str], None],
-                    out: TextIO) -> TemplateResult:
+                    out: TextIO, on_debug: Callable[[str], None] | None = None) -> TemplateResult:
     """Render as `helm template` does; errors raise RunnerError. Values warnings go to
-    `on_warning` as they come; `out` gets --dependency-update's progress."""
-    caps = default_capabilities(opts.kube_version, opts.api_versions)
-    if opts.cluster is not None:
-        caps = _cluster_capabilities(opts.cluster)
+    `on_warning` as they come, Helm's debug log lines (--debug) to `on_debug`; `out` gets
+    --dependency-update's progress. The steps come in Helm's order (runInstall, then
+    Install.RunWithContext), so the same input fails first where Helm's does."""
     path = locate_chart(opts.chart, opts.source_args)
+    if on_debug is not None:
+        on_debug(_debug_line("Chart path", path=os.path.abspath(path)))
     user_values = engine.merge_user_values(opts.values_files, {
         "set": opts.set_values, "set-string": opts.set_string, "set-file": opts.set_file,
         "set-json": opts.set_json, "set-literal": opts.set_literal,
@@ -142,6 +142,12 @@ def render_template(opts: TemplateOptions, on_warning: Callable[[str], None],
         from runner.actions.pull import update_missing_dependencies
 
         chart = update_missing_dependencies(chart, path, opts.source_args, out)
+    caps = default_capabilities(opts.kube_version, opts.api_versions)
+    if opts.cluster is not None:
+        caps = _cluster_capabilities(opts.cluster)
+    if on_debug is not None:
+        on_debug(_debug_line("number of dependencies in the chart", chart=chart.name(),
+                             dependencies=len(chart.metadata.dependencies)))
     values, warnings = engine.prepare_values(chart, user_values,
                                              skip_schema_validation=opts.skip_schema_validation)
     for warning in warnings:
@@ -151,21 +157,27 @@ def render_template(opts: TemplateOptions, on_warning: Callable[[str], None],
     top = engine.to_render_values(chart, values, release, caps)
     try:
         engine.check_kube_version(chart, caps.KubeVersion.String())
-        rendered = render_resources(chart, top, opts)
+        rendered = render_resources(chart, top, opts, on_warning)
     except RunnerError as err:
         raise RenderFailed(f"{err}{DEBUG_HINT}") from err
     text = assemble(rendered, opts)
     return TemplateResult(rendered.written, select_shown(text, opts.show_only) if opts.show_only else text)
 
 
+def _debug_line(message: str, **attrs: Any) -> str:
+    from runner.golang.slog import text_line
+
+    return text_line("DEBUG", message, attrs)
+
+
 def _cluster_capabilities(cfg: Any) -> Any:
-    """Install's getCapabilities for a server dry run (--api-versions and --kube-version are
-    not added: Helm ignores them here)."""
+    """Install's reachability check and getCapabilities for a server dry run (--api-versions
+    and --kube-version are not added: Helm ignores them here)."""
     from runner.engine_objects import server_capabilities
 
+    cfg.check_reachable()
     client = cfg.kube()
-    info = client.checked("GET", "/version", "cluster reachability check failed")
-    return server_capabilities(info, client.api_versions())
+    return server_capabilities(client.reachable(), client.api_versions())
 
 
 def locate_chart(name: str, source_args: Any = None) -> str:
@@ -188,9 +200,9 @@ def locate_chart(name: str, source_args: Any = None) -> str:
 
 
 def render_resources(chart: Any, top: dict[str, Any], opts: TemplateOptions,
-                     on_warning: Callable[[str], None] | None = None) -> Rendered:
+                     on_warning: Callable[[str], None]) -> Rendered:
     """renderResources: render, pull out NOTES, sort, write CRDs and manifests.
-    Sorting's warnings go to `on_warning` (release actions), else to stderr (`template`)."""
+    Sorting's warnings go to `on_warning` (the CLI prints them on stderr)."""
     result = engine.render(chart, top, track_positions=opts.track_positions)
     files = result.texts()
     notes = _take_notes(files, chart.name(), opts.render_subchart_notes)
@@ -200,8 +212,7 @@ def render_resources(chart: Any, top: dict[str, Any], opts: TemplateOptions,
 
         files = post_render(files, opts.post_renderer)
         positions = None  # the post-renderer's output has no template lines
-    sorted_docs = sort_manifests(files, on_warning=on_warning or (lambda w: print(w, file=sys.stderr)),
-                                 positions=positions)
+    sorted_docs = sort_manifests(files, on_warning=on_warning, positions=positions)
     parts: list[str] = []
     rendered = Rendered("", sorted_docs.hooks, sorted_docs.manifests, notes, [])
     names: set[str] = set()

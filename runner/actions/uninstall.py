@@ -60,6 +60,7 @@ def uninstall(cfg: ActionConfig, opts: UninstallOptions) -> UninstallResult | No
 
 
 def _perform(cfg: ActionConfig, opts: UninstallOptions, release: Release) -> UninstallResult:
+    cfg.debug("uninstall: deleting release", name=release.name)
     cluster = cfg.require_cluster()
     release.info.status = UNINSTALLING
     release.info.deleted = now()
@@ -103,6 +104,7 @@ def _perform(cfg: ActionConfig, opts: UninstallOptions, release: Release) -> Uni
 
 
 def _purge(cfg: ActionConfig, name: str) -> None:
+    cfg.debug("purge requested", release=name)
     for head in cfg.storage.heads(name):
         try:
             cfg.storage.delete(name, head.version)

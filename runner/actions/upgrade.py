@@ -10,7 +10,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from runner import engine
-from runner.actions.deploy import DeployError, DeployOptions, Plan, deploy, render
+from runner.actions.deploy import (
+    DeployError,
+    DeployOptions,
+    Plan,
+    cancellable,
+    debug_dependencies,
+    deploy,
+    render,
+)
 from runner.actions.install import InstallOptions, install
 from runner.actions.release_config import (
     ActionConfig,
@@ -74,10 +82,11 @@ def upgrade(cfg: ActionConfig, opts: DeployOptions,
         state = _install_state(cfg, opts.name)
         if state:
             return install(cfg, opts, InstallOptions(replace=state == UNINSTALLED))
-    if opts.dry_run:
-        return _upgrade(cfg, opts, own, None)
-    with cfg.locked(opts.name, opts.wait_for_lock) as lock:
-        return _upgrade(cfg, opts, own, lock)
+    with cancellable(cfg, opts.name, UpgradeError):  # as Helm's upgrade handles signals
+        if opts.dry_run:
+            return _upgrade(cfg, opts, own, None)
+        with cfg.locked(opts.name, opts.wait_for_lock) as lock:
+            return _upgrade(cfg, opts, own, lock)
 
 
 def _install_state(cfg: ActionConfig, name: str) -> str:
@@ -92,6 +101,7 @@ def _upgrade(cfg: ActionConfig, opts: DeployOptions, own: UpgradeOptions,
              lock: Lock | None) -> ReleaseResult:
     from runner.actions.template import locate_chart
 
+    cfg.debug("preparing upgrade", name=opts.name)
     try:
         last = cfg.storage.last(opts.name)
     except ReleaseNotFoundError as err:
@@ -106,8 +116,11 @@ def _upgrade(cfg: ActionConfig, opts: DeployOptions, own: UpgradeOptions,
     current = current_release(cfg, last)
     source = locate_chart(opts.chart)
     chart = engine.load_chart(source)
+    debug_dependencies(cfg, chart)
     values = reuse_values(opts.values, own, chart, current)
     server_side = resolve_server_side(opts.server_side, last.apply_method)
+    cfg.debug("determined release apply method", server_side_apply=server_side,
+              previous_release_apply_method=last.apply_method)
     if opts.force_conflicts and not server_side:
         notes.append(csa_force_explanation(last.apply_method, "latest record's"))
     revision = last.version + 1
@@ -121,12 +134,18 @@ def _upgrade(cfg: ActionConfig, opts: DeployOptions, own: UpgradeOptions,
         apply_method=method_for(server_side),
         labels=merge_labels(last.labels, opts.labels),
     )
-    return deploy(cfg, opts, Plan(
+    if not opts.dry_run:
+        cfg.debug("performing update", name=opts.name)
+        cfg.debug("creating upgraded release", name=opts.name)
+    result = deploy(cfg, opts, Plan(
         upgraded, server_side, UpgradeError, previous=current,
         migrating_from_csa=last.apply_method != SERVER_SIDE_APPLY and server_side,
         force_replace=own.force_replace, history_max=own.history_max, notes=notes,
         on_failure=lambda err, applied: _after_failure(cfg, opts, own, upgraded, applied, err,
                                                        lock)))
+    if not opts.dry_run:
+        cfg.debug("updating status for upgraded release", name=opts.name)
+    return result
 
 
 def current_release(cfg: ActionConfig, last: Release) -> Release:

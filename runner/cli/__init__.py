@@ -110,6 +110,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     def debug() -> bool:
         return bool(getattr(parsed[0], "debug", False)) if parsed else "--debug" in arguments
 
+    if argv is None:
+        _stop_on_signals()  # the program's own process only, not a caller's
     code = run_reporting_errors(lambda: _run(arguments, parsed), debug)
     if argv is None:
         _exit_now(code)
@@ -171,6 +173,23 @@ def _run(argv: list[str], parsed: list[Namespace]) -> int:
 
     with no_gc():
         return run_deep(lambda: run(args))  # deep input has the stack it needs
+
+
+def _stop_on_signals() -> None:
+    """SIGTERM (`docker stop`, a cancelled CI job) stops the command as Ctrl-C does, so it
+    ends as Helm's install and upgrade do on either: the release recorded failed, the lock
+    released (runner.errors.Terminated reaches the work through runner.deepstack).
+    SIGINT is handled even when the process started with it ignored (a background job of
+    a script), as Go's signal.Notify in Helm does."""
+    import _signal  # not signal: importing it costs ~0.3 ms at every start
+
+    from runner.errors import Terminated
+
+    def terminate(signal_number: int, _frame: object) -> None:
+        raise Terminated(signal_number)
+
+    _signal.signal(_signal.SIGTERM, terminate)
+    _signal.signal(_signal.SIGINT, _signal.default_int_handler)
 
 
 def _help(args: Namespace) -> int:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any
 
     from runner.actions.release_config import ActionConfig
@@ -28,12 +29,21 @@ def action_config(args: Namespace) -> ActionConfig:
     from runner.kube.kubeconfig import ClusterAccess
 
     cfg = ActionConfig.connect(access=ClusterAccess(**cluster_access(args)))
-    cfg.on_message = print_message
+    cfg.on_message = message_printer(debug=bool(args.debug))
     return cfg
 
 
-def print_message(message: Any) -> None:
-    """What an action tells while it runs (Helm's warning lines) goes to stderr as it comes."""
+def message_printer(*, debug: bool) -> Callable[[Any], None]:
+    """What an action tells while it runs, printed as it comes: Helm's notices
+    (`Release x has been cancelled.`) on stdout; warnings, our own progress and, with
+    --debug only, Helm's debug log lines on stderr."""
     import sys
 
-    print(message.text, file=sys.stderr)
+    from runner.actions.results import DEBUG, NOTICE
+
+    def print_message(message: Any) -> None:
+        if message.kind == DEBUG and not debug:
+            return
+        print(message.text, file=sys.stdout if message.kind == NOTICE else sys.stderr, flush=True)
+
+    return print_message

@@ -5,7 +5,9 @@
 - Anything else is a bug of ours: one `Error: internal error: <Type>: <message>`
   line, exit 1 (recursion deeper than the stack: "nested too deeply"); `--debug` shows
   the traceback instead.
-- Ctrl-C prints `Error: interrupted`, exit 130.
+- Ctrl-C prints `Error: interrupted`, exit 130; SIGTERM (runner.errors.Terminated,
+  raised as Ctrl-C is) the same, exit 143. install and upgrade answer both as Helm's
+  do instead: the release is recorded failed and the error is `context canceled`.
 
 File-system failures of the chart-source commands read as Go's (`open PATH: no
 such file or directory`) through `user_errors`.
@@ -17,7 +19,7 @@ import functools
 import sys
 from collections.abc import Callable
 
-from runner.errors import RunnerError, internal_error
+from runner.errors import RunnerError, Terminated, internal_error
 
 TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
@@ -34,9 +36,9 @@ def run_reporting_errors(work: Callable[[], int], debug: Callable[[], bool]) -> 
     except RunnerError as err:
         print(f"Error: {err}", file=sys.stderr)
         return err.exit_code
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as err:
         print("Error: interrupted", file=sys.stderr)
-        return 130
+        return 128 + (err.signal_number if isinstance(err, Terminated) else 2)
     except Exception as err:  # a bug of ours: one line; the traceback only with --debug
         if debug():
             raise

@@ -27,7 +27,9 @@ if TYPE_CHECKING:  # the post-renderer is imported when a flag is given: `templa
     from runner.postrender import PostRenderer
 
 def default_keyring() -> str:
-    """Helm's default --keyring: filepath.Join(homedir.HomeDir(), ".gnupg", "pubring.gpg")."""
+    """Helm's default --keyring: filepath.Join(homedir.HomeDir(), ".gnupg", "pubring.gpg").
+    runner.chart.sources.paths has the same for spec runs; this copy keeps the chart-source
+    package out of `template`'s start (tests/unit/test_cli_startup.py)."""
     return os.path.join(os.path.expanduser("~"), ".gnupg", "pubring.gpg")
 
 
@@ -239,7 +241,12 @@ def warn(message: str) -> None:
     """A Helm slog warning line on stderr (`level=WARN msg="..."`)."""
     from runner.cli.pflag import go_quote
 
-    print(f"level=WARN msg={go_quote(message)}", file=sys.stderr)
+    print_warning(f"level=WARN msg={go_quote(message)}")
+
+
+def print_warning(line: str) -> None:
+    """A warning line an action or a lookup tells, on stderr as it comes."""
+    print(line, file=sys.stderr)
 
 
 # ----------------------------------------------------------------- post-render
@@ -256,7 +263,7 @@ def post_renderer_flags(fs: FlagSet) -> None:
             raise ValueError("cannot specify --post-renderer flag more than once")
         from runner.postrender import find_post_renderer
 
-        return find_post_renderer(name)
+        return find_post_renderer(name, print_warning)
 
     plugin = fs.add("post-renderer", FuncValue("postRendererString", None, set_plugin),
                     "the name of a postrenderer type plugin to be used for post rendering. If it exists, "
@@ -266,7 +273,7 @@ def post_renderer_flags(fs: FlagSet) -> None:
         if plugin.value.value is not None:
             from runner.postrender import find_post_renderer
 
-            find_post_renderer(plugin.value.value.name)
+            find_post_renderer(plugin.value.value.name, print_warning)
         return [*current, arg]
 
     fs.add("post-renderer-args", FuncValue("postRendererArgsSlice", [], add_arg, "[]"),

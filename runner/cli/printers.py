@@ -23,15 +23,22 @@ def encode_data(data: Any, output: str) -> str:
     return dump(data)
 
 
-def print_result(result: Any, output: str, *, hide_notes: bool = False) -> None:
-    """install/upgrade: our notes on stderr; Helm's status block, or (-o json|yaml) Helm's
-    release object, as `helm install -o json` prints it (`jq .info.status` works)."""
+def print_result(result: Any, output: str, *, hide_notes: bool = False, debug: bool = False) -> None:
+    """install/upgrade: our notes on stderr; Helm's status block (with --debug, the values,
+    hooks and manifest too), or (-o json|yaml) Helm's release object, as `helm install -o
+    json` prints it (`jq .info.status` works)."""
     for note in result.notes:
         print(f"note: {note}", file=sys.stderr)
     if output != "table":
         sys.stdout.write(encode_data(result.release.to_json(), output))
         return
-    sys.stdout.write(status_text(result.release, dry_run=bool(result.dry_run), hide_notes=hide_notes))
+    values = None
+    if debug:
+        from runner.actions.query import computed_values
+
+        values = (result.release.config, computed_values(result.release))
+    sys.stdout.write(status_text(result.release, dry_run=bool(result.dry_run), hide_notes=hide_notes,
+                                 debug_values=values))
 
 
 def result_json(result: Any) -> dict[str, Any]:
@@ -87,8 +94,8 @@ GO_ZERO_ANSIC = "Mon Jan  1 00:00:00 0001"
 def _values_sections(user: Any, computed: Any) -> list[str]:
     from runner.funcs.helm import to_yaml
 
-    return [f"USER-SUPPLIED VALUES:\n{to_yaml(user or None)}\n",
-            f"COMPUTED VALUES:\n{to_yaml(computed or None)}\n"]
+    return [f"USER-SUPPLIED VALUES:\n{to_yaml(user)}\n",
+            f"COMPUTED VALUES:\n{to_yaml(computed)}\n"]
 
 
 def ansic(stamp: str) -> str:

@@ -272,13 +272,17 @@ def install(args: Namespace) -> int:
     dry_run = _dry(dry_run_strategy(args.dry_run))  # a bad value is not an install failure
 
     def run() -> Any:  # runInstall: its errors read "INSTALLATION FAILED: ..."
+        if args.debug:  # runInstall's first line
+            from runner.golang.slog import text_line
+
+            print(text_line("DEBUG", "Original chart version", {"version": args.chart_version}), file=sys.stderr)
         name, chart = name_and_chart(args.args, args.generate_name)
         opts = deploy_options(args, name, chart, "true" if args.server_side else "false", dry_run)
         own = InstallOptions(generate_name=args.generate_name, replace=args.replace)
         return install(action_config(args), opts, own)
 
     result = _failing("INSTALLATION FAILED", run)
-    print_result(result, args.output, hide_notes=args.hide_notes)
+    print_result(result, args.output, hide_notes=args.hide_notes, debug=args.debug)
     return 0
 
 
@@ -297,7 +301,7 @@ def upgrade(args: Namespace) -> int:
             print(f'Release "{name}" does not exist. Installing it now.')
         else:
             print(f'Release "{name}" has been upgraded. Happy Helming!')
-    print_result(result, args.output, hide_notes=args.hide_notes)
+    print_result(result, args.output, hide_notes=args.hide_notes, debug=args.debug)
     return 0
 
 

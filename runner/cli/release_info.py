@@ -158,7 +158,7 @@ def get(args: Namespace, what: str) -> int:
             sys.stdout.write(_release_template(args.template, release))
             return 0
         computed = query.values(cfg, name, args.revision, True)
-        sys.stdout.write(status_text(release, show_metadata=True, debug_values=(release.config, computed)))
+        sys.stdout.write(status_text(release, show_metadata=True, debug_values=(release.config or None, computed)))
     elif what == "manifest":
         sys.stdout.write(release.manifest + "\n")
     elif what == "notes":

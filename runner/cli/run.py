@@ -76,7 +76,8 @@ def report_flags(fs: FlagSet) -> None:
 
 
 def spec_flags(fs: FlagSet) -> None:
-    fs.string("spec", "the spec file (- for standard input)", default="deploy-runner.yaml")
+    fs.string("spec", "the spec file (- for standard input); by default deploy-runner.yaml here, "
+              "else at the repository's root", default="deploy-runner.yaml")
     fs.string("environment", "the spec's environment to deploy", default="default", short="e")
 
 
@@ -167,11 +168,12 @@ def load(args: Namespace, default_namespace: str) -> tuple[Any, Any]:
     import os
 
     from runner.spec.context import local_context
-    from runner.spec.load import load_spec
+    from runner.spec.load import load_spec, spec_path
 
-    directory = "." if args.spec == "-" else os.path.dirname(os.path.abspath(args.spec))
+    path = spec_path(args.spec)
+    directory = "." if path == "-" else os.path.dirname(os.path.abspath(path))
     context = local_context(args.environment, directory)
-    return load_spec(args.spec, environment=args.environment, context=context,
+    return load_spec(path, environment=args.environment, context=context,
                      default_namespace=default_namespace), context
 
 

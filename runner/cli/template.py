@@ -101,7 +101,7 @@ def handle(args: Namespace) -> int:
     name, chart = name_and_chart(args.args, args.generate_name, "release-name")
     strategy = "server" if args.validate else dry_run_strategy(args.dry_run, template=True)
     opts = TemplateOptions(
-        release_name=name, chart=chart, namespace=args.namespace or "default",
+        release_name=name, chart=chart, namespace=args.namespace or _context_namespace(args),
         values_files=args.values_files, set_values=args.set, set_string=args.set_string,
         set_file=args.set_file, set_json=args.set_json, set_literal=args.set_literal,
         show_only=args.show_only, output_dir=args.output_dir,
@@ -115,10 +115,32 @@ def handle(args: Namespace) -> int:
         from runner.cli.cluster import action_config
 
         opts.cluster = action_config(args)
-    result = render_template(opts, on_warning=lambda text: print(text, file=sys.stderr), out=sys.stdout)
+    if args.debug:
+        from runner.golang.slog import text_line
+
+        print(text_line("DEBUG", "Original chart version", {"version": args.chart_version}), file=sys.stderr)
+    print_line = lambda text: print(text, file=sys.stderr)  # noqa: E731 - one printer for both
+    result = render_template(opts, on_warning=print_line, out=sys.stdout,
+                             on_debug=print_line if args.debug else None)
     sys.stdout.write("".join(f"wrote {path}\n" for path in result.written))
     sys.stdout.write(result.text)
     return 0
+
+
+def _context_namespace(args: Namespace) -> str:
+    """Without -n, Helm renders for the kubeconfig context's namespace (EnvSettings.Namespace);
+    the kubeconfig is read as runner.kube.kubeconfig_files reads it, at little cost."""
+    import os
+
+    from runner.kube.kubeconfig_files import context_namespace
+
+    found = context_namespace(args.kubeconfig, args.kube_context, os.environ)
+    if found is not None:
+        return found
+    from runner.cli.cluster import cluster_access
+    from runner.kube.kubeconfig import ClusterAccess, default_namespace
+
+    return default_namespace(ClusterAccess(**cluster_access(args)))  # in a pod: the service account's
 
 
 def name_and_chart(args: list[str], generate_name: bool, preset_name: str = "") -> tuple[str, str]:

@@ -17,6 +17,7 @@ from runner.errors import RunnerError
 
 TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any
 
     from runner.kube.kubeconfig import ClusterAccess
@@ -92,6 +93,8 @@ class KubeClient:
     def __init__(self, transport: Any, namespace: str = "default") -> None:
         self.transport = transport
         self.default_namespace = namespace
+        # Where the steps Helm logs at debug level go (ActionConfig.debug): `debug()`.
+        self.on_debug: Callable[..., None] | None = None
         self._groups: dict[str, dict[str, RestMapping]] = {}
         self._lock = threading.Lock()
         self._version: dict[str, Any] | None = None
@@ -133,6 +136,17 @@ class KubeClient:
         raw = self._send(method, path, query or [], {"Accept": accept, "Content-Type": content_type}, data)
         return Response(raw.status, _json(raw.data))
 
+    def stream(self, path: str, query: list[tuple[str, str]], read_timeout: float) -> Any:
+        """A GET read as it comes (runner.kube.watch): the unread urllib3 response."""
+        from runner.kube.transport import ConnectionFailed
+
+        if self._version is None:
+            self.reachable()
+        try:
+            return self.transport.stream(path, query, {"Accept": JSON}, read_timeout)
+        except ConnectionFailed as err:
+            raise KubeError(str(err)) from err
+
     def text(self, path: str) -> tuple[int, str]:
         """GET a plain-text body (pod logs): the status and the text (an error's message)."""
         raw = self._send("GET", path, [], {"Accept": "*/*"}, None)
@@ -168,6 +182,11 @@ class KubeClient:
 
     def close(self) -> None:
         self.transport.close()
+
+    def debug(self, message: str, **attrs: Any) -> None:
+        """Tell a step as Helm's kube client logs it with --debug (`creating resource(s)`...)."""
+        if self.on_debug is not None:
+            self.on_debug(message, **attrs)
 
     def checked(self, method: str, path: str, what: str, **kw: Any) -> dict[str, Any]:
         """A request that must succeed; a failure raises KubeError naming `what`."""

@@ -8,7 +8,7 @@ install, upgrade, rollback and uninstall move records between statuses.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
@@ -111,8 +111,10 @@ class Cluster(Protocol):
         """--create-namespace: create it unless it exists."""
         ...
 
-    def lock(self, namespace: str, release: str, wait_seconds: float) -> Lock:
-        """Take the release's Lease (waiting up to `wait_seconds` for a live holder)."""
+    def lock(self, namespace: str, release: str, wait_seconds: float,
+             on_wait: Callable[[str], None] | None = None) -> Lock:
+        """Take the release's Lease (waiting up to `wait_seconds` for a live holder;
+        `on_wait` is told whom for, once and when the holder changes)."""
         ...
 
 
@@ -193,10 +195,14 @@ class KubeCluster:
 
     def create_hook(self, resources: Sequence[Resource], *, server_side: bool) -> None:
         from runner.kube.apply import create, server_side_apply
+        from runner.kube.operations import debug_create_method, debug_object
 
+        self.client.debug("creating resource(s)", resources=len(resources))  # as Helm's Create
+        debug_create_method(self.client, server_side=server_side, force=False, dry_run=False)
         for resource in resources:
             if server_side:
                 server_side_apply(self.client, resource, force=False)
+                debug_object(self.client, "Created resource via patch", resource)
             else:
                 create(self.client, resource)
 
@@ -207,8 +213,17 @@ class KubeCluster:
 
     def hook_deleted(self, resources: Sequence[Resource], timeout: float) -> list[str]:
         from runner.kube import operations
+        from runner.kube.wait import go_duration
 
-        return operations.wait_for_delete(self.client, resources, timeout)
+        if not resources:
+            return []
+        self.client.debug("waiting for resources to be deleted", count=len(resources),
+                          timeout=go_duration(timeout))
+        left = operations.wait_for_delete(self.client, resources, timeout)
+        if not left:
+            self.client.debug("all resources achieved desired status", desiredStatus="NotFound",
+                              resourceCount=0)
+        return left
 
     def pod_log(self, namespace: str, pod: str) -> tuple[int, str]:
         return self.client.text(f"/api/v1/namespaces/{namespace}/pods/{pod}/log")
@@ -254,7 +269,8 @@ class KubeCluster:
         if not reply.ok and reply.status != 409:
             raise KubeError(f"failed to create namespace {namespace}: {reply.message}", reply.status)
 
-    def lock(self, namespace: str, release: str, wait_seconds: float) -> Lock:
+    def lock(self, namespace: str, release: str, wait_seconds: float,
+             on_wait: Callable[[str], None] | None = None) -> Lock:
         from runner.kube.lease import ReleaseLock
 
-        return ReleaseLock(self.client, namespace, release).acquire(wait_seconds)
+        return ReleaseLock(self.client, namespace, release).acquire(wait_seconds, on_wait)

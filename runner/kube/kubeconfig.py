@@ -24,7 +24,12 @@ import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from runner.errors import RunnerError
+from runner.kube.kubeconfig_files import (
+    KubeconfigError,
+    context_namespace,
+    kubeconfig_paths,
+    read_kubeconfig,
+)
 
 TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
@@ -34,10 +39,6 @@ if TYPE_CHECKING:
 SERVICE_ACCOUNT_DIR = Path("/var/run/secrets/kubernetes.io/serviceaccount")
 DEFAULT_BURST = 100  # Helm's --burst-limit default
 DEFAULT_SERVER = "http://localhost:8080"  # client-go's ClusterDefaults
-
-
-class KubeconfigError(RunnerError):
-    """The kubeconfig cannot be read or names something it does not define."""
 
 
 @dataclass(frozen=True)
@@ -159,18 +160,9 @@ class _Files:
 
 
 def _load_files(explicit: str, environ: Mapping[str, str]) -> _Files:
-    if explicit:
-        path = Path(explicit).expanduser()
-        if not path.exists():
-            raise KubeconfigError(f"stat {explicit}: no such file or directory")
-        paths = [path]
-    elif environ.get("KUBECONFIG"):
-        paths = list(dict.fromkeys(Path(p).expanduser() for p in environ["KUBECONFIG"].split(os.pathsep) if p))
-    else:
-        paths = [Path(environ.get("HOME") or Path.home()) / ".kube" / "config"]
     merged = _Files()
-    for path in paths:
-        doc = _read(path)
+    for path in map(Path, kubeconfig_paths(explicit, environ)):
+        doc = read_kubeconfig(str(path))
         merged.current_context = merged.current_context or str(doc.get("current-context") or "")
         base = path.resolve().parent
         for section, key, into in (("contexts", "context", merged.contexts),
@@ -180,25 +172,6 @@ def _load_files(explicit: str, environ: Mapping[str, str]) -> _Files:
                 if isinstance(item, dict) and item.get("name") and item["name"] not in into:
                     into[str(item["name"])] = _resolve_paths(dict(item.get(key) or {}), base)
     return merged
-
-
-def _read(path: Path) -> dict[str, Any]:
-    import yaml
-
-    try:
-        text = path.read_text()
-    except FileNotFoundError:
-        return {}  # missing files in KUBECONFIG are skipped, as client-go skips them
-    except OSError as err:
-        raise KubeconfigError(f'error loading config file "{path}": {(err.strerror or str(err)).lower()}') from err
-    try:
-        loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when present
-        data = yaml.load(text, Loader=loader)  # noqa: S506 - a safe loader
-    except yaml.YAMLError as err:
-        raise KubeconfigError(f'error loading config file "{path}": {err}') from err
-    if data is not None and not isinstance(data, dict):
-        raise KubeconfigError(f'error loading config file "{path}": not a kubeconfig (a mapping is expected)')
-    return data or {}
 
 
 _PATH_FIELDS = ("certificate-authority", "client-certificate", "client-key", "tokenFile")
@@ -244,6 +217,23 @@ def resolve(access: ClusterAccess, environ: Mapping[str, str] | None = None,
     if not cluster.get("server"):
         cluster["server"] = env.get("KUBERNETES_MASTER") or DEFAULT_SERVER
     return _config(cluster, user, namespace, access, cluster_name)
+
+
+def default_namespace(access: ClusterAccess, environ: Mapping[str, str] | None = None,
+                      service_account_dir: Path | None = None) -> str:
+    """Helm's EnvSettings.Namespace(): `-n`, else the chosen context's namespace, else the
+    pod's service account's, else "default" (also when the kubeconfig cannot be used:
+    Helm passes over the loader's error there)."""
+    if access.namespace:
+        return access.namespace
+    env = os.environ if environ is None else environ
+    found = context_namespace(access.kubeconfig, access.context, env)
+    if found is not None:
+        return found
+    try:
+        return resolve(access, env, service_account_dir).namespace
+    except KubeconfigError:
+        return "default"
 
 
 def _override_cluster(cluster: dict[str, Any], access: ClusterAccess) -> dict[str, Any]:

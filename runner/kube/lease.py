@@ -5,6 +5,12 @@ renewal; a renewer thread keeps it fresh. Another run may take it over only
 once it has expired (its holder stopped renewing: killed, lost network).
 Optimistic concurrency (resourceVersion) makes take-over races safe: of two
 writers, one gets a 409 and backs off.
+
+A run that waits for the lock (`--wait-for-lock`) reads the Lease, then
+watches it from that resourceVersion (runner.kube.watch): it tries again as
+soon as the Lease is deleted or written, or at its expiry (a holder that
+stopped renewing sends no event), whichever comes first, within the wait.
+Without `watch` permission on leases it looks again every second.
 """
 
 from __future__ import annotations
@@ -23,19 +29,28 @@ from runner.kube.client import KubeClient, KubeError, Response
 
 TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any
 
 LEASE_PATH = "/apis/coordination.k8s.io/v1/namespaces/{ns}/leases"
 DEFAULT_DURATION_SECONDS = 60
+POLL_SECONDS = 1.0  # a waiter that cannot watch the Lease looks again this often
+RACE_PAUSE_SECONDS = 0.05
+EXPIRY_MARGIN_SECONDS = 0.05  # wake just past a silent holder's expiry, to take it over
 
 
 class LockHeldError(RunnerError):
-    """Another live operation holds the release's lock."""
+    """Another live operation holds the release's lock (`resource_version`: of the Lease
+    read, to watch it from; empty after a lost write race)."""
 
-    def __init__(self, holder: str, expires: str) -> None:
+    def __init__(self, holder: str, expires: str, resource_version: str = "",
+                 expiry: datetime | None = None) -> None:
         super().__init__("another operation (install/upgrade/rollback) is in progress"
                          f" (held by {holder} until {expires})")
         self.holder = holder
+        self.expires = expires
+        self.resource_version = resource_version
+        self.expiry = expiry
 
 
 class LeaseForbiddenError(KubeError):
@@ -101,17 +116,25 @@ class ReleaseLock:
     def _path(self) -> str:
         return f"{self._collection}/{lease_name(self.release)}"
 
-    def acquire(self, wait_seconds: float = 0.0) -> ReleaseLock:
-        """Take the lock (waiting up to `wait_seconds` for a live holder), start renewing."""
+    def acquire(self, wait_seconds: float = 0.0,
+                on_wait: Callable[[str], None] | None = None) -> ReleaseLock:
+        """Take the lock (waiting up to `wait_seconds` for a live holder), start renewing.
+        `on_wait` is told whom it waits for: once, and again when the holder changes."""
         deadline = time.monotonic() + wait_seconds
+        told = ""
         while True:
             try:
                 self._try_acquire()
                 break
-            except LockHeldError:
-                if time.monotonic() >= deadline:
+            except LockHeldError as held:
+                left = deadline - time.monotonic()
+                if left <= 0:
                     raise
-                time.sleep(1.0)
+                if on_wait is not None and held.resource_version and held.holder != told:
+                    on_wait(f'waiting for the lock on release "{self.release}": held by {held.holder} '
+                            f"until {held.expires}")
+                    told = held.holder
+                self._await_change(held, left)
         if self.namespace_missing:
             return self
         self._thread = threading.Thread(target=self._renew_loop, daemon=True,
@@ -132,10 +155,29 @@ class ReleaseLock:
         expiry = _parse(renewed) + timedelta(seconds=int(spec.get("leaseDurationSeconds", 0))) if renewed else now
         holder = spec.get("holderIdentity") or ""
         if holder and holder != self.identity and expiry > now:
-            raise LockHeldError(holder, micro_time(expiry))
+            raise LockHeldError(holder, micro_time(expiry), reply.body["metadata"]["resourceVersion"], expiry)
         if holder and holder != self.identity:
             self.taken_over = PreviousHolder(holder, renewed or "")
         self._write(reply.body, now)
+
+    def _await_change(self, held: LockHeldError, left: float) -> None:
+        """Until the Lease changes (deleted, renewed, taken), it expires, or `left` seconds pass."""
+        from runner.kube import watch
+
+        if not held.resource_version:  # lost a write race just now: look again at once
+            time.sleep(min(left, RACE_PAUSE_SECONDS))
+            return
+        expires_in = (held.expiry - datetime.now(UTC)).total_seconds() if held.expiry else 0.0
+        timeout = min(left, max(expires_in, 0.0) + EXPIRY_MARGIN_SECONDS)
+        begun = time.monotonic()
+        try:
+            for _ in watch.events(self.client, self._collection, resource_version=held.resource_version,
+                                  timeout=timeout, field_selector=f"metadata.name={lease_name(self.release)}"):
+                return  # any change: look again
+        except KubeError:  # no `watch` permission (or none served): look again in a while
+            pass
+        if time.monotonic() - begun < min(timeout, POLL_SECONDS):  # ended at once: do not spin
+            time.sleep(min(left, POLL_SECONDS))
 
     def _create(self, now: datetime) -> None:
         body = {"apiVersion": "coordination.k8s.io/v1", "kind": "Lease",

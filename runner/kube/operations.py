@@ -3,6 +3,10 @@
 `update` is Helm's: every target object is applied (created when missing),
 objects of the current release no longer rendered are deleted, except those
 annotated helm.sh/resource-policy: keep.
+
+Each step is told as Helm's kube client logs it at debug level
+(`client.debug`, shown with --debug): `creating resource(s)`, `Patched
+resource`, `starting delete resource`...
 """
 
 from __future__ import annotations
@@ -30,10 +34,13 @@ def create_all(client: KubeClient, resources: Sequence[Resource], *, server_side
     """Create (or apply) every object; `result` fills as objects are written, so a
     caller still knows what was created when a later object fails."""
     result = result if result is not None else ApplyResult()
+    client.debug("creating resource(s)", resources=len(resources))
+    debug_create_method(client, server_side=server_side, force=force, dry_run=dry_run)
 
     def one(resource: Resource) -> None:
         if server_side:
             created = apply.server_side_apply(client, resource, force=force, dry_run=dry_run)
+            debug_object(client, "Created resource via patch", resource)
         else:
             apply.create(client, resource, dry_run=dry_run)
             created = True
@@ -52,27 +59,65 @@ def update_all(client: KubeClient, current: Sequence[Resource], target: Sequence
     `result` fills as objects are written (see create_all)."""
     result = result if result is not None else ApplyResult()
     originals = {r.key: r.obj for r in current}
+    _debug_update_method(client, server_side=server_side, force=force, replace=replace,
+                         upgrade_csa_manager=upgrade_csa_manager, three_way_for_custom=three_way_for_custom)
+    client.debug("checking resources for changes", resources=len(target))
 
     def one(resource: Resource) -> None:
         if replace:
             created = _replace(client, resource)
         elif server_side:
-            if upgrade_csa_manager:
-                migrate_client_side_manager(client, resource)
+            if upgrade_csa_manager and migrate_client_side_manager(client, resource):
+                debug_object(client, "Upgraded object client-side field management with server-side "
+                              "apply field management", resource)
             created = apply.server_side_apply(client, resource, force=force)
+            debug_object(client, "Created resource via patch" if created else "Patched resource", resource)
         else:
             created = _client_side(client, originals.get(resource.key), resource, three_way_for_custom)
+        if created:
+            client.debug("created a new resource", namespace=resource.namespace, name=resource.name,
+                         kind=resource.kind)
         (result.created if created else result.updated).append(resource)
 
     for batch in parallel.kind_batches(target):
         parallel.each(batch, one)
     for resource in difference(current, target):
+        client.debug("deleting resource", namespace=resource.namespace, name=resource.name, kind=resource.kind)
         if has_keep_policy(resource, exact=True):
+            client.debug("skipping delete due to annotation", namespace=resource.namespace, name=resource.name,
+                         kind=resource.kind, annotation=RESOURCE_POLICY_ANNOTATION, value=KEEP_POLICY)
             result.kept.append(resource)
             continue
         if delete_one(client, resource, cascade):
             result.deleted.append(resource)
     return result
+
+
+def debug_create_method(client: KubeClient, *, server_side: bool, force: bool, dry_run: bool) -> None:
+    """makeCreateApplyFunc's line."""
+    if server_side:
+        client.debug("using server-side apply for resource creation", forceConflicts=force, dryRun=dry_run,
+                     fieldValidationDirective="Strict")
+    else:
+        client.debug("using client-side apply for resource creation")
+
+
+def _debug_update_method(client: KubeClient, *, server_side: bool, force: bool, replace: bool,
+                         upgrade_csa_manager: bool, three_way_for_custom: bool) -> None:
+    """Update's lines: the create function first (objects new to the release), then the update's."""
+    debug_create_method(client, server_side=server_side, force=force, dry_run=False)
+    if replace:
+        client.debug("using resource replace update strategy", fieldValidationDirective="Strict")
+    elif server_side:
+        client.debug("using server-side apply for resource update", forceConflicts=force, dryRun=False,
+                     fieldValidationDirective="Strict", upgradeClientSideFieldManager=upgrade_csa_manager)
+    else:
+        client.debug("using client-side apply for resource update",
+                     threeWayMergeForUnstructured=three_way_for_custom)
+
+
+def debug_object(client: KubeClient, message: str, resource: Resource) -> None:
+    client.debug(message, namespace=resource.namespace, name=resource.name, gvk=resource.gvk)
 
 
 def _client_side(client: KubeClient, original: dict[str, Any] | None, resource: Resource,
@@ -81,7 +126,10 @@ def _client_side(client: KubeClient, original: dict[str, Any] | None, resource: 
     if live is None:
         apply.create(client, resource)
         return True
-    apply.three_way_update(client, original, resource, live, three_way_for_custom=three_way_for_custom)
+    if apply.three_way_update(client, original, resource, live, three_way_for_custom=three_way_for_custom):
+        client.debug("patching resource", kind=resource.kind, name=resource.name, namespace=resource.namespace)
+    else:
+        client.debug("no changes detected", kind=resource.kind, name=resource.name)
     return False
 
 
@@ -100,6 +148,8 @@ def _replace(client: KubeClient, resource: Resource) -> bool:
         raise KubeError(f"failed to replace object: {resource.describe()}: {reply.message}",
                         reply.status)
     resource.live = reply.body
+    client.debug("replace succeeded", name=resource.name, initialKind=str(live.get("kind", "")),
+                 kind=resource.kind)
     return False
 
 
@@ -115,6 +165,8 @@ def delete_one(client: KubeClient, resource: Resource, cascade: str = "backgroun
             "propagationPolicy": CASCADE_POLICIES.get(cascade, "Background")}
     reply = client.request("DELETE", resource.path, body=body)
     if reply.status == 404:
+        client.debug("ignoring delete failure", namespace=resource.namespace, name=resource.name,
+                     kind=resource.kind, error=reply.message)
         return False
     if not reply.ok:
         raise KubeError(f"failed to delete {resource.describe()}: {reply.message}", reply.status)
@@ -127,6 +179,8 @@ def delete_all(client: KubeClient, resources: Sequence[Resource], cascade: str =
     deleted: list[Resource] = []
     errors: list[str] = []
     for resource in resources:
+        client.debug("starting delete resource", namespace=resource.namespace, name=resource.name,
+                     kind=resource.kind)
         try:
             if delete_one(client, resource, cascade):
                 deleted.append(resource)
@@ -146,17 +200,18 @@ def wait_for_delete(client: KubeClient, resources: Sequence[Resource], timeout: 
     return [r.describe() for r in left]
 
 
-def migrate_client_side_manager(client: KubeClient, resource: Resource) -> None:
+def migrate_client_side_manager(client: KubeClient, resource: Resource) -> bool:
     """csaupgrade: fold the `helm` Update (client-side) managedFields entry into the
-    `helm` Apply entry, so server-side apply owns what client-side apply set."""
+    `helm` Apply entry, so server-side apply owns what client-side apply set. True when
+    there was one to fold."""
     live = apply.get_live(client, resource)
     if live is None:
-        return
+        return False
     fields = (live.get("metadata") or {}).get("managedFields") or []
     csa = [e for e in fields if e.get("manager") == apply.FIELD_MANAGER
            and e.get("operation") == "Update" and not e.get("subresource")]
     if not csa:
-        return
+        return False
     ssa = next((e for e in fields if e.get("manager") == apply.FIELD_MANAGER
                 and e.get("operation") == "Apply"), None)
     merged = dict(ssa or {**csa[0], "operation": "Apply"})
@@ -171,6 +226,7 @@ def migrate_client_side_manager(client: KubeClient, resource: Resource) -> None:
     if not reply.ok:
         raise KubeError(f"failed to upgrade field managers of {resource.describe()}: {reply.message}",
                         reply.status)
+    return True
 
 
 def _union(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:

@@ -67,6 +67,11 @@ class Resource:
     def annotations(self) -> dict[str, str]:
         return dict((self.obj.get("metadata") or {}).get("annotations") or {})
 
+    @property
+    def gvk(self) -> str:
+        """schema.GroupVersionKind.String(), as Helm's debug log names objects: `apps/v1, Kind=Deployment`."""
+        return f"{self.mapping.group}/{self.mapping.version}, Kind={self.kind}"
+
     def describe(self) -> str:
         """Helm's resourceString: Kind "name" in namespace "ns"."""
         return f'{self.kind} "{self.name}" in namespace "{self.namespace}"'

@@ -73,6 +73,18 @@ class Transport:
 
     def request(self, method: str, path: str, query: list[tuple[str, str]], headers: dict[str, str],
                 body: bytes | None) -> Reply:
+        response = self._send(method, path, query, headers, body)
+        return Reply(response.status, response.data)
+
+    def stream(self, path: str, query: list[tuple[str, str]], headers: dict[str, str],
+               read_timeout: float) -> Any:
+        """A GET whose body is read as it comes (a watch): the urllib3 response, unread;
+        the caller closes it. A read waits at most `read_timeout` seconds."""
+        return self._send("GET", path, query, headers, None, preload_content=False,
+                          timeout=urllib3.Timeout(connect=DIAL_TIMEOUT_SECONDS, read=read_timeout))
+
+    def _send(self, method: str, path: str, query: list[tuple[str, str]], headers: dict[str, str],
+              body: bytes | None, **options: Any) -> Any:
         url = self.config.server + path + (f"?{urlencode(query)}" if query else "")
         self._limiter.wait()
         try:
@@ -81,14 +93,14 @@ class Transport:
             sent = urllib3.HTTPHeaderDict(headers)
             for name, value in self.credentials.headers() if self._tls else ():
                 sent.add(name, value)
-            response = pool.request(method, url, body=body, headers=sent)
+            response = pool.request(method, url, body=body, headers=sent, **options)
         except (CredentialError, KubeconfigError) as err:
             raise ConnectionFailed(f'{method.title()} "{url}": {err}') from err
         except urllib3.exceptions.HTTPError as err:
             raise ConnectionFailed(f'{method.title()} "{url}": {_go_reason(err, self.config)}') from err
         if response.status == 401:
             self.credentials.unauthorized()
-        return Reply(response.status, response.data)
+        return response
 
     def close(self) -> None:
         with self._lock:

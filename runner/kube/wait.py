@@ -121,6 +121,7 @@ def wait_ready(client: KubeClient, resources: Sequence[Resource], timeout: float
     """Poll until all are ready; raise WaitError naming what is not at the deadline.
     `completion`: Pods must succeed (hooks), not only be ready."""
     deadline = time.monotonic() + timeout
+    client.debug("beginning wait for resources", count=len(resources), timeout=go_duration(timeout))
     pending = [r for r in resources if r.kind in _CHECKS]
     reasons: dict[str, str] = {}
     while pending:
@@ -147,8 +148,10 @@ def watch_ready(client: KubeClient, resources: Sequence[Resource], timeout: floa
     from runner.kube import kstatus
 
     deadline = time.monotonic() + (timeout or DEFAULT_WATCHER_TIMEOUT)
+    client.debug("waiting for resources", count=len(resources), timeout=go_duration(timeout))
     pending = [r for r in resources if not _paused(r)]
     states: dict[str, tuple[str, str]] = {}
+    told = ""
     while True:
         for resource in pending:
             reply = client.request("GET", resource.path)
@@ -160,8 +163,31 @@ def watch_ready(client: KubeClient, resources: Sequence[Resource], timeout: floa
         expired = time.monotonic() >= deadline
         if not pending or expired:
             break
+        told = _debug_waiting(client, pending, states, kstatus.CURRENT, told)
         time.sleep(POLL_SECONDS)
     _raise_not_current(resources, states, expired and bool(pending))
+    counted = [r for r in resources if states.get(r.key, ("",))[0] != kstatus.FAILED]
+    client.debug("all resources achieved desired status", desiredStatus=kstatus.CURRENT,
+                 resourceCount=len(counted))
+
+
+def _debug_waiting(client: KubeClient, pending: Sequence[Resource], states: dict[str, tuple[str, str]],
+                   desired: str, told: str) -> str:
+    """Helm's statusObserver line: the first (by name) of those not there yet, and its
+    status; said again only when that changes. Returns what was said."""
+    first = min(pending, key=lambda r: r.name)
+    line = f"{first.key}={states[first.key][0]}"
+    if line != told:
+        client.debug("waiting for resource", namespace=first.namespace, name=first.name, kind=first.kind,
+                     expectedStatus=desired, actualStatus=states[first.key][0])
+    return line
+
+
+def go_duration(seconds: float) -> str:
+    """A timeout as Go prints a time.Duration (5m0s), as Helm's log shows it."""
+    from runner.golang.time import duration_string
+
+    return duration_string(round(seconds * 1e9))
 
 
 DEFAULT_WATCHER_TIMEOUT = 30.0
@@ -173,8 +199,10 @@ def watch_deleted(client: KubeClient, resources: Sequence[Resource], timeout: fl
     from runner.kube import kstatus
 
     deadline = time.monotonic() + (timeout or DEFAULT_WATCHER_TIMEOUT)
+    client.debug("waiting for resources to be deleted", count=len(resources), timeout=go_duration(timeout))
     left = list(resources)
     states: dict[str, tuple[str, str]] = {}
+    told = ""
     while left:
         for resource in left:
             reply = client.request("GET", resource.path)
@@ -183,7 +211,10 @@ def watch_deleted(client: KubeClient, resources: Sequence[Resource], timeout: fl
         left = [r for r in left if states[r.key][0] != kstatus.NOT_FOUND]
         if not left or time.monotonic() >= deadline:
             break
+        told = _debug_waiting(client, left, states, kstatus.NOT_FOUND, told)
         time.sleep(POLL_SECONDS)
+    if not left:  # Helm counts none: the deleted objects' statuses are dropped
+        client.debug("all resources achieved desired status", desiredStatus=kstatus.NOT_FOUND, resourceCount=0)
     if left:
         lines = [f"resource {r.kind}/{r.namespace}/{r.name} still exists. status: {states[r.key][0]}, "
                  f"message: {states[r.key][1]}" for r in left]

@@ -31,6 +31,22 @@ class LoadedSpec:
     model: Any = None  # runner.spec.models.Spec
 
 
+def spec_path(path: str = DEFAULT_FILE, cwd: str = ".") -> str:
+    """Where the spec named `path` is: as given, except that the default file missing from
+    `cwd` is looked for at the root of the repository `cwd` is in (the nearest directory
+    above it holding .git), so a run from a subdirectory finds the repository's spec."""
+    if path != DEFAULT_FILE or os.path.exists(os.path.join(cwd, path)):
+        return path
+    directory = os.path.abspath(cwd)
+    while not os.path.exists(os.path.join(directory, ".git")):
+        parent = os.path.dirname(directory)
+        if parent == directory:
+            return path
+        directory = parent
+    found = os.path.join(directory, DEFAULT_FILE)
+    return os.path.relpath(found, cwd) if os.path.isfile(found) else path
+
+
 def read_spec(path: str = DEFAULT_FILE) -> tuple[str, str, str]:
     """(name for messages, base directory, text) of the spec at `path` (`-`: standard input)."""
     from runner.errors import RunnerError
@@ -54,8 +70,8 @@ def read_spec(path: str = DEFAULT_FILE) -> tuple[str, str, str]:
 
 def load_spec(path: str = DEFAULT_FILE, *, environment: str = "default",
               context: RunContext | None = None, default_namespace: str = "default") -> LoadedSpec:
-    """The spec at `path`, ready to run (SpecError lists every problem)."""
-    source, base_dir, text = read_spec(path)
+    """The spec at `path` (see spec_path), ready to run (SpecError lists every problem)."""
+    source, base_dir, text = read_spec(spec_path(path))
     context = context or git_context(environment, base_dir)
     return parse_spec(text, source, base_dir, context=context, default_namespace=default_namespace)
 

@@ -10,7 +10,7 @@ override's; `set` entries after all values (as Helm's --set after -f).
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from runner.spec.models import (
@@ -37,6 +37,11 @@ class ChartRef:
     ref: str  # the absolute path, the chart name in the repository, or the oci:// reference
     version: str = ""
     repository: Repository | None = None
+    # the release's own connection settings (helmfile's release keys), added to its repository's
+    verify: bool = False
+    keyring: str = ""
+    plain_http: bool = False
+    insecure_skip_tls_verify: bool = False
 
     def describe(self) -> str:
         where = f"{self.repository.name}/{self.ref}" if self.repository else self.ref
@@ -115,6 +120,7 @@ def resolve(spec: Spec, loaded: Loaded, base_dir: str, environment: str,
             chart=_chart(chart, _first(layers, "version") or "", repos, base_dir,
                          bool(_first(layers, "devel"))),
             index=index, line=loaded.line_of(path))
+        resolved.chart = replace(resolved.chart, **_chart_settings(layers))
         resolved.values = _values(env, release, override, base_dir, loaded, index)
         resolved.sets = _sets(release, override, base_dir)
         resolved.labels = {**spec.common_labels, **(release.labels or {}),
@@ -164,6 +170,13 @@ def _chart(chart: str, version: str, repos: dict[str, Repository], base_dir: str
                             version, repo)
         return ChartRef("repo", rest, version, repo)
     return ChartRef("path", os.path.normpath(os.path.join(base_dir, chart)), version)
+
+
+def _chart_settings(layers: list[Any]) -> dict[str, Any]:
+    """verify, keyring, plainHttp and insecureSkipTLSVerify of the release (or its defaults)."""
+    return {"verify": bool(_first(layers, "verify")), "keyring": _first(layers, "keyring") or "",
+            "plain_http": bool(_first(layers, "plain_http")),
+            "insecure_skip_tls_verify": bool(_first(layers, "insecure_skip_tls_verify"))}
 
 
 def _values(env: Environment | None, release: Release, override: ReleaseSettings | None,

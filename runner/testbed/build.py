@@ -113,6 +113,30 @@ def ensure_binaries(log: Callable[[str], None] = print) -> Binaries:
     return Binaries(target, versions)
 
 
+def go_tool(subdir: str, module: str, package: str, name: str,
+            log: Callable[[str], None] = print) -> Path:
+    """A single Go program of the testbed (testbed/<subdir>/go.mod pins `module`), built on
+    first use into the cache, keyed by the pinned version and the Go toolchain, as `name`."""
+    version = _required_version(subdir, module)
+    target = cache_root() / f"{subdir}-{version}_{go_version()}" / name
+    if target.is_file():
+        return target
+    target.parent.parent.mkdir(parents=True, exist_ok=True)
+    with open(target.parent.parent / ".build.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # another process may be building it
+        if not target.is_file():
+            log(f"testbed: building {module} {version} (first run only)")
+            staging = target.parent.with_name(target.parent.name + ".partial")
+            shutil.rmtree(staging, ignore_errors=True)
+            staging.mkdir(parents=True)
+            _go_build(GO_MODULES_DIR / subdir, (package,), staging, name, [])
+            [built] = list(staging.iterdir())  # named after the package's last element
+            built.rename(staging / name)
+            shutil.rmtree(target.parent, ignore_errors=True)
+            staging.rename(target.parent)
+    return target
+
+
 def _complete(directory: Path) -> bool:
     return all((directory / name).is_file() for name in BINARY_NAMES)
 

@@ -8,12 +8,10 @@ binary runs it as `helm diff` with HELM_PLUGINS pointing there.
 
 from __future__ import annotations
 
-import fcntl
-import shutil
 from collections.abc import Callable
 from pathlib import Path
 
-from runner.testbed.build import GO_MODULES_DIR, _go_build, _required_version, cache_root, go_version
+from runner.testbed.build import _required_version, go_tool
 
 MODULE = "github.com/databus23/helm-diff/v3"
 
@@ -27,29 +25,7 @@ command: "$HELM_PLUGIN_DIR/bin/diff"
 
 def helm_diff_binary(log: Callable[[str], None] = print) -> Path:
     """The cached helm-diff binary, built on first use (a few minutes)."""
-    version = _required_version("helm-diff", MODULE)
-    target = cache_root() / f"helm-diff-{version}_{go_version()}" / "diff"
-    if target.is_file():
-        return target
-    target.parent.parent.mkdir(parents=True, exist_ok=True)
-    with open(target.parent.parent / ".build.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if not target.is_file():
-            _build(target, version, log)
-    return target
-
-
-def _build(target: Path, version: str, log: Callable[[str], None]) -> None:
-    log(f"testbed: building {MODULE} {version} (first run only)")
-    staging = target.parent.with_name(target.parent.name + ".partial")
-    shutil.rmtree(staging, ignore_errors=True)
-    staging.mkdir(parents=True)
-    _go_build(GO_MODULES_DIR / "helm-diff", (MODULE,), staging, "diff", [])
-    built = staging / "diff"
-    if not built.is_file():  # one package builds into the directory under its own name
-        (staging / "helm-diff").rename(built)
-    shutil.rmtree(target.parent, ignore_errors=True)
-    staging.rename(target.parent)
+    return go_tool("helm-diff", MODULE, MODULE, "diff", log)
 
 
 def plugin_dir(root: Path, log: Callable[[str], None] = print) -> Path:

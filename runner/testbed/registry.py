@@ -7,9 +7,7 @@ toolchain), then started on a free loopback port with in-memory storage.
 
 from __future__ import annotations
 
-import fcntl
 import os
-import shutil
 import socket
 import subprocess
 import tempfile
@@ -21,13 +19,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from runner.testbed.build import (
-    GO_MODULES_DIR,
-    _go_build,
-    _required_version,
-    cache_root,
-    go_version,
-)
+from runner.testbed.build import go_tool
 from runner.testbed.errors import TestbedError
 
 MODULE = "github.com/distribution/distribution/v3"
@@ -67,26 +59,7 @@ class Registry:
 
 def registry_binary(log: Callable[[str], None] = print) -> Path:
     """The cached registry binary, built on first use."""
-    version = _required_version("registry", MODULE)
-    target = cache_root() / f"registry-{version}_{go_version()}" / "registry"
-    if target.is_file():
-        return target
-    target.parent.parent.mkdir(parents=True, exist_ok=True)
-    with open(target.parent.parent / ".build.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if not target.is_file():
-            _build(target, version, log)
-    return target
-
-
-def _build(target: Path, version: str, log: Callable[[str], None]) -> None:
-    log(f"testbed: building {MODULE} {version} (first run only)")
-    staging = target.parent.with_name(target.parent.name + ".partial")
-    shutil.rmtree(staging, ignore_errors=True)
-    staging.mkdir(parents=True)
-    _go_build(GO_MODULES_DIR / "registry", (PACKAGE,), staging, "registry")
-    shutil.rmtree(target.parent, ignore_errors=True)
-    staging.rename(target.parent)
+    return go_tool("registry", MODULE, PACKAGE, "registry", log)
 
 
 def free_port() -> int:

@@ -60,6 +60,10 @@ CASES: tuple[tuple[str, ...], ...] = (
     ("install", "hw", "ch", "--post-renderer", "nope"), ("upgrade", "hw", "ch", "--post-renderer", "nope"),
     ("install", "a", "b", "c", "d"), ("install", "a"), ("install", "-g", "a", "ch"),
     ("template", "a", "b", "c", "d"), ("uninstall", "a", "--cascade", "bogus"),
+    ("install", "X", "ch", "--dry-run=client"), ("install", "X", "ch", "--dry-run=client", "--debug"),
+    # --debug's log lines up to the first failure (no cluster answers here), and template's
+    ("template", "r", "ch", "--debug"), ("template", "r", "ch", "--dry-run=server", "--debug"),
+    ("install", "r", "ch", "--debug"), ("install", "r", "ch"),
     # flag values pflag (or the command) refuses
     ("install", "r", "ch", "--wait=foo"), ("install", "r", "ch", "--dry-run=foo"),
     ("install", "r", "ch", "-o", "xml"), ("install", "r", "ch", "-l", "x"),
@@ -183,6 +187,37 @@ def test_helm_namespace_is_the_template_namespace(workdir: Path, monkeypatch: py
     assert "ns: from-env" in ours[0]
     flag = ["template", "r", "ch", "-n", "from-flag"]
     assert _ours(workdir, flag, monkeypatch, variables) == _helm(workdir, flag, variables)
+
+
+KUBECONFIG_WITH_CONTEXTS = """apiVersion: v1
+kind: Config
+clusters:
+- name: c
+  cluster: {server: "https://127.0.0.1:1"}
+contexts:
+- name: a
+  context: {cluster: c, user: u, namespace: from-context}
+- name: b
+  context: {cluster: c, user: u}
+current-context: a
+users:
+- name: u
+  user: {token: x}
+"""
+
+
+@pytest.mark.parametrize("flags", [(), ("--kube-context", "b"), ("--kube-context", "missing"),
+                                   ("-n", "from-flag"), ("--kubeconfig", "/nonexistent")], ids=repr)
+def test_template_renders_for_the_kubeconfig_contexts_namespace(flags: tuple[str, ...], workdir: Path,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without -n, Helm's template takes the namespace from the kubeconfig's context."""
+    config = workdir / "contexts.kubeconfig"
+    config.write_text(KUBECONFIG_WITH_CONTEXTS)
+    argv = ["template", "r", "ch", *flags]
+    ours = _ours(workdir, argv, monkeypatch, {"KUBECONFIG": str(config)})
+    assert ours == _helm(workdir, argv, {"KUBECONFIG": str(config)})
+    if not flags:
+        assert "ns: from-context" in ours[0]
 
 
 _BUILD_INFO = re.compile(r'version\.BuildInfo\{Version:"v[0-9][^"]*", GitCommit:"[^"]*", '

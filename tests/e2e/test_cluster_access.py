@@ -365,3 +365,17 @@ def test_inline_keys_leave_no_file_behind(cluster, tmp_path):
     for file in Path(tmp_path).rglob("*"):
         if file.is_file():
             assert key not in file.read_bytes(), file
+
+
+def test_install_checks_that_the_cluster_answers_first_as_helm_does(cluster, tmp_path):
+    """Install.Run's reachability check comes before the lock or anything else: Helm's log
+    line and error, not the lock's."""
+    config = kubeconfig_with(cluster, tmp_path / "refused", server="https://127.0.0.1:1")
+    env = clean_env(tmp_path)
+    chart = write_chart(tmp_path, templates=CM_ONLY)
+    args = ["install", "x", str(chart), "--kubeconfig", str(config)]
+    helm, mine = theirs(args, env), ours(args, env)
+    assert (mine.returncode, mine.stdout, mine.stderr) == (helm.returncode, helm.stdout, helm.stderr)
+    assert mine.stderr.endswith(
+        'Error: INSTALLATION FAILED: cluster reachability check failed: kubernetes cluster unreachable: '
+        'Get "https://127.0.0.1:1/version": dial tcp 127.0.0.1:1: connect: connection refused\n')

@@ -164,38 +164,32 @@ def test_a_first_install_killed_mid_way_is_retried_after_its_lock_expired(cluste
     assert "killed-run" in storage.get("k", 1).info.description
 
 
-def test_an_interrupted_install_is_recorded_failed_and_unlocked(cluster, namespace, tmp_path):
-    import signal
+def test_a_waiter_says_whom_it_waits_for_and_starts_when_the_lock_is_released(cluster, namespace, tmp_path):
+    import os
     import subprocess
     import sys
-    import time
 
-    from runner.kube.lease import lock_state
+    from runner.kube.lease import lease_name, micro_time
 
-    stuck = write_chart(tmp_path, templates={"deploy.yaml": """apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: {{ .Release.Name }}-stuck
-spec:
-  replicas: 1
-  selector: {matchLabels: {app: stuck}}
-  template:
-    metadata: {labels: {app: stuck}}
-    spec:
-      nodeSelector: {no-such-node: "true"}
-      containers: [{name: c, image: busybox}]
-"""})
-    command = [sys.executable, "-m", "runner.cli", "install", "int", str(stuck), "-n", namespace,
-               "--kubeconfig", str(cluster.kubeconfig), "--wait", "--timeout", "120s"]
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    storage = config(cluster, namespace).storage
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and not storage.heads("int"):
-        time.sleep(0.2)
-    assert [h.status for h in storage.heads("int")] == ["pending-install"]
-    process.send_signal(signal.SIGINT)
-    _, err = process.communicate(timeout=60)
-    assert process.returncode != 0 and "interrupted" in err
-    record = storage.get("int", 1)
-    assert record.info.status == "failed" and record.info.description.endswith("context canceled")
-    assert lock_state(cluster.client(), namespace, "int") is None
+    chart = write_chart(tmp_path, templates=CM_ONLY)
+    assert ours(cluster, namespace, "install", "q", str(chart)).code == 0
+    renewed = datetime.now(UTC)
+    _lease(cluster, namespace, "q", renewed, holder="deploy-runner@ci/42/abcd")
+    command = [sys.executable, "-m", "runner.cli", "upgrade", "q", str(chart), "-n", namespace,
+               "--kubeconfig", str(cluster.kubeconfig), "--wait-for-lock", "5m", "--set", "message=next"]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               env={**os.environ})
+    assert process.stderr is not None
+    first = process.stderr.readline()  # told once it finds the lock held
+
+    reply = cluster.client().request(
+        "DELETE", f"/apis/coordination.k8s.io/v1/namespaces/{namespace}/leases/{lease_name('q')}")
+    assert reply.ok, reply.body
+    out, rest = process.communicate(timeout=120)
+
+    assert process.returncode == 0, first + rest
+    assert first == (f'waiting for the lock on release "q": held by deploy-runner@ci/42/abcd until '
+                     f"{micro_time(renewed + timedelta(seconds=30))}\n")
+    assert "waiting for the lock" not in rest  # once: the holder did not change
+    assert "has been upgraded" in out
+    assert config(cluster, namespace).storage.last("q").info.status == "deployed"

@@ -101,11 +101,50 @@ def test_ctrl_c_reaches_the_work() -> None:
         except KeyboardInterrupt:
             print("interrupted", flush=True)
     """)
+    assert _signalled_once_started(script, signal.SIGINT) == (0, "cleaned up\ninterrupted\n")
+
+
+def _signalled_once_started(script: str, sig: signal.Signals) -> tuple[int, str]:
+    """Run `script` until it prints "started", send `sig`; its exit code and what followed."""
     proc = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
     assert proc.stdout is not None
     assert proc.stdout.readline() == "started\n"
     time.sleep(0.1)
-    os.kill(proc.pid, signal.SIGINT)
+    os.kill(proc.pid, sig)
     out, _ = proc.communicate(timeout=30)
-    assert out == "cleaned up\ninterrupted\n"
-    assert proc.returncode == 0
+    return proc.returncode, out
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGTERM"), reason="POSIX signals")
+def test_sigterm_reaches_the_work_as_terminated_and_wakes_a_blocked_read() -> None:
+    """The CLI raises Terminated for SIGTERM on the main thread; the work gets the same kind,
+    and a read blocked in a system call (no exception can reach it there) is woken by the
+    waker it registered."""
+    script = textwrap.dedent("""
+        import signal, socket
+        from runner.deepstack import WakeOnInterrupt, run_deep
+        from runner.errors import Terminated
+
+        def terminate(number, frame):
+            raise Terminated(number)
+
+        signal.signal(signal.SIGTERM, terminate)
+        left, right = socket.socketpair()
+
+        def work():
+            try:
+                with WakeOnInterrupt(lambda: left.shutdown(socket.SHUT_RDWR)):
+                    print("started", flush=True)
+                    left.recv(1)  # blocks until woken
+                    while True:
+                        pass  # the pending exception arrives at the next step
+            except Terminated as err:
+                print(f"cleaned up {err.signal_number}", flush=True)
+                raise
+
+        try:
+            run_deep(work)
+        except Terminated:
+            print("terminated", flush=True)
+    """)
+    assert _signalled_once_started(script, signal.SIGTERM) == (0, "cleaned up 15\nterminated\n")

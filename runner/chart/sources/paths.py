@@ -7,6 +7,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 
+def default_keyring() -> str:
+    """Helm's default --keyring: filepath.Join(homedir.HomeDir(), ".gnupg", "pubring.gpg")."""
+    return os.path.join(os.path.expanduser("~"), ".gnupg", "pubring.gpg")
+
+
 def _base(helm_var: str, xdg_var: str, fallback: str) -> Path:
     if os.environ.get(helm_var):
         return Path(os.environ[helm_var])

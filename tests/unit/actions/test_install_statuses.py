@@ -8,8 +8,9 @@ from datetime import UTC, datetime
 import pytest
 
 from runner.actions.deploy import DeployOptions
-from runner.actions.install import InstallOptions, install
+from runner.actions.install import InstallError, InstallOptions, install
 from runner.actions.release_config import PendingError
+from runner.actions.results import NOTICE
 from runner.errors import RunnerError
 from runner.kube.apply import ApplyConflictError
 from runner.release.record import PENDING_INSTALL, Info, Release
@@ -89,11 +90,41 @@ def test_rollback_on_failure_removes_what_the_install_created_and_its_record(cfg
 def test_an_interrupted_install_is_recorded_failed_and_unlocked(cfg, fake, driver, chart):
     fake.interrupt("wait", "Deployment/app-web")
 
-    with pytest.raises(KeyboardInterrupt):
+    with pytest.raises(InstallError, match="^context canceled$"):
         _install(cfg, chart(), wait=True)
 
     assert history(cfg.storage, "app") == [(1, "failed", 'Release "app" failed: context canceled')]
     assert fake.lock_log == ["acquire app", "release app"]
+    assert (NOTICE, "Release app has been cancelled.") in [(m.kind, m.text) for m in cfg.messages]
+
+
+def test_an_interrupted_install_with_rollback_on_failure_is_uninstalled(cfg, fake, chart):
+    """Helm's failRelease runs for a cancelled install too: --rollback-on-failure undoes it."""
+    fake.interrupt("wait", "Deployment/app-web")
+
+    with pytest.raises(InstallError) as raised:
+        _install(cfg, chart(), rollback_on_failure=True)
+
+    assert str(raised.value) == ("release app failed, and has been uninstalled due to "
+                                 "rollback-on-failure being set: context canceled")
+    assert cfg.storage.heads("app") == []
+    assert fake.names("Deployment") == []
+
+
+def test_an_install_interrupted_before_its_record_records_nothing(cfg, fake, chart, monkeypatch):
+    """A signal while rendering or waiting for the lock: Helm's words, no record to fail."""
+    import runner.actions.install as install_module
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(install_module, "_check_available", interrupted)
+    with pytest.raises(InstallError, match="^context canceled$"):
+        _install(cfg, chart())
+
+    assert cfg.storage.heads("app") == []
+    assert fake.lock_log == ["acquire app", "release app"]
+    assert [m.text for m in cfg.messages if m.kind == NOTICE] == ["Release app has been cancelled."]
 
 
 def test_a_failed_first_install_is_retried_as_a_new_revision(cfg, fake, chart):
@@ -269,4 +300,5 @@ def test_render_warnings_are_told_not_printed(cfg, chart, capsys):
              values={"list": {"a": 1}})
     assert capsys.readouterr() == ("", "")
     assert told and told == cfg.messages
-    assert told[0].kind == "warning" and "list" in told[0].text
+    warnings = [m for m in told if m.kind == "warning"]
+    assert warnings and "list" in warnings[0].text

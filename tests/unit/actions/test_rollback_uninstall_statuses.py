@@ -67,6 +67,16 @@ def test_a_failed_rollback_apply_is_recorded_failed(cfg, fake, two_revisions):
     assert history(cfg.storage, "app")[1][1] == "superseded"
 
 
+def test_an_interrupted_rollback_is_recorded_failed_not_left_pending(cfg, fake, two_revisions):
+    fake.interrupt("apply", "ConfigMap/app-cm")
+
+    with pytest.raises(KeyboardInterrupt):
+        rollback(cfg, RollbackOptions(name="app"))
+
+    assert history(cfg.storage, "app")[-1] == (3, "failed", 'Rollback "app" failed: context canceled')
+    assert fake.lock_log[-1] == "release app"
+
+
 def test_a_rollback_that_does_not_become_ready_fails_with_wait(cfg, fake, two_revisions):
     fake.never_ready("Deployment/app-web")
 

@@ -116,12 +116,15 @@ def test_an_interrupted_upgrade_is_recorded_failed(cfg, fake, chart):
     _install(cfg, chart())
     fake.interrupt("apply", "ConfigMap/app-cm")
 
-    with pytest.raises(KeyboardInterrupt):
+    with pytest.raises(RunnerError, match="^context canceled$"):
         _upgrade(cfg, chart())
 
     assert history(cfg.storage, "app")[-1] == (2, "failed", 'Upgrade "app" failed: context canceled')
     assert history(cfg.storage, "app")[0][1] == "deployed"
     assert fake.lock_log[-1] == "release app"
+    told = [(m.kind, m.text) for m in cfg.messages]
+    assert ("notice", "Release app has been cancelled.") in told
+    assert ("warning", 'level=WARN msg="upgrade failed" name=app error="context canceled"') in told
 
 
 def test_upgrading_a_failed_release_supersedes_it(cfg, fake, chart):

@@ -87,3 +87,10 @@ def test_user_errors_reads_file_failures_as_go() -> None:
 
     with pytest.raises(RunnerError, match="^open /nonexistent/x: no such file or directory$"):
         handler(Namespace())
+
+
+def test_sigterm_is_reported_as_an_interrupt_with_its_own_exit_code(capsys: pytest.CaptureFixture[str]) -> None:
+    from runner.errors import Terminated
+
+    assert run_reporting_errors(lambda: _fail(Terminated(15)), lambda: False) == 143
+    assert capsys.readouterr().err == "Error: interrupted\n"

@@ -11,7 +11,7 @@ labels and annotations. Tests arrange trouble with `fail`, `never_ready`,
 from __future__ import annotations
 
 import copy
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from runner.kube.apply import ApplyResult, FieldConflict
@@ -237,7 +237,8 @@ class FakeCluster:
     def ensure_namespace(self, namespace: str) -> None:
         self.namespaces.add(namespace)
 
-    def lock(self, namespace: str, release: str, wait_seconds: float) -> FakeLock:
+    def lock(self, namespace: str, release: str, wait_seconds: float,
+             on_wait: Callable[[str], None] | None = None) -> FakeLock:
         if release in self._locks:
             raise LockHeldError(self._locks[release], "2026-01-01T00:01:00.000000Z")
         self._locks[release] = "this-run"

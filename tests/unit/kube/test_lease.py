@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import copy
+import json
+import queue
+import threading
+import time
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -128,3 +132,152 @@ def test_other_lease_failures_keep_the_servers_message():
     server = Refusing("POST", 500, {"message": "etcdserver: request timed out"})
     with pytest.raises(KubeError, match="^release lock: etcdserver: request timed out$"):
         ReleaseLock(server, "ns", "app", identity="me").acquire()
+
+
+# -- waiting for the lock: woken by a watch of the Lease ------------------------------------
+
+
+class _WatchResponse:
+    """A watch response that hands out the events pushed to `events` until None or the
+    watch's timeoutSeconds."""
+
+    def __init__(self, events: queue.Queue, timeout: float, status: int = 200) -> None:
+        self.status, self.events, self.timeout = status, events, timeout
+        self.data = b'{"message": "forbidden"}'
+        self.connection = None
+
+    def stream(self, decode_content: bool = True):
+        end = time.monotonic() + self.timeout
+        while (left := end - time.monotonic()) > 0:
+            try:
+                event = self.events.get(timeout=left)
+            except queue.Empty:
+                return
+            if event is None:
+                return
+            yield (json.dumps(event) + "\n").encode()
+
+    def close(self) -> None:
+        pass
+
+    def release_conn(self) -> None:
+        pass
+
+
+class WatchedLeases(FakeLeases):
+    """FakeLeases that also serves watches: what the test pushes to `events` is sent."""
+
+    def __init__(self, watch_status: int = 200) -> None:
+        super().__init__()
+        self.events: queue.Queue = queue.Queue()
+        self.watch_status = watch_status
+        self.watches: list[dict[str, str]] = []
+        self.gets = 0
+
+    def request(self, method, path, **kw):
+        self.gets += method == "GET"
+        return super().request(method, path, **kw)
+
+    def stream(self, path, query, read_timeout):
+        self.watches.append(dict(query))
+        return _WatchResponse(self.events, float(dict(query)["timeoutSeconds"]), self.watch_status)
+
+    def change(self, event_type: str, holder: str | None = None) -> None:
+        """Delete the Lease or give it to `holder`, and send the event a watch would."""
+        if holder is None:
+            gone, self.lease = self.lease, None
+            self.events.put({"type": event_type, "object": gone})
+        else:
+            self.hold(holder, datetime.now(UTC), duration=600)
+            self.events.put({"type": event_type, "object": self.lease})
+
+
+def _acquire_in_background(leases, wait_seconds: float):
+    told: list[str] = []
+    outcome: dict[str, object] = {}
+
+    def run() -> None:
+        try:
+            outcome["lock"] = ReleaseLock(leases, "ns", "app", identity="me").acquire(wait_seconds, told.append)
+        except Exception as err:  # noqa: BLE001 - reported by the test
+            outcome["error"] = err
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    return thread, told, outcome
+
+
+def _until(condition, seconds: float = 10.0) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.01)
+
+
+def test_a_waiter_watches_the_lease_and_starts_when_it_is_deleted():
+    leases = WatchedLeases()
+    leases.hold("other", datetime.now(UTC), duration=600)
+    held_version = leases.lease["metadata"]["resourceVersion"]
+    thread, told, outcome = _acquire_in_background(leases, 60)
+    _until(lambda: leases.watches)
+
+    leases.change("DELETED")
+    thread.join(10)
+
+    assert outcome["lock"].taken_over is None
+    outcome["lock"]._stop.set()
+    watch = leases.watches[0]
+    assert (watch["resourceVersion"], watch["fieldSelector"]) == (held_version, "metadata.name=sh.helm.release.v1.app.lock")
+    assert leases.gets == 2  # read, watched, read again on the event: no polling
+    [line] = told
+    assert line.startswith('waiting for the lock on release "app": held by other until ')
+
+
+def test_a_waiter_says_again_whom_it_waits_for_when_the_holder_changes():
+    leases = WatchedLeases()
+    leases.hold("other", datetime.now(UTC), duration=600)
+    thread, told, outcome = _acquire_in_background(leases, 60)
+    _until(lambda: leases.watches)
+
+    leases.change("MODIFIED", holder="third")
+    _until(lambda: len(leases.watches) == 2)
+    leases.change("MODIFIED", holder="third")  # renewed: same holder, nothing more to say
+    _until(lambda: len(leases.watches) == 3)
+    leases.change("DELETED")
+    thread.join(10)
+
+    assert "lock" in outcome, outcome
+    outcome["lock"]._stop.set()
+    assert [line.split(": held by ")[1].split(" until ")[0] for line in told] == ["other", "third"]
+
+
+def test_a_holder_that_stopped_renewing_is_taken_over_at_its_expiry_without_an_event():
+    leases = WatchedLeases()
+    leases.hold("silent", datetime.now(UTC) - timedelta(seconds=59.5), duration=60)
+    lock = ReleaseLock(leases, "ns", "app", identity="me").acquire(30)
+    try:
+        assert lock.taken_over is not None and lock.taken_over.identity == "silent"
+        assert int(leases.watches[0]["timeoutSeconds"]) <= 1  # bounded by the expiry, not the wait
+    finally:
+        lock._stop.set()
+
+
+def test_the_wait_is_bounded_and_ends_with_the_holders_name():
+    leases = WatchedLeases()
+    leases.hold("other", datetime.now(UTC), duration=600)
+    with pytest.raises(LockHeldError, match="held by other"):
+        ReleaseLock(leases, "ns", "app", identity="me").acquire(0.2)
+    assert leases.watches and int(leases.watches[0]["timeoutSeconds"]) == 1
+
+
+def test_without_watch_permission_a_waiter_looks_again_every_second():
+    leases = WatchedLeases(watch_status=403)
+    leases.hold("other", datetime.now(UTC), duration=600)
+    thread, told, outcome = _acquire_in_background(leases, 30)
+    _until(lambda: leases.watches)
+    leases.lease = None  # released; no event reaches a waiter that cannot watch
+    thread.join(10)
+
+    assert "lock" in outcome, outcome
+    outcome["lock"]._stop.set()
+    assert len(told) == 1

@@ -9,7 +9,7 @@ import pytest
 
 from runner.spec.context import RunContext
 from runner.spec.errors import SpecError
-from runner.spec.load import json_schema, parse_spec, spec_from_payload
+from runner.spec.load import json_schema, parse_spec, spec_from_payload, spec_path
 
 CONTEXT = RunContext("default", None, {"sha": lambda: "abc123", "branch": lambda: "main"},
                      {"pr": "a local run is not a pull request"})
@@ -232,3 +232,20 @@ def test_the_json_schema_accepts_what_the_models_accept_and_refuses_the_rest():
     assert len(list(validator.iter_errors(bad))) == 2
     assert {"historyDepth", "applyMethod", "secretValues", "hookLogs", "when", "preview"} <= set(
         schema["$defs"]["Release"]["properties"])
+
+
+def test_the_default_spec_is_found_at_the_repository_root_from_a_subdirectory(tmp_path):
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "deploy-runner.yaml").write_text("releases: []\n")
+    sub = tmp_path / "charts" / "api"
+    sub.mkdir(parents=True)
+
+    assert spec_path(cwd=str(sub)) == os.path.join("..", "..", "deploy-runner.yaml")
+    assert spec_path(cwd=str(tmp_path)) == "deploy-runner.yaml"
+    (sub / "deploy-runner.yaml").write_text("releases: []\n")  # one here wins
+    assert spec_path(cwd=str(sub)) == "deploy-runner.yaml"
+    assert spec_path("other.yaml", cwd=str(tmp_path / "charts")) == "other.yaml"  # named: as given
+
+
+def test_without_a_repository_the_default_spec_stays_where_it_was_asked_for(tmp_path):
+    assert spec_path(cwd=str(tmp_path)) == "deploy-runner.yaml"

@@ -64,3 +64,24 @@ def test_a_new_build_recipe_makes_a_new_cache_key(monkeypatch: pytest.MonkeyPatc
     key = build.cache_key(versions, "go1.26.8")
     monkeypatch.setattr(build, "BUILD_RECIPE", "r-next")
     assert build.cache_key(versions, "go1.26.8") != key
+
+
+def test_a_go_tool_is_built_once_under_its_own_name(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setattr(build, "go_version", lambda: "go1.26.8")
+    builds: list[str] = []
+
+    def fake_go_build(module_dir: Path, packages: tuple[str, ...], out: Path, name: str,
+                      stamp: list[str]) -> None:
+        builds.append(packages[0])
+        (out / "helm-diff").write_text("#!/bin/sh\n")  # go names it after the package
+
+    monkeypatch.setattr(build, "_go_build", fake_go_build)
+    module = "github.com/databus23/helm-diff/v3"
+    first = build.go_tool("helm-diff", module, module, "diff", log=lambda message: None)
+    again = build.go_tool("helm-diff", module, module, "diff", log=lambda message: None)
+
+    version = build._required_version("helm-diff", module)
+    assert first == again == build.cache_root() / f"helm-diff-{version}_go1.26.8" / "diff"
+    assert first.is_file() and builds == [module]
+    assert [p.name for p in first.parent.iterdir()] == ["diff"]
