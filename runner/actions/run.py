@@ -36,7 +36,7 @@ from runner.actions.diff import (
     plan_release,
 )
 from runner.actions.release_config import ActionConfig
-from runner.actions.results import Message
+from runner.actions.results import DEBUG, Message
 from runner.actions.upgrade import UpgradeOptions
 from runner.errors import RunnerError
 from runner.spec.context import RunContext, matches_any
@@ -320,7 +320,8 @@ class _ReleaseRun:
         return found
 
     def _messages(self) -> None:
-        self.outcome.messages = [m.text for m in self.cfg.messages]
+        # Helm's --debug log lines are the CLI's to show or not, not the result's messages
+        self.outcome.messages = [m.text for m in self.cfg.messages if m.kind != DEBUG]
 
 
 def deploy_options(release: ReleaseSpec, wait_for_lock: float = 0.0, source: str = ""

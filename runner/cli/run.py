@@ -20,6 +20,7 @@ from runner.errors import RunnerError
 
 TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any
 
     from runner.cli.pflag import FlagSet, Namespace
@@ -127,14 +128,14 @@ def handle(args: Namespace) -> int:
         # its masks come before any line; the spec's warnings become ::warning lines
         from runner.report.github.entry import GitHubRun
 
-        return GitHubRun(spec, context, base, options, redact, comment=args.comment,
-                         environment="" if args.environment == "default"
+        return GitHubRun(spec, context, base, options, redact,
+                         on_message=_release_messages(redact, debug=bool(args.debug)),
+                         comment=args.comment, environment="" if args.environment == "default"
                          else args.environment).run()
     for warning in spec.warnings:
         print(f"warning: {redact(warning)}", file=sys.stderr)
     result = run_spec(spec, context, base.in_namespace, options,
-                      on_message=lambda release, message: print(
-                          f"{release}: {redact(message.text)}", file=sys.stderr))
+                      on_message=_release_messages(redact, debug=bool(args.debug)))
     data = redacted(result.to_json(), redact)
     if args.output == "json":
         import json
@@ -145,6 +146,19 @@ def handle(args: Namespace) -> int:
     if result.failed:
         return 1
     return CHANGES_EXIT_CODE if args.detailed_exitcode and result.changed else 0
+
+
+def _release_messages(redact: Callable[[str], str], *, debug: bool
+                      ) -> Callable[[str, Any], None]:
+    """What the releases tell as they run, on stderr, each line after its release; Helm's
+    debug lines only with --debug."""
+    from runner.actions.results import DEBUG
+
+    def tell(release: str, message: Any) -> None:
+        if message.kind != DEBUG or debug:
+            print(f"{release}: {redact(message.text)}", file=sys.stderr, flush=True)
+
+    return tell
 
 
 def _reports_to_github(args: Namespace) -> bool:

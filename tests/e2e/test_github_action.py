@@ -136,6 +136,7 @@ def test_push_then_dispatches(cluster: Any, repository: tuple[Path, str]) -> Non
         assert pushed.outputs["web-revision"] == "1" and pushed.outputs["web-status"] == "deployed"
         assert "::group::web: installed as revision 1" in pushed.log
         assert "| web |" in pushed.summary
+        assert "level=DEBUG" not in pushed.log  # Helm's debug lines only with --debug
         [warning] = [line for line in pushed.log.splitlines() if "recreatePods" in line]
         assert warning.startswith("::warning::") and "ignored by deploy-runner" in warning
         web = github.runs_named("deploy-runner web")[0]

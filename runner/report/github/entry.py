@@ -18,7 +18,6 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
-import sys
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
@@ -45,6 +44,7 @@ class GitHubRun:
     base: Any  # runner.actions.release_config.ActionConfig of the flags' namespace
     options: RunOptions
     redact: Callable[[str], str]
+    on_message: Callable[[str, Any], None]  # what a release tells while it runs (the CLI prints)
     environment: str = ""
     comment: bool = False
 
@@ -107,8 +107,7 @@ class GitHubRun:
     def _run(self, releases: list[Any], options: RunOptions) -> RunResult:
         spec = dataclasses.replace(self.spec, releases=releases)
         return run_spec(spec, self.context, self.base.in_namespace, options,
-                        on_message=lambda release, message: print(
-                            f"{release}: {self.redact(message.text)}", file=sys.stderr))
+                        on_message=self.on_message)
 
     def _teardown(self, previews: list[Any]) -> RunResult:
         result = RunResult(self.spec.source, self.context.environment, "run",

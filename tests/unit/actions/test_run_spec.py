@@ -195,3 +195,11 @@ def test_an_unknown_release_name_is_refused(world):
 
     with pytest.raises(RunnerError, match="--release nope: no release of the spec"):
         _run(world, releases=["nope"])
+
+
+def test_helms_debug_lines_are_not_a_releases_messages(world):
+    """Install and upgrade log their steps at debug level (--debug shows them); the result's
+    `messages` are warnings, so none of those lines."""
+    result = _run(world, "releases:\n- name: db\n  chart: ./chart\n")
+    [db] = result.releases
+    assert db.status == DEPLOYED and not any("level=DEBUG" in m for m in db.messages)
