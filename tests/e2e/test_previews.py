@@ -14,6 +14,7 @@ from runner.actions import preview
 from runner.kube.namespaces import Namespaces
 from runner.testbed.github import TOKEN, FakeGitHub
 from tests.e2e.release_helpers import config, ours, write_chart
+from tests.e2e.test_release_wait_and_test import HELD  # a ConfigMap nobody finalizes
 
 pytestmark = pytest.mark.e2e
 REPOSITORY = "Codertocat/Hello-World"
@@ -71,14 +72,6 @@ def test_gc_removes_closed_and_expired_previews_only(cluster: Any, tmp_path: Pat
     assert config(cluster, still_open).storage.heads("web")
     preview.teardown(config(cluster, still_open), space, still_open, wait=60)
 
-
-HELD = """apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: {{ .Release.Name }}-held
-  finalizers: [example.com/hold]
-data: {a: b}
-"""
 
 
 def test_what_keeps_a_preview_is_named_and_gc_fails(cluster: Any, tmp_path: Path,
