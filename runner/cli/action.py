@@ -53,7 +53,7 @@ def invocation(env: Mapping[str, str], scratch: Path) -> Invocation:
 def _run_flags(result: Invocation, given: Callable[[str], str]) -> None:
     argv = result.argv
     for name, flag in (("spec", "--spec"), ("environment", "--environment"),
-                       ("concurrency", "--concurrency")):
+                       ("concurrency", "--concurrency"), ("wait_for_lock", "--wait-for-lock")):
         if given(name):
             argv += [flag, given(name)]
     for release in re.split(r"[\s,]+", given("releases")):

@@ -22,10 +22,12 @@ def test_inputs_become_runs_flags(tmp_path: Path) -> None:
     call = invocation({"INPUT_SPEC": "deploy/spec.yaml", "INPUT_ENVIRONMENT": "prod",
                        "INPUT_RELEASES": "web, api\ndb", "INPUT_PLAN": "true",
                        "INPUT_SYNC": "false", "INPUT_CONCURRENCY": "", "INPUT_GITHUB_TOKEN": "x",
+                       "INPUT_WAIT_FOR_LOCK": "5m",
                        "INPUT_KUBE_TOKEN": "sekret", "INPUT_KUBE_APISERVER": "https://k"},
                       tmp_path)
     assert call.argv == ["run", "--report", "github", "--output", "text",
                          "--spec", "deploy/spec.yaml", "--environment", "prod",
+                         "--wait-for-lock", "5m",
                          "--release", "web", "--release", "api", "--release", "db", "--plan",
                          "--kube-apiserver", "https://k", "--kube-token", "sekret"]
     assert call.secrets == ["sekret"]
