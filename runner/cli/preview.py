@@ -9,7 +9,7 @@ from runner.cli.errors import user_errors
 
 TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from typing import Any
 
     from runner.cli.pflag import FlagSet, Namespace
 
@@ -19,7 +19,8 @@ those whose pull request is closed, asked of GitHub for the repository in
 $GITHUB_REPOSITORY with the token in $GITHUB_TOKEN (or the action's github_token input;
 the API at $GITHUB_API_URL), and,
 with --ttl, those last deployed longer ago than that. Each preview's releases are
-uninstalled, then its namespace is deleted. The exit code is 1 when a preview could not be
+uninstalled, then its namespace is deleted, and a removed preview's GitHub deployments
+(environment pr-<number>) are marked inactive. The exit code is 1 when a preview could not be
 removed (an uninstall failed, or the namespace is still there after --timeout: what keeps
 it is printed), so that a scheduled run shows red.
 """
@@ -41,6 +42,7 @@ def _gc_flags(fs: FlagSet) -> None:
 @user_errors
 def handle_gc(args: Namespace) -> int:
     import os
+    import sys
     from datetime import UTC, datetime, timedelta
 
     from runner.actions import preview
@@ -50,10 +52,11 @@ def handle_gc(args: Namespace) -> int:
     cfg = action_config(args)
     namespaces = Namespaces(cfg.kube())
     repository = os.environ.get("GITHUB_REPOSITORY", "")
-    closed = _closed_checker(repository)
+    github = _github(repository)
     ttl = timedelta(seconds=args.ttl) if args.ttl else None
     found = preview.previews(namespaces)
-    chosen = preview.stale(found, repository=repository, closed=closed, ttl=ttl,
+    chosen = preview.stale(found, repository=repository,
+                           closed=github.closed if github else lambda number: None, ttl=ttl,
                            now=datetime.now(UTC))
     print(f"{len(found)} preview(s), {len(chosen)} to remove")
     left = 0
@@ -67,19 +70,41 @@ def handle_gc(args: Namespace) -> int:
         for line in problems:
             print(f"  {line}")
         left += bool(problems)
+        if github and item.repository == repository and item.pull_number and not problems:
+            github.retire(item.pull_number)
+    for warning in github.report.warnings if github else []:
+        print(f"warning: {warning}", file=sys.stderr)
     if left:
         print(f"{left} preview(s) not removed")
     return 1 if left else 0
 
 
-def _closed_checker(repository: str) -> Callable[[int], bool | None]:
+class _GitHub:
+    """The repository's pull requests and preview deployments, as gc needs them."""
+
+    def __init__(self, report: Any) -> None:
+        self.report = report  # runner.report.github.client.GitHubReport
+
+    def closed(self, number: int) -> bool | None:
+        from runner.report.github.pulls import pull_closed
+
+        return pull_closed(self.report, number)
+
+    def retire(self, number: int) -> None:
+        """The removed preview's deployments (environment pr-<number>) marked inactive, so
+        the pull request no longer offers "View deployment"."""
+        from runner.report.github.deployments import PreviewDeployments, preview_environment
+
+        PreviewDeployments(self.report).torn_down(preview_environment(number))
+
+
+def _github(repository: str) -> _GitHub | None:
     import os
 
     token = os.environ.get("INPUT_GITHUB_TOKEN") or os.environ.get("GITHUB_TOKEN", "")
     if not (repository and token):
-        return lambda number: None
+        return None
     from runner.report.github.client import DEFAULT_API_URL, GitHubReport
-    from runner.report.github.pulls import pull_closed
 
-    report = GitHubReport(os.environ.get("GITHUB_API_URL") or DEFAULT_API_URL, token, repository)
-    return lambda number: pull_closed(report, number)
+    return _GitHub(GitHubReport(os.environ.get("GITHUB_API_URL") or DEFAULT_API_URL, token,
+                                repository))

@@ -12,6 +12,8 @@ import pytest
 
 from runner.actions import preview
 from runner.kube.namespaces import Namespaces
+from runner.report.github.client import GitHubReport
+from runner.report.github.deployments import PreviewDeployments
 from runner.testbed.github import TOKEN, FakeGitHub
 from tests.e2e.release_helpers import config, ours, write_chart
 from tests.e2e.test_release_wait_and_test import HELD  # a ConfigMap nobody finalizes
@@ -55,6 +57,10 @@ def test_gc_removes_closed_and_expired_previews_only(cluster: Any, tmp_path: Pat
     with FakeGitHub(repository=REPOSITORY) as github:
         github.add_pull(41, state="closed")
         github.add_pull(42, state="open")
+        deployments = PreviewDeployments(GitHubReport(github.url, TOKEN, REPOSITORY))
+        for number in (41, 42):  # what the pull requests' runs left: "View deployment"
+            deployments.deployed(f"pr-{number}", "a" * 40, succeeded=True,
+                                 url=f"https://pr-{number}.example.com")
         monkeypatch.setenv("GITHUB_REPOSITORY", REPOSITORY)
         monkeypatch.setenv("GITHUB_TOKEN", TOKEN)
         monkeypatch.setenv("GITHUB_API_URL", github.url)
@@ -67,6 +73,9 @@ def test_gc_removes_closed_and_expired_previews_only(cluster: Any, tmp_path: Pat
         done = ours(cluster, "default", "preview", "gc", "--ttl", "72h", "--timeout", "60s")
         assert done.code == 0, done.err
         assert github.rejections == []
+        states = {d["environment"]: github.deployment_statuses[d["id"]][-1]["state"]
+                  for d in github.deployments.values()}
+        assert states == {"pr-41": "inactive", "pr-42": "success"}
     assert space.get(closed) is None and space.get(expired) is None
     assert space.get(still_open) is not None
     assert config(cluster, still_open).storage.heads("web")
