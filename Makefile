@@ -52,7 +52,7 @@ testbed: $(STAMP)
 	$(PY) -c 'from runner.testbed.registry import registry_binary; print("registry:", registry_binary())'
 
 # The product on the testbed: install, upgrade across a major chart version with
-# .Release.History, roll back (examples/migrating-app), each CLI command printed before it runs.
+# .Release.History, roll back with history (a down-migration; examples/migrating-app), each CLI command printed before it runs.
 # A testbed that stays up for your own commands: python -m runner.testbed up
 demo: $(STAMP) testbed
 	$(PY) -m runner.demo

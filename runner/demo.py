@@ -10,7 +10,8 @@ hand on a cluster (`python -m runner.testbed up` keeps one running):
 - examples/migrating-app is installed at chart 1.4.0, packaged as 2.0.0 and upgraded
   with --release-history-max 2 — its templates see the deployed 1.4.0 in
   .DeployedChart and add a migration Job hook for the major-version jump — then
-  rolled back;
+  rolled back with --release-history-max 2: the 1.4.0 chart is rendered again and
+  runs a down-migration;
 - last, the spec's default environment is deployed again as a GitHub Actions step on a
   push (the log GitHub shows), against a local GitHub server, and the check runs it
   posted are rendered as markdown, as the commit's Checks tab shows them.
@@ -77,7 +78,10 @@ def steps(scratch: Path) -> list[tuple[str, list[str]]]:
          ["get", "hooks", NAME, "-n", NAMESPACE]),
         ("What the templates saw in .Release.History: the ConfigMap shop-history",
          ["get", "manifest", NAME, "-n", NAMESPACE]),
-        ("Roll back to revision 1", ["rollback", NAME, "1", "-n", NAMESPACE]),
+        ("Roll back to revision 1 with --release-history-max 2: chart 1.4.0 is rendered again and "
+         "sees the deployed 2.0.0\n# (.DeployedChart), so a down-migration Job runs first",
+         ["rollback", NAME, "1", "-n", NAMESPACE, "--release-history-max", "2"]),
+        ("The hook the rollback ran", ["get", "hooks", NAME, "-n", NAMESPACE]),
         ("The history, as helm history prints it", ["history", NAME, "-n", NAMESPACE]),
     ]
 

@@ -28,6 +28,7 @@ from runner.engine_objects import (
 from runner.errors import RunnerError
 from runner.golang.gofunc import ANY, FuncError, GoFunc
 from runner.golang.strconv import quote
+from runner.golang.types import HelmValues
 
 TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
@@ -105,36 +106,36 @@ def to_render_values(
     options: ReleaseOptions,
     caps: Capabilities | None = None,
 ) -> dict[str, Any]:
-    """ToRenderValues: the root map (.Chart, .Capabilities, .Release, .Values)."""
+    """ToRenderValues: the root map (.Chart, .Capabilities, .Release, .Values); .Values is
+    common.Values, as CoalesceValues returns it."""
     return {
         "Chart": chart.chart_map(),
         "Capabilities": caps or default_capabilities(),
         "Release": release_map(options.name, options.namespace, options.revision,
                                options.is_install, options.is_upgrade),
-        "Values": values,
+        "Values": values if type(values) is HelmValues else HelmValues(values),
     }
 
 
 def _chart_scopes(chart: Any, top: Mapping[str, Any], out: dict[str, _Renderable]) -> dict[str, Any]:
-    """recAllTpls: each chart's scope, templates keyed by full path."""
+    """recAllTpls: each chart's scope (a common.Values, as is its .Values), templates keyed
+    by full path."""
     subcharts: dict[str, Any] = {}
-    scope: dict[str, Any] = {
+    scope = HelmValues({
         "Chart": chart.chart_map(),
         "Files": Files({f.name: f.data for f in chart.files}),
         "Release": top["Release"],
         "Capabilities": top["Capabilities"],
-        "Values": {},
+        "Values": HelmValues(),
         "Subcharts": subcharts,
         # HIP-0027: filled by runner.release.history for live installs/upgrades; empty offline.
         "DeployedChart": top.get("DeployedChart"),
         "DeployedCharts": top.get("DeployedCharts", []),
-    }
+    })
     if chart.is_root():
         scope["Values"] = top["Values"]
     else:
-        table = top["Values"].get(chart.name()) if isinstance(top["Values"], dict) else None
-        if isinstance(table, dict):
-            scope["Values"] = table
+        scope["Values"] = _subchart_table(top["Values"], chart.name(), scope["Values"])
     for child in chart.dependencies:
         subcharts[child.name()] = _chart_scopes(child, scope, out)
     prefix = chart.chart_full_path()
@@ -142,12 +143,33 @@ def _chart_scopes(chart: Any, top: Mapping[str, Any], out: dict[str, _Renderable
     for tpl in chart.templates:
         if library and not tpl.name.rsplit("/", 1)[-1].startswith("_"):
             continue
-        out[f"{prefix}/{tpl.name}"] = _Renderable(
+        out[_path_join(prefix, tpl.name)] = _Renderable(
             tpl.data.decode("utf-8", "surrogateescape") if isinstance(tpl.data, bytes) else tpl.data,
             scope,
-            f"{prefix}/templates",
+            _path_join(prefix, "templates"),
         )
     return scope
+
+
+def _subchart_table(parent: Any, name: str, empty: HelmValues) -> HelmValues:
+    """Values.Table(name): the parent's map for the subchart, as common.Values. Go retypes
+    the one map (a plain map to the parent, dig works on it there); here the subchart
+    gets a copy whose writes reach the parent's map, where the parent's templates (which
+    render later) see them, as in Helm."""
+    table = parent.get(name) if isinstance(parent, dict) else None
+    if not isinstance(table, dict):
+        return empty
+    return HelmValues.mirrored(table)
+
+
+def _path_join(prefix: str, name: str) -> str:
+    """path.Join(prefix, name): a plain join, cleaned when a chart named "/" doubles a slash."""
+    joined = f"{prefix}/{name}"
+    if "//" not in joined:
+        return joined
+    from runner.funcs.paths import clean
+
+    return clean(joined)
 
 
 def sort_templates(names: Sequence[str]) -> list[str]:
@@ -254,7 +276,7 @@ class Engine:
 
     def _render_one(self, tset: Any, name: str, item: _Renderable) -> RenderedFile:
         # Helm mutates the chart's shared scope: .Template is the last one set.
-        item.scope["Template"] = {"Name": name, "BasePath": item.base_path}
+        item.scope["Template"] = HelmValues({"Name": name, "BasePath": item.base_path})
         positions = None
         try:
             if self.track_positions:
@@ -439,11 +461,13 @@ def prepare_values(chart: Any, user_values: dict[str, Any], *,
     return prepared.values, prepared.warning_lines()
 
 
-def merge_user_values(values_files: Sequence[str], sets: Mapping[str, Sequence[str]]) -> dict[str, Any]:
-    """values.Options.MergeValues: -f files, then the --set family (runner.chart.uservalues)."""
+def merge_user_values(values_files: Sequence[str], sets: Mapping[str, Sequence[str]],
+                      secrets: list[Any] | None = None) -> dict[str, Any]:
+    """values.Options.MergeValues: -f files, then the --set family (runner.chart.uservalues);
+    `secrets` collects what --secret-values and --set-file hold."""
     from runner.chart.uservalues import merge_user_values as merge
 
-    return merge(values_files, sets)
+    return merge(values_files, sets, secrets=secrets)
 
 
 def check_kube_version(chart: Any, kube_version: str) -> None:

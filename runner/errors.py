@@ -7,6 +7,9 @@ class RunnerError(Exception):
     """Base of every error deploy-runner reports to a user (no traceback shown)."""
 
     exit_code = 1
+    # What the user reads after the `Error:` line: the evidence of a failed deploy
+    # (runner.actions.evidence), already redacted.
+    details = ""
 
 
 class UsageError(RunnerError):

@@ -21,8 +21,10 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
+from runner.actions import evidence
 from runner.actions.apply_steps import preflight
-from runner.actions.hooks import run_hooks
+from runner.actions.hook_logs import HookObserver
+from runner.actions.hooks import HookError, run_hooks
 from runner.actions.release_config import (
     DEFAULT_TIMEOUT,
     ActionConfig,
@@ -54,6 +56,9 @@ class DeployOptions:
     name: str
     chart: str
     values: dict[str, Any] = field(default_factory=dict)
+    # What the user marked secret (--secret-values files, --set-file contents): values
+    # trees or strings, hidden from hook logs and evidence (runner.release.redact).
+    secret_values: list[Any] = field(default_factory=list)
     server_side: str = "auto"  # true | false | auto (a new release: server-side apply)
     force_conflicts: bool = False
     dry_run: str = ""  # "", "client", "server"
@@ -107,9 +112,11 @@ class Plan:
 def render(cfg: ActionConfig, opts: DeployOptions, chart: Any, source: str,
            values: dict[str, Any], *, namespace: str, revision: int,
            upgrade: bool) -> RenderedRelease:
-    """The chart rendered for release `opts.name` at `revision` (offline for --dry-run=client)."""
+    """The chart rendered for release `opts.name` at `revision` (offline for --dry-run=client).
+    An install sees no history (HIP-0029: "no deployed release"), also over records kept by
+    `uninstall --keep-history` or a failed install (--replace, upgrade --install)."""
     return render_release(cfg, chart, source, values, RenderRequest(
-        opts.name, namespace, revision, upgrade, opts.release_history_max,
+        opts.name, namespace, revision, upgrade, opts.release_history_max if upgrade else 0,
         opts.include_history_values, offline=opts.dry_run == "client",
         skip_schema_validation=opts.skip_schema_validation,
         render_subchart_notes=opts.render_subchart_notes, post_renderer=opts.post_renderer))
@@ -144,8 +151,15 @@ def deploy(cfg: ActionConfig, opts: DeployOptions, plan: Plan) -> ReleaseResult:
         return result
     if plan.replace:
         _supersede_last(cfg, release)
+    cfg.redactor.add_values(opts.secret_values)
+    cfg.redactor.add_release(release)
+    if plan.previous is not None:
+        cfg.redactor.add_release(plan.previous)
+    first_log = len(cfg.hook_logs)
     cfg.storage.create(release, history_max=plan.history_max)
-    result.add(_apply(cfg, cluster, opts, plan, current, target))
+    with evidence.on_error(cfg):
+        result.add(_apply(cfg, cluster, opts, plan, current, target))
+    result.hook_logs = cfg.hook_logs[first_log:]
     return result
 
 
@@ -186,13 +200,12 @@ def _objects(cluster: Cluster, opts: DeployOptions, plan: Plan
 
 def _apply(cfg: ActionConfig, cluster: Cluster, opts: DeployOptions, plan: Plan,
            current: list[Resource], target: list[Resource]) -> ApplyResult:
-    release = plan.release
-    event = "install" if plan.installing else "upgrade"
     applied = ApplyResult()  # fills as objects are written: a failure handler sees partial work
+    observer = HookObserver(cfg, cluster)
+    first_evidence = len(cfg.evidence)
     try:
         if not opts.no_hooks:
-            run_hooks(cluster, release, f"pre-{event}", server_side=plan.server_side,
-                      timeout=opts.timeout, record=cfg.storage.update)
+            _hooks(cfg, cluster, plan, opts.timeout, "pre", observer)
         if plan.installing and not current:
             cluster.create(target, server_side=plan.server_side, force=opts.force_conflicts,
                            result=applied)
@@ -202,32 +215,55 @@ def _apply(cfg: ActionConfig, cluster: Cluster, opts: DeployOptions, plan: Plan,
                            three_way_for_custom=plan.three_way_for_custom,
                            replace=plan.force_replace, result=applied)
         if opts.wait or opts.rollback_on_failure:
-            cluster.wait(target, opts.timeout, strategy=opts.wait_strategy, jobs=opts.wait_for_jobs)
+            _wait(cfg, cluster, opts, target)
         if not opts.no_hooks:
-            run_hooks(cluster, release, f"post-{event}", server_side=plan.server_side,
-                      timeout=opts.timeout, record=cfg.storage.update)
+            _hooks(cfg, cluster, plan, opts.timeout, "post", observer)
         _mark_deployed(cfg, opts, plan)  # inside: an interrupt here must not leave it pending
     except RunnerError as err:
-        _fail(cfg, plan, err, applied)
+        _fail(cfg, plan, err, applied, first_evidence)
     except KeyboardInterrupt as interrupt:
         # Helm's handleContext: an interrupted operation is recorded failed, not left pending.
-        _tell_cancelled(cfg, release.name)
+        _tell_cancelled(cfg, plan.release.name)
         canceled = Canceled()
         canceled.__cause__ = interrupt
-        _fail(cfg, plan, canceled, applied)
+        _fail(cfg, plan, canceled, applied, first_evidence)
     return applied
 
 
-def _fail(cfg: ActionConfig, plan: Plan, err: RunnerError, applied: ApplyResult) -> None:
-    """Helm's failRelease: the record failed with the reason, then --rollback-on-failure or
-    --cleanup-on-fail (plan.on_failure, which may raise its own error); raises."""
-    _mark_failed(cfg, plan, str(err))
+def _hooks(cfg: ActionConfig, cluster: Cluster, plan: Plan, timeout: float, when: str,
+           observer: HookObserver) -> None:
+    """The pre- or post- hooks; a failure reads as Helm words it (install: `failed
+    pre-install: ...`, upgrade: `pre-upgrade hooks failed: ...`)."""
+    event = f"{when}-{'install' if plan.installing else 'upgrade'}"
+    try:
+        run_hooks(cluster, plan.release, event, server_side=plan.server_side,
+                  timeout=timeout, record=cfg.storage.update, observer=observer)
+    except RunnerError as err:
+        raise HookError(f"failed {event}: {err}" if plan.installing else f"{event} hooks failed: {err}") from err
+
+
+def _wait(cfg: ActionConfig, cluster: Cluster, opts: DeployOptions, target: list[Resource]) -> None:
+    """--wait; when it gives up, the evidence of what was not ready is taken first."""
+    try:
+        cluster.wait(target, opts.timeout, strategy=opts.wait_strategy, jobs=opts.wait_for_jobs)
+    except RunnerError:
+        cfg.evidence.extend(evidence.capture(cluster, target, "waited on", cfg.redactor, only_failing=True,
+                                             jobs=opts.wait_for_jobs))
+        raise
+
+
+def _fail(cfg: ActionConfig, plan: Plan, err: RunnerError, applied: ApplyResult, first_evidence: int) -> None:
+    """Helm's failRelease: the record failed with the reason (and ours: a summary of the
+    evidence taken since first_evidence), then --rollback-on-failure or --cleanup-on-fail
+    (plan.on_failure, which may raise its own error); raises."""
+    _mark_failed(cfg, plan, str(err), evidence.evidence_summary(cfg.evidence[first_evidence:]))
     if plan.on_failure is not None:
         plan.on_failure(err, applied)
     raise plan.error(str(err)) from err
 
 
-def _mark_failed(cfg: ActionConfig, plan: Plan, reason: str) -> None:
+def _mark_failed(cfg: ActionConfig, plan: Plan, reason: str, summary: str = "") -> None:
+    """The failed record: Helm's description, then (ours) a summary of the evidence."""
     from runner.golang.slog import text_line
 
     release = plan.release
@@ -236,6 +272,8 @@ def _mark_failed(cfg: ActionConfig, plan: Plan, reason: str) -> None:
     who = "Release" if plan.installing else "Upgrade"
     release.info.status = FAILED
     release.info.description = f'{who} "{release.name}" failed: {reason}'
+    if summary:
+        release.info.description += f" (evidence: {summary})"
     cfg.storage.update(release)
 
 
@@ -251,7 +289,8 @@ def _mark_deployed(cfg: ActionConfig, opts: DeployOptions, plan: Plan) -> None:
 
 
 def _supersede_last(cfg: ActionConfig, release: Release) -> None:
-    """replaceRelease: take the next revision; a non-failed last record becomes superseded."""
+    """replaceRelease: take the next revision; a non-failed last record becomes superseded
+    (SetStatus: with Helm's description)."""
     try:
         last = cfg.storage.last(release.name)
     except ReleaseNotFoundError:
@@ -259,4 +298,5 @@ def _supersede_last(cfg: ActionConfig, release: Release) -> None:
     release.version = last.version + 1
     if last.info.status != FAILED:
         last.info.status = SUPERSEDED
+        last.info.description = "superseded by new release"
         cfg.storage.update(last)

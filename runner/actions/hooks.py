@@ -4,15 +4,23 @@ Hooks run in weight order (ties by name); each is deleted first when its
 policy says before-hook-creation (the default), created (server-side apply
 without force when the release uses SSA), and waited on as Helm 4's
 WatchUntilReady does (Jobs complete, Pods succeed, kstatus messages). Its last run is recorded in the release record.
+An observer (runner.actions.hook_logs.HookObserver) is told when each hook starts and
+how it ended, before any delete policy runs: it reads the hook's logs and, when the
+hook failed, the evidence.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
+from runner.actions import results
 from runner.errors import RunnerError
 from runner.kube.cluster import Cluster
 from runner.release.record import Hook, HookExecution, Release, go_time_now
+
+TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
+if TYPE_CHECKING:
+    from runner.actions.hook_logs import HookObserver
 
 BEFORE_HOOK_CREATION = "before-hook-creation"
 HOOK_SUCCEEDED = "hook-succeeded"
@@ -24,7 +32,8 @@ class HookError(RunnerError):
 
 
 def run_hooks(cluster: Cluster, release: Release, event: str, *, server_side: bool,
-              timeout: float, record: Callable[[Release], None]) -> None:
+              timeout: float, record: Callable[[Release], None],
+              observer: HookObserver | None = None) -> None:
     executing = sorted((h for h in release.hooks if event in h.events),
                        key=lambda h: (h.weight, h.name))
     for index, hook in enumerate(executing):
@@ -40,15 +49,24 @@ def run_hooks(cluster: Cluster, release: Release, event: str, *, server_side: bo
         except RunnerError as err:
             hook.last_run.completed_at, hook.last_run.phase = go_time_now(), "Failed"
             raise HookError(f"warning: Hook {event} {hook.path} failed: {err}") from err
+        if observer is not None:
+            observer.started(hook, event, resources)
         try:
             cluster.watch_hook(resources, timeout)
         except RunnerError:
             hook.last_run.completed_at, hook.last_run.phase = go_time_now(), "Failed"
+            if observer is not None:
+                observer.ended(hook, event, resources, results.FAILED)
             for earlier in executing[:index]:
                 _delete_by_policy(cluster, release, earlier, HOOK_SUCCEEDED, timeout)
             _delete_by_policy(cluster, release, hook, HOOK_FAILED, timeout)
             raise
+        finally:
+            if observer is not None:
+                observer.stop_live()  # an interrupted watch leaves no follower behind
         hook.last_run.completed_at, hook.last_run.phase = go_time_now(), "Succeeded"
+        if observer is not None:
+            observer.ended(hook, event, resources, results.SUCCEEDED)
     for hook in reversed(executing):
         _delete_by_policy(cluster, release, hook, HOOK_SUCCEEDED, timeout)
 

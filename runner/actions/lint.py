@@ -126,7 +126,9 @@ def expand_archive(path: str, destination: str) -> str:
         reason = str(exc).removeprefix(f"{path}: ")  # Expand reads a stream: no file name
         raise RunnerError(f"unable to extract tarball: {reason}") from exc
     name = str(doc.get("name") or "") if isinstance(doc, dict) else ""
-    target = Path(destination) / (name or "chart")
+    if not name:
+        raise RunnerError("unable to extract tarball: chart name not specified")
+    target = Path(destination) / name
     extract(files, target)
     return str(target)
 

@@ -36,13 +36,14 @@ def pull(chart_ref: str, args: Any, on_message: Callable[[str], None]) -> None:
     """Download `chart_ref` into --destination (or expand it with --untar); the verification
     report or a missing provenance's warning goes to `on_message`."""
     from runner.chart.sources.downloader import fetch_chart
+    from runner.chart.sources.fileutil import atomic_write_file
     from runner.chart.sources.paths import HelmPaths
 
     with_prov = args.verify or args.prov
     download = fetch_chart(chart_ref, source_options(args), HelmPaths.from_env(), with_prov=with_prov)
     if not args.untar:  # Helm saves the archive before it looks at the provenance
-        os.makedirs(args.destination, exist_ok=True)
-        Path(args.destination, download.file_name).write_bytes(download.data)
+        # DownloadTo: into an existing --destination only (AtomicWriteFile), mode 0644
+        atomic_write_file(os.path.join(args.destination, download.file_name), download.data, 0o644)
     if args.verify:
         on_message(verify_download(download, args.keyring))
     elif args.prov and download.prov is None:
@@ -50,7 +51,7 @@ def pull(chart_ref: str, args: Any, on_message: Callable[[str], None]) -> None:
     if args.untar:
         untar(download.data, chart_ref, args)
     elif download.prov is not None:
-        Path(args.destination, download.file_name + ".prov").write_bytes(download.prov)
+        atomic_write_file(os.path.join(args.destination, download.file_name + ".prov"), download.prov, 0o644)
 
 
 def verify_download(download: Any, keyring: str) -> str:

@@ -29,12 +29,15 @@ from runner.release.record import (
     go_time_now,
     parse_go_time,
 )
+from runner.release.redact import Redactor
 from runner.release.storage import MemoryDriver, Storage
 from runner.release.storage.kube import KubeDriver
 
 TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
     from typing import Any
+
+    from runner.actions.results import Evidence, HookLog
 
 _NAME = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
 MAX_NAME_LENGTH = 53
@@ -58,6 +61,15 @@ class ActionConfig:
     locking: bool = True
     on_message: Callable[[Message], None] | None = None  # told at once (the CLI prints)
     messages: list[Message] = field(default_factory=list)  # everything told, in order
+    # Secret values to hide from logs, evidence and reports (runner.release.redact).
+    redactor: Redactor = field(default_factory=Redactor)
+    # Hook output logs (runner.actions.hook_logs): the proposal's HookOutputFunc,
+    # (namespace, pod, container) -> a writer; None shows none (they are still captured).
+    hook_output: Callable[[str, str, str], Any] | None = None
+    hook_log_lines: int = 500  # each container's last lines kept (0: all)
+    live_hook_logs: bool = False  # follow hooks' logs as they run (a terminal is watching)
+    hook_logs: list[HookLog] = field(default_factory=list)  # captured, in order
+    evidence: list[Evidence] = field(default_factory=list)  # of what failed, in order
 
     @classmethod
     def connect(cls, namespace: str | None = None, kubeconfig: str | None = None,

@@ -6,8 +6,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from runner.actions import evidence
+from runner.actions.hook_logs import HookObserver
 from runner.actions.hooks import run_hooks
 from runner.actions.release_config import ActionConfig, validate_name
+from runner.actions.results import HookLog
 from runner.errors import RunnerError
 from runner.release.record import Hook, Release
 
@@ -25,7 +28,8 @@ class TestOptions:
 @dataclass
 class TestRun:
     release: Release
-    error: RunnerError | None = None
+    error: RunnerError | None = None  # its details: the evidence of the failed test
+    hook_logs: list[HookLog] = field(default_factory=list)
 
 
 def run_tests(cfg: ActionConfig, opts: TestOptions) -> TestRun:
@@ -40,16 +44,20 @@ def run_tests(cfg: ActionConfig, opts: TestOptions) -> TestRun:
     skipped = [h for h in release.hooks if not _selected(h, opts)]
     release.hooks = [h for h in release.hooks if _selected(h, opts)]
     error: RunnerError | None = None
+    cluster = cfg.require_cluster()
+    cfg.redactor.add_release(release)
+    first_log = len(cfg.hook_logs)
     try:
-        run_hooks(cfg.require_cluster(), release, TEST_EVENT, server_side=release.apply_method == "ssa",
-                  timeout=opts.timeout, record=cfg.storage.update)
+        with evidence.on_error(cfg):
+            run_hooks(cluster, release, TEST_EVENT, server_side=release.apply_method == "ssa",
+                      timeout=opts.timeout, record=cfg.storage.update, observer=HookObserver(cfg, cluster))
     except RunnerError as err:
         error = err
     finally:
         # Helm puts the skipped hooks first when it stores the record again.
         release.hooks = skipped + release.hooks
     cfg.storage.update(release)
-    return TestRun(release, error)
+    return TestRun(release, error, cfg.hook_logs[first_log:])
 
 
 def _selected(hook: Hook, opts: TestOptions) -> bool:
@@ -59,8 +67,10 @@ def _selected(hook: Hook, opts: TestOptions) -> bool:
 
 
 def pod_logs(cfg: ActionConfig, release: Release, opts: TestOptions) -> str:
-    """GetPodLogs: `POD LOGS: <hook>` and the Pod's log, per test hook by weight."""
+    """GetPodLogs: `POD LOGS: <hook>` and the Pod's log, per test hook by weight. Ours:
+    the log passes through the redactor (the release's Secrets), as hook output logs do."""
     cluster = cfg.require_cluster()
+    cfg.redactor.add_release(release)
     parts: list[str] = []
     for hook in sorted(release.hooks, key=lambda h: h.weight):
         if TEST_EVENT not in hook.events or not _selected(hook, opts):
@@ -68,5 +78,5 @@ def pod_logs(cfg: ActionConfig, release: Release, opts: TestOptions) -> str:
         status, text = cluster.pod_log(release.namespace, hook.name)
         if status >= 400:
             raise RunnerError(f"unable to get pod logs for {hook.name}: {text}")
-        parts.append(f"POD LOGS: {hook.name}\n{text}\n")
+        parts.append(f"POD LOGS: {hook.name}\n{cfg.redactor.redact(text)}\n")
     return "".join(parts)

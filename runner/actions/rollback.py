@@ -4,19 +4,32 @@ A new revision is written with the target revision's chart, values,
 manifest and hooks ("Rollback to N"); auto apply method follows the target
 revision's apply_method (runner.release.applymethod); every deployed record
 becomes superseded.
+
+Beyond Helm (HIP-0029/HIP-0027, opt-in): with --release-history-max N > 0 the
+target revision's stored chart is rendered again with its stored values, so
+templates see `.Release.History` (the releases before the new revision, newest
+first: `.DeployedChart` is the release rolled back from) and a chart can, say,
+run a down-migration Job when a rollback crosses a major version. The record says
+so in its description. Helm stores no subcharts in a record, so a release that had
+subcharts is refused (roll back without the flag to re-apply its stored manifest).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from runner.actions import evidence
 from runner.actions.apply_steps import preflight
+from runner.actions.hook_logs import HookObserver
 from runner.actions.hooks import run_hooks
 from runner.actions.release_config import (
     DEFAULT_TIMEOUT,
     ActionConfig,
+    RenderedRelease,
+    RenderRequest,
     now,
     recover_stranded,
+    render_release,
     validate_name,
 )
 from runner.actions.results import ReleaseResult
@@ -36,6 +49,12 @@ from runner.release.record import (
 from runner.release.storage import ReleaseNotFoundError
 from runner.release.storage.storage import DEFAULT_HISTORY_MAX
 
+TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
+if TYPE_CHECKING:
+    from typing import Any
+
+    from runner.kube.resources import Resource
+
 
 @dataclass
 class RollbackOptions:
@@ -45,23 +64,32 @@ class RollbackOptions:
     force_conflicts: bool = False
     cleanup_on_fail: bool = False
     history_max: int = DEFAULT_HISTORY_MAX
-    dry_run: bool = False
+    dry_run: str = ""  # "", "client" or "server"
     wait: bool = False
     wait_strategy: str = "watcher"  # watcher | legacy (Helm 4 --wait=...)
     wait_for_jobs: bool = False
     timeout: float = DEFAULT_TIMEOUT
     no_hooks: bool = False
     wait_for_lock: float = 0.0
+    release_history_max: int = 0  # > 0: re-render with .Release.History (see the module doc)
+    include_history_values: bool = False
 
 
 class RollbackError(RunnerError):
     pass
 
 
+RERENDERED = "re-rendered with .Release.History"
+
+
 def rollback(cfg: ActionConfig, opts: RollbackOptions) -> ReleaseResult:
     validate_name(opts.name)
     if opts.revision < 0:
         raise RollbackError("invalid release revision")
+    if opts.release_history_max < 0:
+        raise RollbackError("--release-history-max must be 0 (no history) or more")
+    if opts.dry_run:
+        return rollback_locked(cfg, opts, None)  # writes nothing: no lock to hold
     with cfg.locked(opts.name, opts.wait_for_lock) as lock:
         return rollback_locked(cfg, opts, lock)
 
@@ -75,7 +103,7 @@ def rollback_locked(cfg: ActionConfig, opts: RollbackOptions, lock: Lock | None)
     except ReleaseNotFoundError as err:
         raise RollbackError("release: not found") from err
     notes = []
-    if current.info.status in PENDING_STATUSES:
+    if current.info.status in PENDING_STATUSES and not opts.dry_run:
         recover_stranded(cfg, current, lock, opts.timeout)
         notes.append(f"revision {current.version} was left pending by an abandoned operation; "
                      "marked failed")
@@ -96,15 +124,26 @@ def rollback_locked(cfg: ActionConfig, opts: RollbackOptions, lock: Lock | None)
                   description=f"Rollback to {wanted}"),
         apply_method=method_for(server_side),
     )
-    result = ReleaseResult(target, dry_run="client" if opts.dry_run else "", notes=notes)
-    if opts.dry_run:
+    rerender = opts.release_history_max > 0 and opts.dry_run != "client"
+    if rerender:
+        _rerendered(target, _rerender(cfg, opts, previous, target))
+    result = ReleaseResult(target, dry_run=opts.dry_run, notes=notes)
+    if opts.dry_run == "client" or (opts.dry_run and not rerender):
+        return result  # Helm's dry-run rollback stops before the cluster
+    if opts.dry_run:  # server, re-rendered: objects built against the API and dry-run applied
+        checked = _preflight(cfg, target, apply=server_side and not opts.force_conflicts)
+        result.updated = [r.ref() for r in checked]
         return result
     if server_side and not opts.force_conflicts:
         _preflight(cfg, target)
+    cfg.redactor.add_release(target)
+    cfg.redactor.add_release(current)
+    first_log = len(cfg.hook_logs)
     cfg.debug("creating rolled back release", name=opts.name)
     cfg.storage.create(target, history_max=opts.history_max)
     try:
-        _perform(cfg, opts, current, target, server_side, result)
+        with evidence.on_error(cfg):
+            _perform(cfg, opts, current, target, server_side, result)
     except KeyboardInterrupt:
         # Stopped by a signal (Helm's rollback has no handler and leaves the record pending):
         # recorded failed, so the next operation need not wait for --timeout to pass.
@@ -114,15 +153,61 @@ def rollback_locked(cfg: ActionConfig, opts: RollbackOptions, lock: Lock | None)
         raise
     cfg.debug("updating status for rolled back release", name=opts.name)
     cfg.storage.update(target)
+    result.hook_logs = cfg.hook_logs[first_log:]
     return result
 
 
-def _preflight(cfg: ActionConfig, target: Release) -> None:
-    """Beyond Helm: every SSA conflict reported at once, before the record or any object changes."""
+def _rerender(cfg: ActionConfig, opts: RollbackOptions, previous: Release,
+              target: Release) -> RenderedRelease:
+    """The target revision's stored chart and values rendered again for the new revision,
+    with the history as it stands before it (upgrade-like: .Release.IsUpgrade)."""
+    from runner.release.chartjson import chart_from_json
+
+    chart = chart_from_json(previous.chart or {})
+    subcharts = _subcharts(chart, previous)
+    if subcharts:
+        raise RollbackError(
+            f"cannot re-render revision {previous.version} for --release-history-max: a release "
+            f"record holds only its chart's own templates, and this release had subcharts "
+            f"({', '.join(subcharts)}); roll back without --release-history-max to re-apply the "
+            "revision's stored manifest")
+    return render_release(cfg, chart, None, dict(previous.config), RenderRequest(
+        target.name, target.namespace, target.version, True, opts.release_history_max,
+        opts.include_history_values))
+
+
+def _subcharts(chart: Any, record: Release) -> list[str]:
+    """The subcharts a stored release was rendered with: declared (and enabled: Helm drops
+    disabled ones from the stored metadata) or seen in its manifest's and hooks' sources."""
+    found = [dep.alias or dep.name for dep in chart.metadata.dependencies]
+    prefix = f"{chart.name()}/charts/"
+    sources = [hook.path for hook in record.hooks]
+    sources += [line[len("# Source: "):] for line in record.manifest.splitlines()
+                if line.startswith("# Source: ")]
+    for source in sources:
+        if source.startswith(prefix):
+            name = source[len(prefix):].split("/", 1)[0]
+            if name not in found:
+                found.append(name)
+    return found
+
+
+def _rerendered(target: Release, rendered: RenderedRelease) -> None:
+    """The new record holds what was rendered now (the stored chart stays as it was)."""
+    target.manifest, target.hooks = rendered.manifest, rendered.hooks
+    target.info.notes = rendered.notes
+    target.info.description = f"{target.info.description} ({RERENDERED})"
+
+
+def _preflight(cfg: ActionConfig, target: Release, apply: bool = True) -> list[Resource]:
+    """Beyond Helm: every SSA conflict reported at once, before the record or any object
+    changes (`apply`: the dry-run applies; else the objects are only built against the API)."""
     cluster = cfg.require_cluster()
     resources = cluster.build(target.manifest, target.namespace)
     set_release_metadata(resources, target.name, target.namespace)
-    preflight(cluster, resources, migrating_from_csa=True)
+    if apply:
+        preflight(cluster, resources, migrating_from_csa=True)
+    return resources
 
 
 def _perform(cfg: ActionConfig, opts: RollbackOptions, current: Release, target: Release,
@@ -131,9 +216,10 @@ def _perform(cfg: ActionConfig, opts: RollbackOptions, current: Release, target:
     cluster = cfg.require_cluster()
     old = cluster.build(current.manifest, current.namespace)
     new = cluster.build(target.manifest, target.namespace)
+    observer = HookObserver(cfg, cluster)
     if not opts.no_hooks:
         run_hooks(cluster, target, "pre-rollback", server_side=server_side, timeout=opts.timeout,
-                  record=cfg.storage.update)
+                  record=cfg.storage.update, observer=observer)
     set_release_metadata(new, target.name, target.namespace)
     try:
         applied = cluster.update(old, new, server_side=server_side, force=opts.force_conflicts,
@@ -150,6 +236,8 @@ def _perform(cfg: ActionConfig, opts: RollbackOptions, current: Release, target:
         try:
             cluster.wait(new, opts.timeout, strategy=opts.wait_strategy, jobs=opts.wait_for_jobs)
         except RunnerError as err:
+            cfg.evidence.extend(evidence.capture(cluster, new, "waited on", cfg.redactor, only_failing=True,
+                                                 jobs=opts.wait_for_jobs))
             target.info.status = FAILED
             target.info.description = f'Release "{target.name}" failed: {err}'
             cfg.storage.update(current)
@@ -157,7 +245,7 @@ def _perform(cfg: ActionConfig, opts: RollbackOptions, current: Release, target:
             raise RollbackError(f"release {target.name} failed: {err}") from err
     if not opts.no_hooks:
         run_hooks(cluster, target, "post-rollback", server_side=server_side, timeout=opts.timeout,
-                  record=cfg.storage.update)
+                  record=cfg.storage.update, observer=observer)
     for head in cfg.storage.heads(target.name):
         if head.status == DEPLOYED:
             cfg.debug("superseding previous deployment", version=head.version)

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from runner.actions import evidence
+from runner.actions.hook_logs import HookObserver
 from runner.actions.hooks import run_hooks
 from runner.actions.release_config import DEFAULT_TIMEOUT, ActionConfig, now, validate_name
 from runner.actions.results import UninstallResult
@@ -56,7 +58,9 @@ def uninstall(cfg: ActionConfig, opts: UninstallOptions) -> UninstallResult | No
                 raise UninstallError(f'the release named "{opts.name}" is already deleted')
             _purge(cfg, opts.name)
             return UninstallResult(release)
-        return _perform(cfg, opts, release)
+        cfg.redactor.add_release(release)
+        with evidence.on_error(cfg):
+            return _perform(cfg, opts, release)
 
 
 def _perform(cfg: ActionConfig, opts: UninstallOptions, release: Release) -> UninstallResult:
@@ -67,9 +71,10 @@ def _perform(cfg: ActionConfig, opts: UninstallOptions, release: Release) -> Uni
     release.info.description = "Deletion in progress (or silently failed)"
     result = UninstallResult(release)
     server_side = release.apply_method == SERVER_SIDE_APPLY
+    observer, first_log = HookObserver(cfg, cluster), len(cfg.hook_logs)
     if not opts.no_hooks:
         run_hooks(cluster, release, "pre-delete", server_side=server_side, timeout=opts.timeout,
-                  record=cfg.storage.update)
+                  record=cfg.storage.update, observer=observer)
     cfg.storage.update(release)
     resources = uninstall_sorted(cluster.build(release.manifest, release.namespace))
     doomed = []
@@ -90,7 +95,8 @@ def _perform(cfg: ActionConfig, opts: UninstallOptions, release: Release) -> Uni
             result.errors.append(str(err))
     if not opts.no_hooks:
         run_hooks(cluster, release, "post-delete", server_side=server_side, timeout=opts.timeout,
-                  record=cfg.storage.update)
+                  record=cfg.storage.update, observer=observer)
+    result.hook_logs = cfg.hook_logs[first_log:]
     release.info.status = UNINSTALLED
     release.info.description = opts.description or "Uninstallation complete"
     if opts.keep_history:

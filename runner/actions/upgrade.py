@@ -179,13 +179,10 @@ def reuse_values(given: dict[str, Any], own: UpgradeOptions, chart: Any,
 
 
 def stored_chart(release: Release) -> Any:
-    """The previous release's chart (metadata + values) for --reuse-values' old defaults."""
-    from runner.chart.chartfile import decode_metadata
-    from runner.chart.model import Chart
+    """The previous release's chart (its metadata and values) for --reuse-values' old defaults."""
+    from runner.release.chartjson import chart_from_json
 
-    data = release.chart or {}
-    return Chart(metadata=decode_metadata(data.get("metadata") or {}, what="release chart"),
-                 values=dict(data.get("values") or {}))
+    return chart_from_json(release.chart or {})
 
 
 def _after_failure(cfg: ActionConfig, opts: DeployOptions, own: UpgradeOptions, failed: Release,

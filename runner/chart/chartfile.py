@@ -13,6 +13,7 @@ from collections.abc import Callable
 
 from runner.chart.errors import ChartError, ChartValidationError
 from runner.chart.model import Dependency, Lock, Maintainer, Metadata
+from runner.golang.filepath import base as filepath_base
 from runner.golang.strconv import format_float, quote
 
 # Helm's alias format `^[a-zA-Z0-9_-]+$`, as a character set.
@@ -264,7 +265,9 @@ def validate_metadata(md: Metadata) -> None:
         raise ChartValidationError("chart.metadata.apiVersion is required")
     if not md.name:
         raise ChartValidationError("chart.metadata.name is required")
-    if md.name != md.name.rsplit("/", 1)[-1] or md.name in (".", ".."):
+    if md.name in (".", ".."):
+        raise ChartValidationError(f"chart.metadata.name {quote(md.name)} is not allowed")
+    if md.name != filepath_base(md.name):
         raise ChartValidationError(f"chart.metadata.name {quote(md.name)} is invalid")
     if not md.version:
         raise ChartValidationError("chart.metadata.version is required")

@@ -22,12 +22,14 @@ from runner.chart.chartfile import (
 from runner.chart.errors import ArchiveError, ChartError
 from runner.chart.ignore import HELM_IGNORE, Rules
 from runner.chart.logs import Warning, Warnings  # noqa: A004 - Helm's log line
-from runner.chart.model import API_VERSION_V1, Chart, ChartFile, Metadata
+from runner.chart.model import API_VERSION_V1, API_VERSION_V3, Chart, ChartFile, Metadata
 
 TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
     from typing import Any
 
+# What Helm's actions say of a chart its v3 loader read: they take chart v2 only.
+INVALID_API_VERSION = "invalid chart apiVersion"
 _REQUIREMENTS_WARNING = (
     'Warning: Dependencies are handled in Chart.yaml since apiVersion "v2". '
     "We recommend migrating dependencies to Chart.yaml."
@@ -46,7 +48,7 @@ def load_chart(path: str | os.PathLike[str], detect: bool = True) -> Chart:
         raise ChartError(f"stat {path}: no such file or directory")
     if os.path.isdir(path):
         return load_directory(path, detect)
-    return load_archive_file(path)
+    return load_archive_file(path, detect)
 
 
 def load_directory(directory: str | os.PathLike[str], detect: bool = True) -> Chart:
@@ -57,11 +59,14 @@ def load_directory(directory: str | os.PathLike[str], detect: bool = True) -> Ch
         raise ChartError(
             f"unable to detect chart at {chart_yaml}: open {chart_yaml}: no such file or directory"
         )
+    v3 = False
     if detect:
         with open(chart_yaml, "rb") as handle:
-            _check_api_version(handle.read())
+            v3 = _is_v3(handle.read())
     walk = walk_chart_directory(top)
-    chart = load_files(walk.files)
+    chart = load_files(walk.files, v3=v3)
+    if v3:
+        raise ChartError(INVALID_API_VERSION)
     chart.load_warnings[:0] = walk.warnings.items  # the walk logs before LoadFiles runs
     return chart
 
@@ -142,8 +147,9 @@ class _Walk:
             self.files.append((name, handle.read().removeprefix(archive.UTF8_BOM)))
 
 
-def load_archive_file(archive_path: str | os.PathLike[str]) -> Chart:
-    """A chart archive named on the command line (Helm 4's archive loader and its messages)."""
+def load_archive_file(archive_path: str | os.PathLike[str], detect: bool = True) -> Chart:
+    """A chart archive named on the command line (Helm 4's archive loader and its messages;
+    `detect`: see load_chart)."""
     from pathlib import Path
 
     path = Path(archive_path).absolute()
@@ -161,25 +167,33 @@ def load_archive_file(archive_path: str | os.PathLike[str]) -> Chart:
     except ArchiveError as exc:
         # Helm 4 says only "unable to load chart archive"; we keep its words and add why.
         raise ArchiveError(f"unable to load chart archive: {exc}") from exc
+    if not detect:  # the chart v2 loader straight: it reports a missing Chart.yaml itself
+        return load_files(files)
     if not any(name == "Chart.yaml" for name, _ in files):
         raise ChartError("unable to detect chart version, no Chart.yaml found")
     return _load_archive_files(files)
 
 
-def load_archive_bytes(data: bytes, source: str = "chart archive") -> Chart:
-    """A chart archive held in memory (a subchart's .tgz: no apiVersion dispatch, as in Go)."""
-    return load_files(archive.read_archive(data, source))
+def load_archive_bytes(data: bytes, source: str = "chart archive", v3: bool = False) -> Chart:
+    """A chart archive held in memory (a subchart's .tgz: no apiVersion dispatch, as in Go:
+    it is read by the loader of its parent's apiVersion)."""
+    return load_files(archive.read_archive(data, source), v3=v3)
 
 
 def _load_archive_files(files: list[tuple[str, bytes]]) -> Chart:
     chart_yaml = next((d for n, d in files if n == "Chart.yaml"), None)
-    if chart_yaml is not None:
-        _check_api_version(chart_yaml)
-    return load_files(files)
+    v3 = chart_yaml is not None and _is_v3(chart_yaml)
+    chart = load_files(files, v3=v3)
+    if v3:
+        raise ChartError(INVALID_API_VERSION)
+    return chart
 
 
-def _check_api_version(chart_yaml: bytes) -> None:
-    """Helm 4 picks a loader by apiVersion: v1/v2 (or none) here, v3 is refused."""
+def _is_v3(chart_yaml: bytes) -> bool:
+    """Helm 4 picks a loader by apiVersion: v1/v2 (or none) the chart v2 loader, v3 the
+    chart v3 loader, anything else is refused. A v3 chart is loaded and validated in full
+    (Chart.yaml, values, files, subcharts) before the action refuses its apiVersion, so
+    its load errors come first, as in Helm."""
     doc = load_yaml_document(chart_yaml, "Chart.yaml")
     if doc is not None and not isinstance(doc, dict):
         kind = "array" if isinstance(doc, list) else "string" if isinstance(doc, str) else "number"
@@ -189,19 +203,21 @@ def _check_api_version(chart_yaml: bytes) -> None:
         )
     version = (doc or {}).get("apiVersion") or ""
     if version in ("", "v1", "v2"):
-        return
-    if version == "v3":
-        raise ChartError("invalid chart apiVersion")
+        return False
+    if version == API_VERSION_V3:
+        return True
     raise ChartError("unsupported chart version")
 
 
-def load_files(files: list[tuple[str, bytes]]) -> Chart:
-    """Sort named files into a Chart (Helm's LoadFiles) and load its charts/ recursively."""
+def load_files(files: list[tuple[str, bytes]], v3: bool = False) -> Chart:
+    """Sort named files into a Chart (Helm's LoadFiles) and load its charts/ recursively.
+    `v3`: as the chart v3 loader (an apiVersion defaults to v3; requirements.yaml and
+    requirements.lock are plain files)."""
     metadata: Metadata | None = None
     for name, data in files:
         if name == "Chart.yaml":
             metadata = decode_metadata(load_yaml_document(data, "Chart.yaml", ints=True))
-            metadata.api_version = metadata.api_version or API_VERSION_V1
+            metadata.api_version = metadata.api_version or (API_VERSION_V3 if v3 else API_VERSION_V1)
     chart = Chart(metadata=metadata or Metadata())
     chart.raw = [ChartFile(n, d) for n, d in files]
     subcharts: dict[str, list[tuple[str, bytes]]] = {}
@@ -212,13 +228,16 @@ def load_files(files: list[tuple[str, bytes]]) -> Chart:
             rest = name[len("charts/") :]
             subcharts.setdefault(rest.split("/", 1)[0], []).append((rest, data))
             continue
+        if v3 and name in ("requirements.yaml", "requirements.lock"):
+            chart.files.append(ChartFile(name, data))
+            continue
         metadata = _place_file(chart, metadata, name, data)
     if metadata is None:
         raise ChartError("Chart.yaml file is missing")
     chart.metadata = metadata
     validate_metadata(metadata)
     for sub_name in sorted(subcharts):
-        sub = _load_subchart(chart, sub_name, subcharts[sub_name])
+        sub = _load_subchart(chart, sub_name, subcharts[sub_name], v3)
         if sub is not None:
             chart.add_dependency(sub)
             chart.load_warnings.extend(sub.load_warnings)  # logged in load order
@@ -254,7 +273,8 @@ def _place_file(chart: Chart, metadata: Metadata | None, name: str, data: bytes)
     return metadata
 
 
-def _load_subchart(parent: Chart, name: str, files: list[tuple[str, bytes]]) -> Chart | None:
+def _load_subchart(parent: Chart, name: str, files: list[tuple[str, bytes]],
+                   v3: bool) -> Chart | None:
     if name[:1] in ("_", "."):
         return None
     if name.endswith(".tgz") and files[0][0] != name:  # a directory named *.tgz: not wrapped
@@ -263,9 +283,9 @@ def _load_subchart(parent: Chart, name: str, files: list[tuple[str, bytes]]) -> 
         )
     try:
         if name.endswith(".tgz"):
-            return load_archive_bytes(files[0][1], f"charts/{name}")
+            return load_archive_bytes(files[0][1], f"charts/{name}", v3)
         inner = [(n.split("/", 1)[1], d) for n, d in files if "/" in n]
-        return load_files(inner)
+        return load_files(inner, v3)
     except ChartError as exc:
         raise ChartError(f"error unpacking subchart {name} in {parent.name()}: {exc}") from exc
 

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
 
 API_VERSION_V1 = "v1"
 API_VERSION_V2 = "v2"
+API_VERSION_V3 = "v3"  # read by Helm 4 (its chart v3 loader), refused by its actions
 CHART_TYPES = ("", "application", "library")
 
 

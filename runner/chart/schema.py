@@ -55,13 +55,11 @@ def validate_single(values: Any, schema_bytes: bytes) -> str:
     Violations end with a newline (Helm's JSONSchemaValidationError adds it);
     a schema that does not compile gives the bare compiler message.
     """
-    import json  # here: most charts have no schema
-
     text = schema_bytes.decode("utf-8", "replace")  # Go's decoder replaces bad UTF-8 too
     try:
-        schema = json.loads(text, parse_constant=_reject_constant)
+        schema = unmarshal_json(text)
     except ValueError as exc:
-        return _json_error(exc, text)  # compile errors: no trailing newline in Helm
+        return str(exc)  # compile errors: no trailing newline in Helm
     # Imported here: most charts have no schema, and these cost ~1.5 ms to import.
     from runner.chart import quickcheck
     from runner.chart.metaschema import detect_draft, looks_valid
@@ -108,21 +106,39 @@ def _metaschema_problems(validator_cls: Any, schema: Any) -> str:
 
 
 def _reference_error(exc: Exception) -> str:
-    """santhosh's compile errors for a `$ref` it cannot follow (we never fetch: offline)."""
-    from urllib.parse import urljoin
+    """santhosh's compile errors for a `$ref` it cannot follow: a JSON pointer to nowhere, a
+    remote document that could not be fetched (runner.chart.schema_remote), a local file
+    (not read)."""
+    from urllib.parse import urldefrag, urljoin
 
     from referencing.exceptions import PointerToNowhere, Unresolvable
 
+    from runner.chart import schema_remote
+
     cause = exc.__cause__ if exc.__cause__ is not None else exc
     if isinstance(cause, PointerToNowhere):
-        return f'json-pointer in "{SCHEMA_URL}#{cause.ref}" not found'
+        base = schema_remote.url_of(cause.resource.contents) or SCHEMA_URL
+        return f'json-pointer in "{base}#{cause.ref}" not found'
     if isinstance(cause, Unresolvable):
-        url = urljoin(SCHEMA_URL, str(cause.ref))
+        url = urldefrag(urljoin(SCHEMA_URL, str(cause.ref))).url
+        fetched = cause.__cause__.__cause__ if cause.__cause__ is not None else None
+        if isinstance(fetched, schema_remote.RemoteSchemaError):
+            return f'failing loading "{url}": {fetched}'
         if url.startswith("file://"):
-            path = url.removeprefix("file://").split("#", 1)[0]
+            path = url.removeprefix("file://")
             return f'failing loading "{url}": open {path}: no such file or directory'
-        return f'failing loading "{url}": remote schemas are not fetched (offline)'
+        return f'failing loading "{url}": no loader found'
     raise exc
+
+
+def unmarshal_json(text: str) -> Any:
+    """santhosh's UnmarshalJSON: the document, or ValueError with encoding/json's text."""
+    import json
+
+    try:
+        return json.loads(text, parse_constant=_reject_constant)
+    except ValueError as exc:
+        raise ValueError(_json_error(exc, text)) from None
 
 
 def _reject_constant(name: str) -> Any:
@@ -181,4 +197,8 @@ def _build_validator(cls: Any, schema: Any, track_cycles: bool = False) -> Any:
         from runner.chart import schema_cycles
 
         extended = schema_cycles.track_cycles(extended, schema, SCHEMA_URL)
-    return extended(schema, format_checker=formats)
+    from referencing import Registry
+
+    from runner.chart.schema_remote import retrieve  # remote documents, fetched when referenced
+
+    return extended(schema, format_checker=formats, registry=Registry(retrieve=retrieve))

@@ -4,6 +4,10 @@ Precedence (pkg/cli/values/options.go MergeValues): every -f file in order
 (each may hold several YAML documents; `-` reads stdin), then --set-json,
 --set, --set-string, --set-file and --set-literal, each flag's arguments in
 order; later writes win.
+
+deploy-runner's --secret-values files are values too, read as -f files right after
+them; what they hold and what --set-file reads is secret: `merge_options` hands it to
+a `secrets` list when given one (for runner.release.redact).
 """
 
 from __future__ import annotations
@@ -24,12 +28,14 @@ if TYPE_CHECKING:
 class ValueOptions(Record):
     """The values flags of `helm template/install/upgrade`."""
 
-    __slots__ = ("value_files", "set_json", "set", "set_string", "set_file", "set_literal")
+    __slots__ = ("value_files", "set_json", "set", "set_string", "set_file", "set_literal", "secret_files")
 
     def __init__(self, value_files: Sequence[str] = (), set_json: Sequence[str] = (),
                  set: Sequence[str] = (), set_string: Sequence[str] = (),  # noqa: A002
-                 set_file: Sequence[str] = (), set_literal: Sequence[str] = ()) -> None:
+                 set_file: Sequence[str] = (), set_literal: Sequence[str] = (),
+                 secret_files: Sequence[str] = ()) -> None:
         self.value_files = value_files
+        self.secret_files = secret_files
         self.set_json = set_json
         self.set = set
         self.set_string = set_string
@@ -65,14 +71,17 @@ def read_values_file(name: str) -> bytes:
         raise ValuesError(f"open {name}: {reason}") from None
 
 
-def merge_options(options: ValueOptions, read: FileReader = read_values_file) -> dict[str, Any]:
-    """values.Options.MergeValues: one user-values map from every flag."""
+def merge_options(options: ValueOptions, read: FileReader = read_values_file,
+                  secrets: list[Any] | None = None) -> dict[str, Any]:
+    """values.Options.MergeValues: one user-values map from every flag. `secrets` (when
+    given) receives the values of --secret-values files and the --set-file contents."""
     base: dict[str, Any] = {}
     for name in options.value_files:
-        try:
-            current = load_values(read(name), name, remember=False)
-        except ChartError as exc:
-            raise ValuesError(f"failed to parse {name}: {_strip_prefix(str(exc), name)}") from None
+        base = merge_maps(base, _values_file(name, read))
+    for name in options.secret_files:
+        current = _values_file(name, read)
+        if secrets is not None:
+            secrets.append(current)
         base = merge_maps(base, current)
     for value in options.set_json:
         base = _apply_set_json(value, base)
@@ -83,10 +92,23 @@ def merge_options(options: ValueOptions, read: FileReader = read_values_file) ->
         base,
         "file",
         "--set-file",
-        lambda path: read(path).decode("utf-8", "replace"),
+        lambda path: _secret_text(read(path).decode("utf-8", "replace"), secrets),
     )
     _apply(options.set_literal, base, "literal", "--set-literal")
     return base
+
+
+def _values_file(name: str, read: FileReader) -> dict[str, Any]:
+    try:
+        return load_values(read(name), name, remember=False)
+    except ChartError as exc:
+        raise ValuesError(f"failed to parse {name}: {_strip_prefix(str(exc), name)}") from None
+
+
+def _secret_text(text: str, secrets: list[Any] | None) -> str:
+    if secrets is not None:
+        secrets.append(text)
+    return text
 
 
 def _strip_prefix(message: str, name: str) -> str:
@@ -137,8 +159,10 @@ def merge_user_values(
     value_files: Sequence[str],
     sets: Mapping[str, Sequence[str]],
     read: FileReader = read_values_file,
+    secrets: list[Any] | None = None,
 ) -> dict[str, Any]:
-    """merge_options from CLI-shaped input: `sets` maps flag names ("set", "set-json", ...) to arguments."""
+    """merge_options from CLI-shaped input: `sets` maps flag names ("set", "set-json", ...,
+    and "secret-values") to arguments."""
     options = ValueOptions(
         value_files=list(value_files),
         set_json=list(sets.get("set-json", ())),
@@ -146,5 +170,6 @@ def merge_user_values(
         set_string=list(sets.get("set-string", ())),
         set_file=list(sets.get("set-file", ())),
         set_literal=list(sets.get("set-literal", ())),
+        secret_files=list(sets.get("secret-values", ())),
     )
-    return merge_options(options, read)
+    return merge_options(options, read, secrets)

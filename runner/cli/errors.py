@@ -1,7 +1,8 @@
 """How a command's failure reaches the user: the one place errors become text and exit codes.
 
-- A RunnerError (the user's, or the cluster's) prints `Error: <message>` and exits
-  with its exit_code, with --debug too (as Helm's errors: the message is the report).
+- A RunnerError (the user's, or the cluster's) prints `Error: <message>` (then its
+  details: a failed deploy's evidence) and exits with its exit_code, with --debug too
+  (as Helm's errors: the message is the report).
 - Anything else is a bug of ours: one `Error: internal error: <Type>: <message>`
   line, exit 1 (recursion deeper than the stack: "nested too deeply"); `--debug` shows
   the traceback instead.
@@ -35,6 +36,8 @@ def run_reporting_errors(work: Callable[[], int], debug: Callable[[], bool]) -> 
         return work()
     except RunnerError as err:
         print(f"Error: {err}", file=sys.stderr)
+        if err.details:
+            print(err.details, file=sys.stderr)
         return err.exit_code
     except KeyboardInterrupt as err:
         print("Error: interrupted", file=sys.stderr)

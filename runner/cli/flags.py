@@ -142,11 +142,14 @@ def values_flags(fs: FlagSet) -> None:
                     'with commas: key1=jsonval1,key2=jsonval2 or using json format: {"key1": jsonval1, '
                     '"key2": "jsonval2"})')
     fs.string_array("set-literal", "set a literal STRING value on the command line")
+    fs.string_slice("secret-values", "specify values in a YAML file whose every value is secret: merged after "
+                    "the --values files, and hidden (with their base64 forms) in hook logs and failure evidence, "
+                    "as --set-file values are (can specify multiple)")
 
 
 def set_values(args: Namespace) -> dict[str, list[str]]:
-    """The --set family as engine.merge_user_values takes them."""
-    return {flag: getattr(args, flag.replace("-", "_")) for flag in SET_FLAGS}
+    """The --set family and --secret-values as engine.merge_user_values takes them."""
+    return {flag: getattr(args, flag.replace("-", "_")) for flag in (*SET_FLAGS, "secret-values")}
 
 
 def tls_flags(fs: FlagSet, *, what: str = "chart download", client: str = "HTTPS client") -> None:
@@ -209,6 +212,27 @@ def wait_flag(fs: FlagSet) -> None:
     fs.add("wait", FuncValue("WaitStrategy", "hookOnly", parse, "hookOnly"),
            "if specified, wait until resources are ready (up to --timeout). Values: 'watcher', "
            "'hookOnly', and 'legacy'.", no_opt="watcher")
+
+
+def history_flags(fs: FlagSet) -> None:
+    """deploy-runner's own (HIP-0029 release history at render time; HIP-0027's name as an
+    alias): install, upgrade, rollback, and template (which renders an empty history)."""
+    def depth(text: str, _old: int) -> int:
+        from runner.golang import strconv as gocast
+
+        try:
+            value = gocast.parse_int(text, 0, 64)
+        except gocast.NumError as err:
+            raise ValueError(str(err)) from None
+        if value < 0:
+            raise ValueError("must be 0 (no history) or more")
+        return value
+
+    usage = "how many previous releases the templates see as .Release.History (newest first; 0: none)"
+    fs.add("release-history-max", FuncValue("int", 0, depth, "0"), usage)
+    fs.add("deployed-depth", FuncValue("int", 0, depth, "0"), "alias of --release-history-max (HIP-0027)",
+           dest="release_history_max", hidden=True)
+    fs.bool("include-history-values", "include each previous release's values in .Release.History")
 
 
 def dry_run_flag(fs: FlagSet, usage: str, default: str = "none") -> None:

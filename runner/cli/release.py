@@ -14,6 +14,7 @@ from runner.cli.flags import (
     DRY_RUN_USAGE,
     dry_run_flag,
     dry_run_strategy,
+    history_flags,
     output_flag,
     post_renderer,
     set_values,
@@ -91,19 +92,18 @@ def build(name: str) -> Command:
 # ------------------------------------------------------------------------ flags
 
 
-def _history_flags(fs: FlagSet) -> None:
-    """deploy-runner's own (HIP-0029 release history at render time)."""
-    fs.int("release-history-max", "how many previous releases the templates see as .Release.History "
-           "(newest first; 0: none)")
-    fs.int("deployed-depth", "alias of --release-history-max (HIP-0027)", dest="release_history_max",
-           hidden=True)
-    fs.bool("include-history-values", "include each previous release's values in .Release.History")
-
-
 def _lock_flag(fs: FlagSet) -> None:
     """deploy-runner's own: how long to wait for another run's release lock."""
     fs.duration("wait-for-lock", "how long to wait for another operation's lock on the release (0s: fail "
                 "at once)", default="0s")
+
+
+def _hook_log_flags(fs: FlagSet) -> None:
+    """The hook output log proposal's --no-log-output, and our cap (runner.actions.hook_logs)."""
+    fs.bool("no-log-output", "skip the output of the logs of hooks that ask for it with the "
+            "helm.sh/hook-output-log-policy annotation")
+    fs.int("hook-log-lines", "how many of the last lines of each hook container's log to show (0: all); "
+           "the cut is marked with the number of lines dropped", default=500)
 
 
 def _install_flags(fs: FlagSet) -> None:
@@ -113,8 +113,8 @@ def _install_flags(fs: FlagSet) -> None:
     dry_run_flag(fs, DRY_RUN_USAGE)
     fs.bool("hide-secret", "hide Kubernetes Secrets when also using the --dry-run flag")
     output_flag(fs)
-    _history_flags(fs)
     _lock_flag(fs)
+    _hook_log_flags(fs)
 
 
 def upgrade_flags(fs: FlagSet) -> None:
@@ -168,8 +168,9 @@ def upgrade_flags(fs: FlagSet) -> None:
     chart_path_flags(fs)
     post_renderer_flags(fs)
     output_flag(fs)
-    _history_flags(fs)
+    history_flags(fs)
     _lock_flag(fs)
+    _hook_log_flags(fs)
 
 
 def _rollback_flags(fs: FlagSet) -> None:
@@ -187,7 +188,9 @@ def _rollback_flags(fs: FlagSet) -> None:
     fs.int("history-max", "limit the maximum number of revisions saved per release. Use 0 for no limit",
            default=_history_max_default())
     output_flag(fs)
+    history_flags(fs)
     _lock_flag(fs)
+    _hook_log_flags(fs)
 
 
 def _uninstall_flags(fs: FlagSet) -> None:
@@ -202,6 +205,7 @@ def _uninstall_flags(fs: FlagSet) -> None:
     timeout_flag(fs)
     fs.string("description", "add a custom description")
     _lock_flag(fs)
+    _hook_log_flags(fs)
 
 
 def _test_flags(fs: FlagSet) -> None:
@@ -213,6 +217,7 @@ def _test_flags(fs: FlagSet) -> None:
                     "commas: name=test1,name=test2)")
     output_flag(fs)
     fs.bool("hide-notes", "if set, do not show notes in test output. Does not affect presence in chart metadata")
+    _hook_log_flags(fs)
 
 
 def _history_max_default() -> int:
@@ -239,10 +244,12 @@ def _chart_path(args: Namespace, chart: str) -> str:
     return path
 
 
-def _values(args: Namespace) -> dict[str, Any]:
+def _values(args: Namespace) -> tuple[dict[str, Any], list[Any]]:
+    """The user's values, and what of them is secret (--secret-values, --set-file)."""
     from runner import engine
 
-    return engine.merge_user_values(args.values_files, set_values(args))
+    secrets: list[Any] = []
+    return engine.merge_user_values(args.values_files, set_values(args), secrets), secrets
 
 
 def deploy_options(args: Namespace, name: str, chart: str, server_side: str, dry_run: str) -> Any:
@@ -250,8 +257,10 @@ def deploy_options(args: Namespace, name: str, chart: str, server_side: str, dry
     evaluate in order, so a bad chart, values file or flag is reported first."""
     from runner.actions.deploy import DeployOptions
 
+    path = _chart_path(args, chart)
+    values, secrets = _values(args)
     return DeployOptions(
-        name=name, chart=_chart_path(args, chart), values=_values(args),
+        name=name, chart=path, values=values, secret_values=secrets,
         dry_run=dry_run, wait=_waits(args.wait),
         wait_strategy=_strategy(args.wait), timeout=args.timeout,
         wait_for_lock=args.wait_for_lock, labels=args.labels, post_renderer=post_renderer(args),
@@ -279,7 +288,7 @@ def install(args: Namespace) -> int:
         name, chart = name_and_chart(args.args, args.generate_name)
         opts = deploy_options(args, name, chart, "true" if args.server_side else "false", dry_run)
         own = InstallOptions(generate_name=args.generate_name, replace=args.replace)
-        return install(action_config(args), opts, own)
+        return install(_release_config(args), opts, own)
 
     result = _failing("INSTALLATION FAILED", run)
     print_result(result, args.output, hide_notes=args.hide_notes, debug=args.debug)
@@ -295,7 +304,7 @@ def upgrade(args: Namespace) -> int:
         install=args.install, reuse_values=args.reuse_values, reset_values=args.reset_values,
         reset_then_reuse_values=args.reset_then_reuse_values, cleanup_on_fail=args.cleanup_on_fail,
         history_max=args.history_max, force_replace=args.force_replace)
-    result = _failing("UPGRADE FAILED", lambda: upgrade(action_config(args), opts, own))
+    result = _failing("UPGRADE FAILED", lambda: upgrade(_release_config(args), opts, own))
     if args.output == "table":
         if result.release.version == 1:
             print(f'Release "{name}" does not exist. Installing it now.')
@@ -319,10 +328,12 @@ def rollback(args: Namespace) -> int:
     opts = RollbackOptions(
         name=args.args[0], revision=revision, server_side=args.server_side,
         force_conflicts=args.force_conflicts, cleanup_on_fail=args.cleanup_on_fail,
-        history_max=args.history_max, dry_run=dry_run_strategy(args.dry_run) != "none",
+        history_max=args.history_max, dry_run=_dry(dry_run_strategy(args.dry_run)),
         wait=_waits(args.wait), wait_strategy=_strategy(args.wait), wait_for_jobs=args.wait_for_jobs,
-        timeout=args.timeout, no_hooks=args.no_hooks, wait_for_lock=args.wait_for_lock)
-    result = rollback(action_config(args), opts)
+        timeout=args.timeout, no_hooks=args.no_hooks, wait_for_lock=args.wait_for_lock,
+        release_history_max=args.release_history_max,
+        include_history_values=args.include_history_values)
+    result = rollback(_release_config(args), opts)
     for note in result.notes:
         print(f"note: {note}", file=sys.stderr)
     if args.output == "json":
@@ -339,7 +350,7 @@ def uninstall(args: Namespace) -> int:
     if args.cascade not in CASCADE_POLICIES:  # pkg/cmd's validateCascadeFlag: before any cluster access
         raise RunnerError(f'invalid cascade value ({args.cascade}). Must be "background", "foreground", '
                           'or "orphan"')
-    cfg = action_config(args)
+    cfg = _release_config(args, output="table")
     for name in args.args:
         opts = UninstallOptions(
             name=name, keep_history=args.keep_history, cascade=args.cascade,
@@ -364,7 +375,7 @@ def test(args: Namespace) -> int:
             opts.include.append(item[len("name="):])
         elif re.match(r"^!\s?name=", item):
             opts.exclude.append(re.sub(r"^!\s?name=", "", item, count=1))
-    cfg = action_config(args)
+    cfg = _release_config(args)
     run = run_tests(cfg, opts)
     if args.hide_notes:
         run.release.info.notes = ""
@@ -383,12 +394,33 @@ def test(args: Namespace) -> int:
 # ---------------------------------------------------------------- flag values
 
 
+def _release_config(args: Namespace, output: str | None = None) -> Any:
+    """The action configuration, with hook output logs going where the proposal puts
+    them: standard output, in the command's own flow; standard error when that output is
+    a document (-o json|yaml), so it stays parseable; nowhere with --no-log-output."""
+    if args.hook_log_lines < 0:
+        raise RunnerError(f"invalid --hook-log-lines {args.hook_log_lines}: must be 0 (all lines) or more")
+    cfg = action_config(args)
+    cfg.hook_log_lines = args.hook_log_lines
+    if not args.no_log_output:
+        to_stderr = (output or args.output) in ("json", "yaml")
+
+        def writer(namespace: str, pod: str, container: str) -> Any:
+            return sys.stderr if to_stderr else sys.stdout  # looked up when written: tests redirect them
+
+        cfg.hook_output = writer
+        cfg.live_hook_logs = (sys.stderr if to_stderr else sys.stdout).isatty()
+    return cfg
+
+
 def _failing(prefix: str, work: Any) -> Any:
-    """Helm's CLI prefix for install/upgrade failures."""
+    """Helm's CLI prefix for install/upgrade failures (the error's details follow it)."""
     try:
         return work()
     except RunnerError as err:
-        raise RunnerError(f"{prefix}: {err}") from err
+        wrapped = RunnerError(f"{prefix}: {err}")
+        wrapped.details = err.details
+        raise wrapped from err
 
 
 def _waits(value: str) -> bool:

@@ -8,6 +8,7 @@ from runner.cli.cobra import Command, minimum_args
 from runner.cli.flags import (
     chart_path_flags,
     dry_run_strategy,
+    history_flags,
     post_renderer,
     post_renderer_flags,
     timeout_flag,
@@ -75,6 +76,7 @@ def install_flags(fs: FlagSet, *, server_side: bool = True) -> None:
     values_flags(fs)
     chart_path_flags(fs)
     post_renderer_flags(fs)
+    history_flags(fs)
 
 
 def _flags(fs: FlagSet) -> None:
@@ -102,7 +104,8 @@ def handle(args: Namespace) -> int:
     strategy = "server" if args.validate else dry_run_strategy(args.dry_run, template=True)
     opts = TemplateOptions(
         release_name=name, chart=chart, namespace=args.namespace or _context_namespace(args),
-        values_files=args.values_files, set_values=args.set, set_string=args.set_string,
+        values_files=[*args.values_files, *args.secret_values],  # --secret-values: -f files, after them
+        set_values=args.set, set_string=args.set_string,
         set_file=args.set_file, set_json=args.set_json, set_literal=args.set_literal,
         show_only=args.show_only, output_dir=args.output_dir,
         use_release_name=args.use_release_name, include_crds=args.include_crds,

@@ -26,7 +26,7 @@ from __future__ import annotations
 import math
 
 from runner.golang.strconv import format_float, json_float
-from runner.golang.types import NilMap, NilSlice, go_type_name, is_time
+from runner.golang.types import HelmValues, NilMap, NilSlice, go_type_name, is_time
 from runner.lazy_pattern import LazyPattern
 
 TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
@@ -290,7 +290,7 @@ def _plain(value: Any) -> Any:
         if 1e-4 <= magnitude < 1e16:
             return value
         raise _NotPlain
-    if kind is dict:
+    if kind is dict or kind is HelmValues:  # `toJson .Values`
         out = {}
         for key, item in value.items():
             if type(key) is not str:

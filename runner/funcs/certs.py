@@ -224,7 +224,7 @@ def _build_certificate(
 
     addresses, names = _ip_addresses(ips), _dns_names(dns)
     _check_go_key_types(signer[1] if signer else key, key)
-    subject = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, cn)]) if cn else x509.Name([])
+    subject = x509.Name([_go_name_attribute(NameOID.COMMON_NAME, cn)]) if cn else x509.Name([])
     import secrets
 
     issuer_cert, issuer_key = signer if signer else (None, key)
@@ -233,7 +233,7 @@ def _build_certificate(
         x509.CertificateBuilder()
         .serial_number(secrets.randbelow(1 << 128))
         .subject_name(subject)
-        .issuer_name(issuer_cert.subject if issuer_cert else subject)
+        .issuer_name(_subject_of(issuer_cert) if issuer_cert else subject)
         .public_key(key.public_key())
         .not_valid_before(now)
         .not_valid_after(now + dt.timedelta(days=days_valid))
@@ -259,6 +259,42 @@ def _build_certificate(
         raise FuncError(f"error creating certificate: {err}") from None
     cert_pem = cert.public_bytes(serialization.Encoding.PEM).decode("ascii")
     return Certificate(cert_pem, _pem_for_key(key))
+
+
+# encoding/asn1's isPrintable (with '*' and '&' rejected, as when marshalling): the
+# characters a PrintableString may hold.
+_CN_LIMIT = 64  # cryptography's upper bound for a common name
+_PRINTABLE = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 '()+,-./:=?")
+
+
+def _go_name_attribute(oid: Any, value: str) -> Any:
+    """A name attribute as crypto/x509 marshals it: a Go string becomes a PrintableString
+    when every character is printable in that sense, a UTF8String otherwise (the
+    `cryptography` default would be UTF8String always, other bytes than Helm's)."""
+    from cryptography import x509
+    from cryptography.x509.name import _ASN1Type
+
+    kind = _ASN1Type.PrintableString if set(value) <= _PRINTABLE else _ASN1Type.UTF8String
+    if len(value.encode()) <= _CN_LIMIT:
+        return x509.NameAttribute(oid, value, _type=kind)
+    # Go sets no upper bound (RFC 5280's 64 for a common name); cryptography refuses
+    # longer ones unless told not to validate, and then warns.
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return x509.NameAttribute(oid, value, _type=kind, _validate=False)
+
+
+def _subject_of(cert: Any) -> Any:
+    """The parent's subject (Go copies its raw bytes; `cryptography` keeps each attribute's
+    string type, so it encodes the same), without the warning `cryptography` gives for a
+    common name over 64 bytes, which Go accepts."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return cert.subject
 
 
 def _der_element(data: bytes, offset: int) -> tuple[int, int]:

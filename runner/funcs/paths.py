@@ -4,6 +4,12 @@ osBase/osDir/osClean/osExt/osIsAbs are path/filepath, which on Linux behaves the
 from __future__ import annotations
 
 from runner.funcs.registry import gofunc
+from runner.golang import filepath
+
+
+def base(path: str) -> str:
+    """Go's path.Base (filepath.Base on Linux: runner.golang.filepath)."""
+    return filepath.base(path)
 
 
 def clean(path: str) -> str:
@@ -26,16 +32,6 @@ def clean(path: str) -> str:
     if rooted:
         return "/" + joined
     return joined or "."
-
-
-def base(path: str) -> str:
-    """Go's path.Base: the last element, trailing slashes removed."""
-    if path == "":
-        return "."
-    path = path.rstrip("/")
-    if path == "":
-        return "/"
-    return path[path.rfind("/") + 1 :]
 
 
 def dirname(path: str) -> str:

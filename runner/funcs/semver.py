@@ -236,6 +236,40 @@ def new_version(text: str) -> Version:
     return Version(major, minor, patch, pre, build, text)
 
 
+def strict_new_version(text: str) -> Version:
+    """semver.StrictNewVersion: SemVer 2.0 exactly (MAJOR.MINOR.PATCH, no "v", no leading
+    zeros, numbers within uint64), checked by hand as Masterminds does: no regex `$` that
+    would let a trailing newline through."""
+    if not text:
+        raise SemverError("version string empty")
+    parts = text.split(".", 2)
+    if len(parts) != 3:
+        raise SemverError(ERR_INVALID_SEMVER)
+    patch, plus, build = parts[2].partition("+")
+    if plus:
+        _validate_metadata(build)
+    patch, dash, pre = patch.partition("-")
+    if dash:
+        _validate_prerelease(pre)
+    numbers = [parts[0], parts[1], patch]
+    for number in numbers:
+        if not set(number) <= _NUM:  # "" passes here and fails in ParseUint, as in Go
+            raise SemverError("invalid characters in version")
+        if len(number) > 1 and number[0] == "0":
+            raise SemverError(ERR_SEGMENT_STARTS_ZERO)
+    major, minor, patch_number = (_parse_uint_strict(number) for number in numbers)
+    return Version(major, minor, patch_number, pre, build, text)
+
+
+def _parse_uint_strict(text: str) -> int:
+    """strconv.ParseUint(text, 10, 64) as StrictNewVersion reports it (no prefix)."""
+    if not text:
+        raise SemverError('strconv.ParseUint: parsing "": invalid syntax')
+    if int(text) > _UINT64_MAX:
+        raise SemverError(f'strconv.ParseUint: parsing "{text}": value out of range')
+    return int(text)
+
+
 def _compare_pre_part(s: str, o: str) -> int:
     if s == o:
         return 0

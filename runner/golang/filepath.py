@@ -1,4 +1,4 @@
-"""Go's path/filepath.Match (match.go) for slash-separated names, as on Linux.
+"""Go's path/filepath for slash-separated names, as on Linux: Base, and Match (match.go).
 
 Not Python's fnmatch: a class is negated with `^` (`[!a]` is a class of `!`
 and `a`), `\\` escapes the next character, `*` and `?` stop at '/', and a
@@ -6,6 +6,16 @@ malformed pattern is an error (ErrBadPattern) rather than a literal.
 """
 
 from __future__ import annotations
+
+
+def base(path: str) -> str:
+    """filepath.Base (path.Base on Linux): the last element, trailing slashes removed."""
+    if path == "":
+        return "."
+    path = path.rstrip("/")
+    if path == "":
+        return "/"
+    return path[path.rfind("/") + 1 :]
 
 
 class ErrBadPattern(ValueError):

@@ -19,6 +19,7 @@ from runner.golang.strconv import (
 )
 from runner.golang.types import (
     Duration,
+    HelmValues,
     Int64,
     IntSlice,
     StringMap,
@@ -687,6 +688,7 @@ _PLAIN_TYPES = frozenset(
         StringSlice,
         IntSlice,
         StringMap,
+        HelmValues,
         complex,
     }
 )

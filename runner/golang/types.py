@@ -104,6 +104,39 @@ class StringMap(dict):
     go_type = "map[string]string"
 
 
+class HelmValues(dict):
+    """Helm's common.Values: the type of a template's top-level scope (`.`), of `.Values`
+    (every chart's) and of `.Template`. Its underlying type is map[string]interface {}:
+    Go passes it to parameters of that type, while typeOf, `%T`, `%#v` and type
+    assertions (dig) see its own name.
+
+    Go retypes one map where Python needs two objects: a subchart's `.Values` is the
+    parent's `.Values.<sub>` (a plain map there). `mirrored(table)` gives a copy whose
+    writes (set, unset, merge) also reach the original, so the parent still sees them."""
+
+    __slots__ = ("_mirror",)
+    go_type = "common.Values"
+    go_underlying = "map[string]interface {}"
+
+    @classmethod
+    def mirrored(cls, original: dict[Any, Any]) -> HelmValues:
+        values = cls(original)
+        values._mirror = original
+        return values
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        dict.__setitem__(self, key, value)
+        mirror = getattr(self, "_mirror", None)
+        if mirror is not None:
+            mirror[key] = value
+
+    def pop(self, key: Any, *default: Any) -> Any:
+        mirror = getattr(self, "_mirror", None)
+        if mirror is not None:
+            mirror.pop(key, None)
+        return dict.pop(self, key, *default)
+
+
 class NilMap(dict):
     """A nil Go map[string]interface {} (fromJson "null"): no entries, prints `map[]`,
     encodes as JSON null (go-yaml v3: `{}`). Always a fresh instance: Go panics on
@@ -161,6 +194,7 @@ _TYPE_NAMES: dict[type, str] = {
     IntSlice: "[]int",
     dict: "map[string]interface {}",
     StringMap: "map[string]string",
+    HelmValues: "common.Values",
     complex: "complex128",
 }
 
@@ -207,6 +241,7 @@ _KINDS: dict[type, str] = {
     IntSlice: "slice",
     dict: "map",
     StringMap: "map",
+    HelmValues: "map",
     complex: "complex128",
 }
 
@@ -257,6 +292,7 @@ _PLAIN_TRUTH = frozenset(
         IntSlice,
         dict,
         StringMap,
+        HelmValues,
         complex,
     }
 )
@@ -363,6 +399,7 @@ FORMATTERS: dict[type, Callable[[Any], str]] = {
     IntSlice: _format_list,
     dict: _format_map,
     StringMap: _format_map,
+    HelmValues: _format_map,
     bytes: _format_bytes,
     bytearray: _format_bytes,
     complex: format_complex,

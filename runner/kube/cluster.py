@@ -9,7 +9,7 @@ install, upgrade, rollback and uninstall move records between statuses.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     from runner.kube.apply import ApplyResult, FieldConflict
@@ -100,6 +100,24 @@ class Cluster(Protocol):
 
     def pod_log(self, namespace: str, pod: str) -> tuple[int, str]:
         """A Pod's log (HTTP status, text or the error's message)."""
+        ...
+
+    # -- what a workload left behind (hook logs, failure evidence) ---------------------
+    def live(self, resource: Resource) -> dict[str, Any] | None:
+        """The object as the API server has it now; None when it is gone."""
+        ...
+
+    def pods(self, namespace: str, *, selector: str = "", name: str = "") -> list[dict[str, Any]]:
+        """The pods a label selector matches, or the one named; oldest first."""
+        ...
+
+    def container_log(self, namespace: str, pod: str, container: str, *, tail_lines: int | None = None,
+                      limit_bytes: int | None = None) -> tuple[int, str]:
+        """One container's log (HTTP status, text or the error's message)."""
+        ...
+
+    def events(self, namespace: str, kind: str, name: str) -> list[dict[str, Any]]:
+        """The events naming an object, oldest first."""
         ...
 
     # -- set-up -------------------------------------------------------------------
@@ -227,6 +245,28 @@ class KubeCluster:
 
     def pod_log(self, namespace: str, pod: str) -> tuple[int, str]:
         return self.client.text(f"/api/v1/namespaces/{namespace}/pods/{pod}/log")
+
+    def live(self, resource: Resource) -> dict[str, Any] | None:
+        from runner.kube import observe
+
+        return observe.live(self.client, resource)
+
+    def pods(self, namespace: str, *, selector: str = "", name: str = "") -> list[dict[str, Any]]:
+        from runner.kube import observe
+
+        return observe.pods(self.client, namespace, selector=selector, name=name)
+
+    def container_log(self, namespace: str, pod: str, container: str, *, tail_lines: int | None = None,
+                      limit_bytes: int | None = None) -> tuple[int, str]:
+        from runner.kube import observe
+
+        return observe.container_log(self.client, namespace, pod, container, tail_lines=tail_lines,
+                                     limit_bytes=limit_bytes)
+
+    def events(self, namespace: str, kind: str, name: str) -> list[dict[str, Any]]:
+        from runner.kube import observe
+
+        return observe.events(self.client, namespace, kind, name)
 
     def install_crds(self, manifests: Sequence[str], timeout: float) -> list[str]:
         from runner.kube.apply import create

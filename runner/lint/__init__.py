@@ -3,6 +3,7 @@
 `run_all(chart_dir, values, ...)` runs Chartfile, Values, Templates,
 Dependencies and CRDs rules in Helm's order and returns the Linter with
 its messages; the stderr lines Helm would log are collected in `warnings`.
+Then deploy-runner's own: .Release.History used without a guard (runner.lint.history).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from runner.chart.logs import Warnings
 from runner.lint.chartfile import lint_chartfile
 from runner.lint.crds import lint_crds
 from runner.lint.dependencies import lint_dependencies
+from runner.lint.history import lint_history
 from runner.lint.support import Linter
 from runner.lint.templates import TemplateOptions, lint_templates
 from runner.lint.values import lint_values
@@ -30,4 +32,5 @@ def run_all(chart_dir: str, opts: TemplateOptions, warnings: Warnings) -> Linter
     lint_templates(linter, opts, warnings)
     lint_dependencies(linter, warnings)
     lint_crds(linter, warnings)
+    lint_history(linter)
     return linter

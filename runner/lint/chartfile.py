@@ -9,18 +9,13 @@ from typing import Any
 from runner.chart.chartfile import decode_metadata, is_loose_semver, load_yaml_document
 from runner.chart.errors import ChartError
 from runner.chart.model import Metadata
-from runner.funcs.paths import base as go_path_base
+from runner.golang.filepath import base as go_path_base
 from runner.golang.strconv import quote
 from runner.golang.types import go_type_name
 from runner.lint.govalidate import is_email, is_request_url, is_url
 from runner.lint.support import ERROR, INFO, WARNING, Linter
 
 CHART_FILE = "Chart.yaml"
-_STRICT_SEMVER = re.compile(
-    r"^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)"
-    r"(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?"
-    r"(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?$"
-)
 _LOOSE_PARTS = re.compile(r"^v?([0-9]+)(\.[0-9]+)?(\.[0-9]+)?(-([0-9A-Za-z\-.]+))?")
 _FIELDS = {
     "": {"name", "home", "sources", "version", "description", "keywords", "maintainers", "icon",
@@ -162,7 +157,12 @@ def _normalized(match: re.Match[str]) -> str:
 
 
 def validate_strict_semver(md: Metadata) -> str | None:
-    if _STRICT_SEMVER.match(md.version) is None:
+    """validateChartVersionStrictSemVerV2: semver.StrictNewVersion must accept it."""
+    from runner.funcs.semver import SemverError, strict_new_version
+
+    try:
+        strict_new_version(md.version)
+    except SemverError:
         return f"version '{md.version}' is not a valid SemVerV2"
     return None
 

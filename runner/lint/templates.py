@@ -12,6 +12,7 @@ from runner.errors import RunnerError
 from runner.golang.strconv import quote
 from runner.lint.chartload import load_v2
 from runner.lint.deprecations import validate_no_deprecations
+from runner.lint.hook_policies import lint_hook_output_policies
 from runner.lint.k8syaml import DecodeError, K8sObject, decode_objects, list_item_annotations
 from runner.lint.names import check_for_kind
 from runner.lint.support import ERROR, WARNING, Linter
@@ -51,6 +52,8 @@ def lint_templates(linter: Linter, opts: TemplateOptions, warnings: Warnings) ->
         content = rendered.get(posixpath.join(chart.name(), name), "")
         if content.strip() and not _lint_content(linter, name, content, opts):
             return
+        if content.strip():  # ours: helm.sh/hook-output-log-policy values
+            lint_hook_output_policies(linter, name, content, template.data.decode("utf-8", "replace"))
 
 
 def _render(linter: Linter, chart: Any, opts: TemplateOptions, warnings: Warnings) -> dict[str, str] | None:

@@ -90,6 +90,26 @@ def _omit(values: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in values.items() if v not in ("", None, False, [], {})}
 
 
+def chart_from_json(data: dict[str, Any]) -> Any:
+    """The chart a record stores, loaded back (Helm's chart.Chart from its JSON): metadata,
+    lock, templates, values, schema and files. Never its subcharts: Helm stores none."""
+    from runner.chart.chartfile import decode_lock, decode_metadata
+    from runner.chart.model import Chart, ChartFile
+
+    def files(key: str) -> list[ChartFile]:
+        return [ChartFile(str(f.get("name") or ""), base64.b64decode(f.get("data") or ""))
+                for f in data.get(key) or [] if isinstance(f, dict)]
+
+    lock = data.get("lock")
+    return Chart(
+        metadata=decode_metadata(data.get("metadata") or {}, what="release chart"),
+        lock=decode_lock(lock, "release chart lock") if isinstance(lock, dict) else None,
+        templates=files("templates"), files=files("files"),
+        values=dict(data.get("values") or {}),
+        schema=base64.b64decode(data["schema"]) if data.get("schema") else None,
+    )
+
+
 def chart_view(chart_json: dict[str, Any] | None) -> dict[str, Any] | None:
     """A stored chart as templates see `.Chart` (Go field names), for .Release.History."""
     if not chart_json:

@@ -10,8 +10,10 @@ from __future__ import annotations
 from typing import Any
 
 from runner.release.chartjson import chart_view
-from runner.release.record import Release, parse_go_time
+from runner.release.record import Release
 from runner.release.storage import Storage
+
+RFC3339_NANO = "2006-01-02T15:04:05.999999999Z07:00"
 
 
 def entries(storage: Storage, name: str, depth: int, include_values: bool) -> list[dict[str, Any]]:
@@ -29,10 +31,21 @@ def entry(record: Release, include_values: bool) -> dict[str, Any]:
         "Revision": record.version,
         "Status": info.status,
         "Chart": chart_view(record.chart),
-        "FirstDeployed": parse_go_time(info.first_deployed) if info.first_deployed else None,
-        "LastDeployed": parse_go_time(info.last_deployed) if info.last_deployed else None,
+        "FirstDeployed": stored_time(info.first_deployed),
+        "LastDeployed": stored_time(info.last_deployed),
         "Values": dict(record.config) if include_values else {},
     }
+
+
+def stored_time(text: str) -> Any:
+    """A record's timestamp as the time.Time Helm decodes: the stored instant to the
+    nanosecond (a GoTime below the microsecond), in Local when the offset is Local's."""
+    if not text:
+        return None
+    from runner.golang.time import local_zone
+    from runner.golang.timeparse import go_parse
+
+    return go_parse(RFC3339_NANO, text, local_zone())
 
 
 def attach(top: dict[str, Any], history: list[dict[str, Any]]) -> None:

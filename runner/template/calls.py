@@ -66,6 +66,8 @@ def _same_type(typ: str) -> Callable[[Any], bool]:
         typ = "[]uint8"
     if exact is None:
         return lambda v: go_type_name(v) == typ
+    if typ == "map[string]interface {}":  # a named map type of it is assignable (common.Values)
+        return lambda v: type(v) is exact or go_type_name(v) == typ or getattr(v, "go_underlying", "") == typ
     return lambda v: type(v) is exact or go_type_name(v) == typ
 
 

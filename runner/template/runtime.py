@@ -25,6 +25,7 @@ from types import CodeType, FunctionType
 
 from runner.golang.gofunc import FuncError
 from runner.golang.strconv import quote
+from runner.golang.types import HelmValues
 from runner.template import positions
 from runner.template.calls import ArgError
 from runner.template.errors import ExecError
@@ -557,7 +558,7 @@ class ChainCmd(Command):
         r = dot if recv is None else recv(st, dot)
         boxed = self.boxed0
         for name in self.head:
-            if type(r) is dict:
+            if type(r) is dict or type(r) is HelmValues:  # `.Values.x`: the scope is common.Values
                 v = r.get(name, _ABSENT)
                 r = _missing_key(st, self.sites.tree, self.node, name, r) if v is _ABSENT else NIL if v is None else v
                 boxed = True
@@ -565,7 +566,7 @@ class ChainCmd(Command):
                 r = _field(st, self.sites.tree, self.node, r, name, self._mid(name), MISSING, dot, boxed)
                 boxed = False
         last = self.last
-        if type(r) is dict:
+        if type(r) is dict or type(r) is HelmValues:
             if self.args or final is not MISSING:
                 fail(st, self.sites.tree, self.node, f"{last} is not a method but has arguments")
             v = r.get(last, _ABSENT)

@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 from runner.golang.gofunc import ANY, FuncError, GoFunc
 from runner.golang.strconv import quote
-from runner.golang.types import Int64, StringMap, format_value, go_type_name, is_time
+from runner.golang.types import HelmValues, Int64, StringMap, format_value, go_type_name, is_time
 from runner.template.builtins import SPECIAL
 from runner.template.calls import (
     EXACT_TYPES,
@@ -53,7 +53,7 @@ def _missing_key(st: State, tree: Tree, node: Node, name: str, receiver: Any = N
     fail(st, tree, node, f"map has no entry for key {quote(name)}")
 
 
-_PLAIN = frozenset({str, int, float, bool, list, tuple, bytes, dict, complex, Int64, StringMap})
+_PLAIN = frozenset({str, int, float, bool, list, tuple, bytes, dict, complex, Int64, StringMap, HelmValues})
 
 
 def _field(

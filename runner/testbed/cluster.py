@@ -1,5 +1,6 @@
 """A real Kubernetes control plane on loopback: etcd, apiserver, controller
-manager, scheduler, with kwok simulating the nodes and their pods.
+manager, scheduler, with kwok simulating the nodes and their pods, and
+runner.testbed.pod_logs serving the pods' logs as their kubelet.
 
     with Testbed.start() as testbed:
         print(testbed.kubeconfig)
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import shutil
 import socket
+import sys
 import tempfile
 import time
 from collections.abc import Callable
@@ -70,7 +72,8 @@ class Testbed:
         workdir = Path(tempfile.mkdtemp(prefix="deploy-runner-testbed-"))
         pki = create_pki(workdir / "pki")
         ports = _free_ports(
-            "etcd", "etcd-peer", "kube-apiserver", "kube-controller-manager", "kube-scheduler", "kwok"
+            "etcd", "etcd-peer", "kube-apiserver", "kube-controller-manager", "kube-scheduler", "kwok",
+            "pod-logs",
         )
         kubeconfig = write_kubeconfig(workdir / "kubeconfig", f"https://{LOOPBACK}:{ports['kube-apiserver']}", pki)
         testbed = cls(binaries, workdir, pki, ports, kubeconfig, keep_workdir=keep_workdir)
@@ -119,6 +122,7 @@ class Testbed:
         self._await(lambda: api.request("GET", "/readyz")[0] == 200, "kube-apiserver /readyz")
         self._launch("kube-controller-manager", self._controller_manager_args())
         self._launch("kube-scheduler", self._scheduler_args())
+        self.components.append(processes.start("pod-logs", self._pod_logs_command(), self.workdir))
         self._launch("kwok", self._kwok_args())
         for name in NODE_NAMES:
             _register_node(api, name)
@@ -217,7 +221,7 @@ class Testbed:
         port = self.ports["kwok"]
         return [
             f"--kubeconfig={self.kubeconfig}",
-            f"--config={write_kwok_config(self.workdir)}",
+            f"--config={write_kwok_config(self.workdir, self.ports['pod-logs'])}",
             "--manage-all-nodes=true",
             f"--node-ip={LOOPBACK}",
             f"--node-port={port}",
@@ -227,6 +231,11 @@ class Testbed:
             f"--cidr={POD_CIDR}",
             "--node-lease-duration-seconds=40",
         ]
+
+    def _pod_logs_command(self) -> list[str]:
+        """The kubelet log API kwok lacks (runner.testbed.pod_logs), a Python process."""
+        return [sys.executable, "-m", "runner.testbed.pod_logs", f"--port={self.ports['pod-logs']}",
+                f"--server={self.server}", f"--pki={self.pki.ca.cert.parent}"]
 
 
 def _free_ports(*names: str) -> dict[str, int]:

@@ -1,18 +1,27 @@
-"""kwok's configuration: how simulated nodes and pods behave, and what pod logs say.
+"""kwok's configuration: how simulated nodes and pods behave.
 
 Standalone kwok has no built-in behaviour; everything comes from Stages
 (kwok.x-k8s.io/v1alpha1). These are written for tests:
 
 - a node becomes Ready at once and keeps sending heartbeats;
-- a scheduled pod becomes Running and Ready;
-- a Job's pod then Succeeds, so Jobs complete; so does a `helm test` Pod
-  (annotation ``helm.sh/hook: test`` or ``test-success``);
-- a pod labelled ``testbed.deploy-runner/fail: "true"`` Fails instead
-  (exit code 1), so a Job whose template carries the label fails;
+- a scheduled pod starts: its init containers run in order, then its containers
+  run and the pod is Ready;
+- a pod that runs to completion then finishes: a Job's, a Helm hook's (``helm
+  test`` Pods included), one labelled ``testbed.deploy-runner/fail: "true"``
+  (its containers exit 1), and one with restartPolicy Never/OnFailure whose
+  containers set an exit code. It Succeeds when every container exits 0, else
+  Fails; annotation ``testbed.deploy-runner/runtime: 3s`` makes it run that long;
 - a pod being deleted is removed.
 
-A ClusterLogs object makes the pod log API (served by kwok, reached by the
-apiserver like a kubelet) return ``POD_LOG_LINES`` for every container.
+Tests choose what each container does through its environment:
+
+- ``TESTBED_EXIT_CODE``: the exit code (default 0). A failing init container
+  fails the pod at once (the later init containers and the containers never
+  start: waiting, PodInitializing), so a Job makes its next pod per
+  backoffLimit; a failing container of a pod that restarts (Always) is in
+  CrashLoopBackOff;
+- ``TESTBED_LOG``: the lines of its log (one per line; default ``POD_LOG_LINES``),
+  served by runner.testbed.pod_logs, which stands in for the kubelet's log API.
 """
 
 from __future__ import annotations
@@ -20,6 +29,9 @@ from __future__ import annotations
 from pathlib import Path
 
 FAIL_LABEL = "testbed.deploy-runner/fail"
+RUNTIME_ANNOTATION = "testbed.deploy-runner/runtime"
+EXIT_CODE_ENV = "TESTBED_EXIT_CODE"
+LOG_ENV = "TESTBED_LOG"
 POD_LOG_LINES = (
     "deploy-runner testbed: container started",
     "deploy-runner testbed: doing the work",
@@ -45,7 +57,7 @@ _NODE_STATUS = """\
         address: {{ .metadata.name | Quote }}
       daemonEndpoints:
         kubeletEndpoint:
-          Port: {{ NodePort }}
+          Port: KUBELET_PORT
 """
 
 NODE_INITIALIZE = _HEADER + """\
@@ -108,6 +120,19 @@ _POD_IPS = """\
       podIP: {{ PodIPWith .spec.nodeName ( or .spec.hostNetwork false ) ( or .metadata.uid "" ) ( or .metadata.name "" ) ( or .metadata.namespace "" ) | Quote }}
 """
 
+# Go-template snippets of the pod stages (kwok renders them with sprig's functions).
+# `$code` is the container's exit code: its TESTBED_EXIT_CODE, else `$default`.
+_EXIT_CODE = (
+    '{{ $code := $default }}{{ range .env }}{{ if eq .name "' + EXIT_CODE_ENV + '" }}'
+    '{{ $code = atoi (default "0" .value) }}{{ end }}{{ end }}'
+)
+# A failure is dated an hour back: the Job controller waits 10 s, 20 s, 40 s... after
+# a failed pod's finish time before it makes the next one, so its retries come at once.
+_TIMES = """\
+      {{ $now := Now }}
+      {{ $past := dateInZone "2006-01-02T15:04:05Z" (now | dateModify "-1h") "UTC" }}
+"""
+
 POD_READY = _HEADER + """\
 metadata:
   name: pod-ready
@@ -122,45 +147,100 @@ spec:
       values: [Pending]
   next:
     statusTemplate: |
-      {{ $now := Now }}
-      conditions:
-      - {type: Initialized, status: "True", lastTransitionTime: {{ $now | Quote }}}
-      - {type: ContainersReady, status: "True", lastTransitionTime: {{ $now | Quote }}}
-      - {type: Ready, status: "True", lastTransitionTime: {{ $now | Quote }}}
-      {{ range .spec.readinessGates }}
-      - {type: {{ .conditionType | Quote }}, status: "True", lastTransitionTime: {{ $now | Quote }}}
-      {{ end }}
+""" + _TIMES + """\
+      {{ $default := 0 }}
+      {{ $always := eq (default "Always" .spec.restartPolicy) "Always" }}
+      {{ $initFailed := false }}
+      {{ $crashing := false }}
       initContainerStatuses:
       {{ range .spec.initContainers }}
+      """ + _EXIT_CODE + """
       - name: {{ .name | Quote }}
         image: {{ .image | Quote }}
-        ready: true
         restartCount: 0
+      {{ if $initFailed }}
+        ready: false
+        state:
+          waiting: {reason: PodInitializing}
+      {{ else if ne $code 0 }}
+        {{ $initFailed = true }}
+        ready: false
+        state:
+          terminated: {exitCode: {{ $code }}, reason: Error, startedAt: {{ $past | Quote }}, finishedAt: {{ $past | Quote }}}
+      {{ else }}
+        ready: true
         state:
           terminated: {exitCode: 0, reason: Completed, startedAt: {{ $now | Quote }}, finishedAt: {{ $now | Quote }}}
       {{ end }}
+      {{ end }}
       containerStatuses:
       {{ range .spec.containers }}
+      """ + _EXIT_CODE + """
       - name: {{ .name | Quote }}
         image: {{ .image | Quote }}
+      {{ if $initFailed }}
+        ready: false
+        started: false
+        restartCount: 0
+        state:
+          waiting: {reason: PodInitializing}
+      {{ else if and $always (ne $code 0) }}
+        {{ $crashing = true }}
+        ready: false
+        started: false
+        restartCount: 1
+        state:
+          waiting: {reason: CrashLoopBackOff, message: {{ printf "back-off 10s restarting failed container=%s pod=%s_%s(%s)" .name $.metadata.name $.metadata.namespace $.metadata.uid | Quote }}}
+        lastState:
+          terminated: {exitCode: {{ $code }}, reason: Error, startedAt: {{ $now | Quote }}, finishedAt: {{ $now | Quote }}}
+      {{ else }}
         ready: true
         started: true
         restartCount: 0
         state:
           running: {startedAt: {{ $now | Quote }}}
       {{ end }}
-""" + _POD_IPS + """\
+      {{ end }}
+      {{ if $initFailed }}
+      conditions:
+      - {type: Initialized, status: "False", reason: ContainersNotInitialized, lastTransitionTime: {{ $past | Quote }}}
+      - {type: ContainersReady, status: "False", reason: ContainersNotReady, lastTransitionTime: {{ $past | Quote }}}
+      - {type: Ready, status: "False", reason: PodFailed, lastTransitionTime: {{ $past | Quote }}}
+      phase: Failed
+      {{ else }}
+      conditions:
+      - {type: Initialized, status: "True", lastTransitionTime: {{ $now | Quote }}}
+      {{ if $crashing }}
+      - {type: ContainersReady, status: "False", reason: ContainersNotReady, lastTransitionTime: {{ $now | Quote }}}
+      - {type: Ready, status: "False", reason: ContainersNotReady, lastTransitionTime: {{ $now | Quote }}}
+      {{ else }}
+      - {type: ContainersReady, status: "True", lastTransitionTime: {{ $now | Quote }}}
+      - {type: Ready, status: "True", lastTransitionTime: {{ $now | Quote }}}
+      {{ end }}
+      {{ range .spec.readinessGates }}
+      - {type: {{ .conditionType | Quote }}, status: "True", lastTransitionTime: {{ $now | Quote }}}
+      {{ end }}
       phase: Running
+      {{ end }}
+""" + _POD_IPS + """\
       startTime: {{ $now | Quote }}
 """
 
+# Pods that run to completion: a Job's, a Helm hook's (a `helm test` Pod too), one
+# labelled to fail, and one whose containers exit (TESTBED_EXIT_CODE) and are not restarted.
+_COMPLETES = (
+    '(.metadata.ownerReferences // [] | any(.kind == "Job"))'
+    ' or ((.metadata.annotations // {}) | has("helm.sh/hook"))'
+    ' or ((.metadata.labels // {})["' + FAIL_LABEL + '"] == "true")'
+    ' or ((.spec.restartPolicy // "Always") != "Always"'
+    ' and ([.spec.containers[].env[]? | select(.name == "' + EXIT_CODE_ENV + '")] | length > 0))'
+)
 
-def _pod_finished(name: str, selector: str, phase: str, exit_code: int, reason: str) -> str:
-    return _HEADER + f"""\
+POD_COMPLETE = _HEADER + """\
 metadata:
-  name: {name}
+  name: pod-complete
 spec:
-  resourceRef: {{apiGroup: v1, kind: Pod}}
+  resourceRef: {apiGroup: v1, kind: Pod}
   selector:
     matchExpressions:
     - key: '.metadata.deletionTimestamp'
@@ -168,48 +248,39 @@ spec:
     - key: '.status.phase'
       operator: In
       values: [Running]
-{selector}
+    - key: '""" + _COMPLETES + """'
+      operator: In
+      values: ["true"]
+  delay:
+    durationFrom:
+      jq:
+        expression: '.metadata.annotations[\"""" + RUNTIME_ANNOTATION + """\"]'
   next:
     statusTemplate: |
-      {{{{ $now := Now }}}}
+""" + _TIMES + """\
+      {{ $default := ternary 1 0 (eq (get (default dict .metadata.labels) \"""" + FAIL_LABEL + """\") "true") }}
+      {{ $failed := false }}
+      {{ range .spec.containers }}
+      """ + _EXIT_CODE + """
+      {{ if ne $code 0 }}{{ $failed = true }}{{ end }}
+      {{ end }}
+      {{ $at := ternary $past $now $failed }}
       conditions:
-      - {{type: Ready, status: "False", reason: PodCompleted, lastTransitionTime: {{{{ $now | Quote }}}}}}
-      - {{type: ContainersReady, status: "False", reason: PodCompleted, lastTransitionTime: {{{{ $now | Quote }}}}}}
+      - {type: Ready, status: "False", reason: PodCompleted, lastTransitionTime: {{ $at | Quote }}}
+      - {type: ContainersReady, status: "False", reason: PodCompleted, lastTransitionTime: {{ $at | Quote }}}
       containerStatuses:
-      {{{{ range .spec.containers }}}}
-      - name: {{{{ .name | Quote }}}}
-        image: {{{{ .image | Quote }}}}
+      {{ range .spec.containers }}
+      """ + _EXIT_CODE + """
+      - name: {{ .name | Quote }}
+        image: {{ .image | Quote }}
         ready: false
         started: false
         restartCount: 0
         state:
-          terminated: {{exitCode: {exit_code}, reason: {reason}, startedAt: {{{{ $now | Quote }}}}, finishedAt: {{{{ $now | Quote }}}}}}
-      {{{{ end }}}}
-      phase: {phase}
+          terminated: {exitCode: {{ $code }}, reason: {{ ternary "Completed" "Error" (eq $code 0) }}, startedAt: {{ $at | Quote }}, finishedAt: {{ $at | Quote }}}
+      {{ end }}
+      phase: {{ ternary "Failed" "Succeeded" $failed }}
 """
-
-
-_FAIL_LABEL_KEY = f"'.metadata.labels[\"{FAIL_LABEL}\"]'"
-
-POD_SUCCEED = _pod_finished(
-    "pod-succeed",
-    "    - key: '.metadata.ownerReferences.[].kind'\n      operator: In\n      values: [Job]\n"
-    f"    - key: {_FAIL_LABEL_KEY}\n      operator: NotIn\n      values: [\"true\"]",
-    "Succeeded", 0, "Completed",
-)
-
-POD_TEST_SUCCEED = _pod_finished(
-    "pod-test-succeed",
-    "    - key: '.metadata.annotations[\"helm.sh/hook\"]'\n      operator: In\n      values: [test, test-success]\n"
-    f"    - key: {_FAIL_LABEL_KEY}\n      operator: NotIn\n      values: [\"true\"]",
-    "Succeeded", 0, "Completed",
-)
-
-POD_FAIL = _pod_finished(
-    "pod-fail",
-    f"    - key: {_FAIL_LABEL_KEY}\n      operator: In\n      values: [\"true\"]",
-    "Failed", 1, "Error",
-)
 
 POD_DELETE = _HEADER + """\
 metadata:
@@ -225,28 +296,13 @@ spec:
 """
 
 
-def _cluster_logs(log_file: Path) -> str:
-    return f"""\
-apiVersion: kwok.x-k8s.io/v1alpha1
-kind: ClusterLogs
-metadata:
-  name: every-pod
-spec:
-  logs:
-  - logsFile: {log_file}
-"""
-
-
-def write_kwok_config(directory: Path) -> Path:
-    """Write kwok's config (stages, logs) and the log file; return the config path."""
-    log_file = directory / "container.log"
-    # CRI log format, the one kubelet's log reader (used by kwok) parses.
-    log_file.write_text(
-        "".join(f"2026-01-01T00:00:0{i}.000000000Z stdout F {line}\n" for i, line in enumerate(POD_LOG_LINES))
-    )
+def write_kwok_config(directory: Path, kubelet_port: int) -> Path:
+    """Write kwok's config (its stages); return its path. Nodes name `kubelet_port` as
+    their kubelet's: the API server asks the pod log server there for container logs."""
     documents = (
-        NODE_INITIALIZE, NODE_HEARTBEAT, POD_READY, POD_SUCCEED, POD_TEST_SUCCEED, POD_FAIL, POD_DELETE,
-        _cluster_logs(log_file),
+        NODE_INITIALIZE.replace("KUBELET_PORT", str(kubelet_port)),
+        NODE_HEARTBEAT.replace("KUBELET_PORT", str(kubelet_port)),
+        POD_READY, POD_COMPLETE, POD_DELETE,
     )
     config = directory / "kwok.yaml"
     config.write_text("---\n".join(documents))

@@ -64,6 +64,16 @@ def create_pki(directory: Path) -> Pki:
     return Pki(ca, apiserver, kwok, admin, sa_key, sa_pub)
 
 
+def load_pki(directory: Path) -> Pki:
+    """The Pki create_pki wrote to `directory` (for a component started with its path)."""
+
+    def pair(stem: str) -> KeyPair:
+        return KeyPair(directory / f"{stem}.crt", directory / f"{stem}.key")
+
+    return Pki(pair("ca"), pair("apiserver"), pair("kwok"), pair("admin"),
+               directory / "sa.key", directory / "sa.pub")
+
+
 def _new_key() -> ec.EllipticCurvePrivateKey:
     # P-256 keys are generated instantly, unlike RSA; every component accepts them.
     return ec.generate_private_key(ec.SECP256R1())

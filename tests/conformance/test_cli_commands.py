@@ -86,12 +86,18 @@ CASES: tuple[tuple[str, ...], ...] = (
 )
 
 # Flags deploy-runner adds to Helm's (shown in its help, absent from Helm's), by command.
+_HOOK_LOGS = {"--no-log-output", "--hook-log-lines"}  # the hook output log proposal's flag, and our cap
 OUR_FLAGS = {
-    "install": {"--release-history-max", "--include-history-values", "--wait-for-lock"},
-    "upgrade": {"--release-history-max", "--include-history-values", "--wait-for-lock"},
-    "rollback": {"--output", "--wait-for-lock"},
-    "uninstall": {"--wait-for-lock"},
-    "test": {"--output", "--hide-notes"},
+    "install": {"--release-history-max", "--include-history-values", "--wait-for-lock", "--secret-values",
+                *_HOOK_LOGS},
+    "upgrade": {"--release-history-max", "--include-history-values", "--wait-for-lock", "--secret-values",
+                *_HOOK_LOGS},
+    "rollback": {"--output", "--wait-for-lock", "--release-history-max", "--include-history-values",
+                 *_HOOK_LOGS},
+    "uninstall": {"--wait-for-lock", *_HOOK_LOGS},
+    "test": {"--output", "--hide-notes", *_HOOK_LOGS},
+    "template": {"--secret-values", "--release-history-max", "--include-history-values"},
+    "lint": {"--secret-values"},
 }
 # Helm's flags deploy-runner does not take yet (refused as unknown), by command.
 NOT_YET = {

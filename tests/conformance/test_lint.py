@@ -84,6 +84,13 @@ def cases() -> list[Case]:
         _case("version-number", "apiVersion: v2\nname: version-number\nversion: 1.0\n"
               "appVersion: 2\nicon: https://example.com/i.png\n"),
         _case("missing-version", "apiVersion: v2\nname: missing-version\n"),
+        # SemVerV2 is Masterminds' StrictNewVersion: numbers within uint64, nothing after them
+        *(_case(f"strict-semver-{i}", f"apiVersion: v2\nname: strict-semver-{i}\nversion: {version}\n"
+                "icon: https://example.com/i.png\n")
+          for i, version in enumerate((
+              '"99999999999999999999.0.0"', '"18446744073709551616.0.0"', '"18446744073709551615.0.0"',
+              '"1.0.0\\n"', "|\n  1.0.0-rc.1\n", "1.0.0-01", "1.2.3-0a", "1.0.0+build.01",
+              '"1.0.0+"', "1.0.0-a..b", '"1.0.0.0"', '"\uff11.0.0"'))),
         _case("missing-name", "apiVersion: v2\nversion: 0.1.0\n"),
         _case("missing-api-version", "name: missing-api-version\nversion: 0.1.0\n"),
         _case("bad-api-version", "apiVersion: v3\nname: bad-api-version\nversion: 0.1.0\n"),

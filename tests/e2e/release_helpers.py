@@ -77,6 +77,15 @@ def ours(cluster: Any, namespace: str, *args: str) -> Run:
     return Run(code, out.getvalue(), err.getvalue())
 
 
+def helm_part(err: str) -> tuple[str, str]:
+    """Our stderr split in two: what Helm prints, and the evidence we print after its
+    `Error:` line (runner.actions.evidence), empty when there is none."""
+    from runner.actions.evidence import HEADING
+
+    helm, found, evidence = err.partition(HEADING + "\n")
+    return helm, found + evidence
+
+
 def config(cluster: Any, namespace: str) -> Any:
     from runner.actions.release_config import ActionConfig
 

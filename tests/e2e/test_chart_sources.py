@@ -292,6 +292,50 @@ def test_pull_untar_writes_helms_tree_and_refuses_an_existing_one(homes: Homes, 
     assert ours.stderr.replace(str(ours_dir), "D") == helm.stderr.replace(str(helm_dir), "D")
 
 
+_TEMP_SUFFIX = re.compile(r"(\.tgz(?:\.prov)?)\d+: ")
+
+
+@pytest.fixture
+def strict_umask() -> Iterator[None]:
+    """umask 077 for the commands run: the archive's mode is then the writer's choice."""
+    old = os.umask(0o077)
+    try:
+        yield
+    finally:
+        os.umask(old)
+
+
+@pytest.mark.parametrize("source", ["repo", "oci"])
+def test_pull_into_a_missing_directory_fails_and_writes_0644_as_helm(
+        homes: Homes, repo_url: str, repo_dir: Path, registry: str, tmp_path: Path, source: str,
+        strict_umask: None) -> None:
+    """DownloadTo writes with fileutil.AtomicWriteFile: it creates no directory (the error names
+    os.CreateTemp's file: random digits, masked here) and gives the archive mode 0644."""
+    if source == "repo":
+        _added(homes, repo_url)
+        ref = ["myrepo/mychart"]
+    else:
+        pushed = run_helm(homes.helm, "push", str(repo_dir / "mychart-0.1.0.tgz"), f"oci://{registry}/umask",
+                          "--plain-http")
+        assert pushed.returncode == 0, pushed.stderr
+        ref = [f"oci://{registry}/umask/mychart", "--plain-http"]
+    ours_dir, helm_dir = tmp_path / "ours", tmp_path / "helm"
+    ours_dir.mkdir(), helm_dir.mkdir()
+    ours = run_ours(homes.ours, "pull", *ref, "-d", "missing/deeper", cwd=ours_dir)
+    helm = run_helm(homes.helm, "pull", *ref, "-d", "missing/deeper", cwd=helm_dir)
+    assert helm.returncode == ours.returncode == 1
+    assert "missing/deeper/mychart-" in helm.stderr
+    assert _TEMP_SUFFIX.sub(r"\1N: ", ours.stderr) == _TEMP_SUFFIX.sub(r"\1N: ", helm.stderr)
+    assert _listing(ours_dir) == _listing(helm_dir) == []
+    ours = run_ours(homes.ours, "pull", *ref, "-d", str(ours_dir))
+    helm = run_helm(homes.helm, "pull", *ref, "-d", str(helm_dir))
+    assert (ours.returncode, ours.stdout, ours.stderr) == (helm.returncode, helm.stdout, helm.stderr)
+    assert _tree(ours_dir) == _tree(helm_dir)
+    modes = [{p.name: oct(p.stat().st_mode & 0o777) for p in side.iterdir()} for side in (ours_dir, helm_dir)]
+    assert modes[0] == modes[1]
+    assert set(modes[1].values()) == {"0o644"}
+
+
 @pytest.mark.parametrize(
     "args",
     [

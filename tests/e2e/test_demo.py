@@ -31,14 +31,15 @@ def test_the_demo_runs_a_spec_then_upgrades_across_a_major_version_and_rolls_bac
             *[["deploy-runner", "run"]] * 5, ["deploy-runner", "history"],
             ["deploy-runner", "install"], ["deploy-runner", "package"], ["deploy-runner", "upgrade"],
             ["deploy-runner", "get"], ["deploy-runner", "get"], ["deploy-runner", "rollback"],
-            ["deploy-runner", "history"]]
+            ["deploy-runner", "get"], ["deploy-runner", "history"]]
         assert "Plan: 3 to install, 0 to upgrade, 0 to uninstall, 0 unchanged." in text
         assert "Summary: 0 deployed, 0 uninstalled, 3 unchanged, 0 failed, 0 skipped." in text
         assert "-  replicas: 1\n    +  replicas: 3\n" in text  # production's diff
         assert "Summary: 1 deployed, 0 uninstalled, 2 unchanged, 0 failed, 0 skipped." in text
         assert "name: shop-migrate-v1-to-v2" in text  # the migration hook of the major upgrade
         assert "revision 1: deployed, chart 1.4.0" in text  # .Release.History as the upgrade saw it
-        assert "Rollback to 1" in text
+        assert "name: shop-migrate-v2-to-v1" in text  # the down-migration of the rollback with history
+        assert "Rollback to 1 (re-rendered with .Release.History)" in text
 
         # The printed `history` line, typed in a shell, prints what the demo printed after it.
         history = commands[-1]

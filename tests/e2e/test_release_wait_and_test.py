@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from tests.e2e.release_helpers import DEMO_TEMPLATES, ours, record, write_chart
+from tests.e2e.release_helpers import DEMO_TEMPLATES, helm_part, ours, record, write_chart
 
 pytestmark = pytest.mark.e2e
 
@@ -119,12 +119,16 @@ def test_wait_watcher_reports_what_is_not_current_as_helm(cluster, namespace, he
         (chart / "crds" / "crd.yaml").write_text(GADGET_CRD.replace("GROUP", group))
     theirs = helm("install", "hrel", str(chart), "-n", namespace, "--wait", "--timeout", "2s")
     mine = ours(cluster, namespace, "install", "orel", str(chart), "--wait", "--timeout", "2s")
-    assert mine.err.replace("orel", "hrel") == theirs.stderr
+    helm_text, evidence = helm_part(mine.err)
+    assert helm_text.replace("orel", "hrel") == theirs.stderr
     if kind == "load-balancer":  # kstatus wants only a cluster IP, not an ingress
         assert theirs.returncode == 0 and mine.code == 0
         return
     assert theirs.returncode == 1 and mine.code != 0
     assert "not ready. status: InProgress" in mine.err and "\ncontext deadline exceeded" in mine.err
+    # Ours, after Helm's error: what was not ready, and why.
+    assert {"pvc": "  PersistentVolumeClaim/orel-data (waited on): InProgress: PVC is not Bound",
+            "custom-ready-false": "    condition Ready=False (Down): backend down"}[kind] in evidence
     assert record(cluster, namespace, "orel", 1)["info"]["status"] == "failed"
 
 
@@ -163,7 +167,9 @@ def test_a_failing_test_fails_as_helm(cluster, namespace, helm, tmp_path):
     theirs = helm("test", "hrel", "-n", namespace, "--timeout", "60s")
     mine = ours(cluster, namespace, "test", "orel", "--timeout", "60s")
     assert theirs.returncode == 1 and mine.code == 1
-    assert _same(mine.err, "orel", "hrel") == theirs.stderr
+    helm_text, evidence = helm_part(mine.err)
+    assert _same(helm_text, "orel", "hrel") == theirs.stderr
+    assert "  Pod/orel-broken (test hook demo/templates/t.yaml): Failed: pod orel-broken failed" in evidence
     assert _same(mine.out, "orel", "hrel") == _ANSIC.sub("<time>", theirs.stdout)
     assert record(cluster, namespace, "orel", 1)["hooks"][0]["last_run"]["phase"] == "Failed"
 

@@ -15,7 +15,13 @@ from typing import Any
 
 import pytest
 
-from runner.testbed.kwok_config import FAIL_LABEL, POD_LOG_LINES
+from runner.testbed.kwok_config import (
+    EXIT_CODE_ENV,
+    FAIL_LABEL,
+    LOG_ENV,
+    POD_LOG_LINES,
+    RUNTIME_ANNOTATION,
+)
 from tests.conftest import Cluster
 from tests.corpus import corpus_chart
 
@@ -175,6 +181,112 @@ def test_pod_log_api_returns_configured_lines(cluster: Cluster, namespace: str) 
     response = api.read_namespaced_pod_log("talker", namespace, container="main", _preload_content=False)
 
     assert response.data.decode().splitlines() == list(POD_LOG_LINES)
+
+
+def env(log: str | None = None, exit_code: int | None = None) -> list[dict[str, str]]:
+    """A test container's environment: its log lines and its exit code."""
+    found = [] if log is None else [{"name": LOG_ENV, "value": log}]
+    return found + ([] if exit_code is None else [{"name": EXIT_CODE_ENV, "value": str(exit_code)}])
+
+
+def pod_log(cluster: Cluster, namespace: str, pod: str, container: str, **options: Any) -> str:
+    # Raw body: kubernetes 36.x would hand back the repr of the bytes otherwise.
+    return core(cluster).read_namespaced_pod_log(pod, namespace, container=container, _preload_content=False,
+                                                 **options).data.decode()
+
+
+def job_pods(cluster: Cluster, namespace: str, name: str) -> list[Any]:
+    pods = core(cluster).list_namespaced_pod(namespace, label_selector=f"job-name={name}").items
+    return sorted(pods, key=lambda pod: pod.metadata.creation_timestamp)
+
+
+def test_each_container_logs_the_lines_its_test_chose(cluster: Cluster, namespace: str) -> None:
+    core(cluster).create_namespaced_pod(namespace, {
+        "apiVersion": "v1", "kind": "Pod", "metadata": {"name": "chatty"},
+        "spec": {"initContainers": [{"name": "setup", "image": "busybox", "env": env("setting up\nset")}],
+                 "containers": [{"name": "main", "image": "busybox", "env": env("canary-1234")},
+                                {"name": "side", "image": "busybox"}]}})
+    wait_for("pod chatty to run", lambda: core(cluster).read_namespaced_pod("chatty", namespace).status.phase
+             == "Running")
+
+    assert pod_log(cluster, namespace, "chatty", "setup") == "setting up\nset\n"
+    assert pod_log(cluster, namespace, "chatty", "main") == "canary-1234\n"
+    assert pod_log(cluster, namespace, "chatty", "side").splitlines() == list(POD_LOG_LINES)
+    assert pod_log(cluster, namespace, "chatty", "setup", tail_lines=1) == "set\n"
+
+
+def test_a_failing_init_container_fails_the_pod_and_the_job_retries(cluster: Cluster, namespace: str) -> None:
+    from kubernetes import client
+    from kubernetes.client.rest import ApiException
+
+    spec = job("migrate", {})
+    spec["spec"]["backoffLimit"] = 2
+    pod_spec = spec["spec"]["template"]["spec"]
+    pod_spec["initContainers"] = [{"name": "wait-db", "image": "busybox", "env": env("db down", exit_code=3)}]
+    client.BatchV1Api(cluster.api_client).create_namespaced_job(namespace, spec)
+
+    started = time.monotonic()
+    assert wait_for("Job migrate to fail", lambda: job_condition(cluster, namespace, "migrate")) == "Failed"
+    # The Job controller waits 10 s, then 20 s, before a retry; the testbed dates failures back.
+    assert time.monotonic() - started < 15
+    pods = job_pods(cluster, namespace, "migrate")
+    assert [pod.status.phase for pod in pods] == ["Failed"] * 3
+    init = pods[0].status.init_container_statuses[0]
+    assert (init.state.terminated.exit_code, init.state.terminated.reason) == (3, "Error")
+    assert pods[0].status.container_statuses[0].state.waiting.reason == "PodInitializing"
+    assert pod_log(cluster, namespace, pods[0].metadata.name, "wait-db") == "db down\n"
+    with pytest.raises(ApiException) as refused:
+        pod_log(cluster, namespace, pods[0].metadata.name, "work")
+    assert refused.value.status == 400
+    assert json.loads(refused.value.body)["message"] == (
+        f'container "work" in pod "{pods[0].metadata.name}" is waiting to start: PodInitializing')
+
+
+def test_a_container_exit_code_fails_a_job_and_crash_loops_a_deployment(cluster: Cluster, namespace: str) -> None:
+    from kubernetes import client
+
+    spec = job("exits", {})
+    spec["spec"]["template"]["spec"]["containers"][0]["env"] = env(exit_code=7)
+    client.BatchV1Api(cluster.api_client).create_namespaced_job(namespace, spec)
+    labels = {"app": "crash"}
+    client.AppsV1Api(cluster.api_client).create_namespaced_deployment(namespace, {
+        "apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "crash"},
+        "spec": {"selector": {"matchLabels": labels}, "template": {"metadata": {"labels": labels}, "spec": {
+            "containers": [{"name": "web", "image": "busybox", "env": env("panic: boom", exit_code=1)}]}}}})
+
+    assert wait_for("Job exits to fail", lambda: job_condition(cluster, namespace, "exits")) == "Failed"
+    terminated = job_pods(cluster, namespace, "exits")[0].status.container_statuses[0].state.terminated
+    assert (terminated.exit_code, terminated.reason) == (7, "Error")
+    pod = wait_for("the crashing pod", lambda: core(cluster).list_namespaced_pod(
+        namespace, label_selector="app=crash").items)[0]
+    name = pod.metadata.name
+    status = wait_for("it to start", lambda: (read := core(cluster).read_namespaced_pod(name, namespace).status)
+                      .container_statuses and read)
+    assert status.container_statuses[0].state.waiting.reason == "CrashLoopBackOff"
+    assert status.container_statuses[0].last_state.terminated.exit_code == 1
+    assert pod_log(cluster, namespace, name, "web") == "panic: boom\n"
+
+
+def test_a_running_container_writes_its_lines_over_its_runtime(cluster: Cluster, namespace: str) -> None:
+    core(cluster).create_namespaced_pod(namespace, {
+        "apiVersion": "v1", "kind": "Pod",
+        "metadata": {"name": "slow", "annotations": {RUNTIME_ANNOTATION: "4s", "helm.sh/hook": "pre-install"}},
+        "spec": {"restartPolicy": "Never",
+                 "containers": [{"name": "main", "image": "busybox", "env": env("1\n2\n3\n4")}]}})
+    wait_for("pod slow to run", lambda: core(cluster).read_namespaced_pod("slow", namespace).status.phase
+             == "Running")
+
+    arrivals = []
+    begun = time.monotonic()
+    response = core(cluster).read_namespaced_pod_log("slow", namespace, container="main", follow=True,
+                                                     _preload_content=False)
+    for line in response.stream(amt=None):
+        arrivals.extend((time.monotonic() - begun, text) for text in line.decode().splitlines())
+    assert [text for _, text in arrivals] == ["1", "2", "3", "4"]
+    assert arrivals[-1][0] - arrivals[0][0] >= 1.5, arrivals  # written over the run, not at once
+    phase = wait_for("pod slow to end", lambda: core(cluster).read_namespaced_pod("slow", namespace).status.phase
+                     in ("Succeeded", "Failed") and core(cluster).read_namespaced_pod("slow", namespace).status.phase)
+    assert phase == "Succeeded"
 
 
 def test_helm_install_status_uninstall(

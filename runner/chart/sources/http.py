@@ -51,7 +51,7 @@ def get(url: str, options: HttpOptions | None = None) -> bytes:
     try:
         response = requests.get(url, timeout=TIMEOUT_SECONDS, **kwargs)
     except requests.exceptions.SSLError as exc:
-        raise SourceError(f'Get "{url}": {_tls_reason(exc)}') from exc
+        raise SourceError(f'Get "{url}": {tls_reason(exc)}') from exc
     except requests.exceptions.RequestException as exc:
         raise SourceError(f'Get "{url}": {go_net_error(exc, url)}') from exc
     if response.status_code != 200:
@@ -79,7 +79,7 @@ def _quiet_insecure_warning() -> None:
     urllib3.disable_warnings(urllib3.exceptions.InsecureRequestWarning)
 
 
-def _tls_reason(exc: Exception) -> str:
+def tls_reason(exc: Exception) -> str:
     """Go's crypto/tls wording for the failures Python's ssl module reports."""
     text = str(exc)
     if "CERTIFICATE_VERIFY_FAILED" in text and "unable to get local issuer" in text:

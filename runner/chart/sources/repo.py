@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
@@ -76,7 +75,8 @@ def validate_repository(entry: Entry, paths: HelmPaths) -> None:
 
 
 def _atomic_write(path: Path, data: bytes) -> None:
+    """DownloadIndexFile: the cache directory made, then fileutil.AtomicWriteFile (0644)."""
+    from runner.chart.sources.fileutil import atomic_write_file
+
     path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_name(f".{path.name}.{os.getpid()}.partial")
-    partial.write_bytes(data)
-    partial.replace(path)
+    atomic_write_file(path, data, 0o644)

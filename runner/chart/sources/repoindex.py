@@ -15,12 +15,12 @@ import hashlib
 import json
 import os
 import posixpath
-import random
 import re
 from pathlib import Path
 from urllib.parse import quote, urlsplit, urlunsplit
 
 from runner.chart.sources.errors import SourceError
+from runner.chart.sources.fileutil import atomic_write_file
 from runner.chart.sources.gostructs import Struct, metadata_struct
 from runner.chart.sources.index import compare_versions
 from runner.encoding.gojson import time_text
@@ -174,7 +174,7 @@ def write_index(entries: Entries, path: Path, as_json: bool) -> None:
         text = dump({"apiVersion": "v1", "generated": generated,
                      "entries": {name: [item.document.as_map() for item in items]
                                  for name, items in entries.items()}})
-    _atomic_write(path, text.encode())
+    atomic_write_file(path, text.encode(), 0o644)
 
 
 def _ordered(value: Any) -> Any:
@@ -195,11 +195,3 @@ def _go_json_indent(value: Any) -> str:
     return text
 
 
-def _atomic_write(path: Path, data: bytes) -> None:
-    """fileutil.AtomicWriteFile: a temporary file beside `path` (named as os.CreateTemp
-    names it, which shows in errors), renamed over it."""
-    temporary = path.with_name(f"{path.name}{random.getrandbits(32)}")
-    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
-    with os.fdopen(fd, "wb") as handle:
-        handle.write(data)
-    os.replace(temporary, path)

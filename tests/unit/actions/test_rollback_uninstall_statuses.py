@@ -91,7 +91,7 @@ def test_rollback_to_a_missing_revision_and_a_dry_run_write_nothing(cfg, driver,
     writes = len(driver.writes)
     with pytest.raises(RunnerError, match="release has no 7 version"):
         rollback(cfg, RollbackOptions(name="app", revision=7))
-    result = rollback(cfg, RollbackOptions(name="app", dry_run=True))
+    result = rollback(cfg, RollbackOptions(name="app", dry_run="client"))
     assert result.release.version == 3 and result.release.info.description == "Rollback to 1"
     assert len(driver.writes) == writes
 
@@ -214,6 +214,17 @@ def test_release_tests_record_their_runs_and_a_failure(cfg, fake, chart):
     failed = run_tests(cfg, ReleaseTestOptions(name="app"))
     assert failed.error is not None and "pod failed" in str(failed.error)
     assert _test_hook(cfg).last_run.phase == "Failed"
+
+
+def test_release_test_logs_hide_the_releases_secrets(cfg, fake, chart):
+    secret = {"secret.yaml": "apiVersion: v1\nkind: Secret\nmetadata:\n  name: app-db\n"
+                             "stringData:\n  password: canary-pw-4711\n"}
+    install(cfg, DeployOptions(name="app", chart=chart(extra={**TEST_HOOK, **secret})))
+    fake.logs["app-test"] = "connecting with canary-pw-4711\n"
+
+    run = run_tests(cfg, ReleaseTestOptions(name="app"))
+    logs = pod_logs(cfg, run.release, ReleaseTestOptions(name="app"))
+    assert logs == "POD LOGS: app-test\nconnecting with [REDACTED]\n\n"
 
 
 def _test_hook(cfg):

@@ -179,3 +179,17 @@ def test_unknown_url_scheme_is_read_as_a_file_path(dump_chart: Path) -> None:
     with pytest.raises(ValuesError) as caught:
         merge_user_values(["foo://x"], {})
     assert str(caught.value) == helm.error
+
+
+def test_secret_values_files_merge_after_the_values_files_and_are_collected(tmp_path: Path) -> None:
+    plain, secret, cert = tmp_path / "plain.yaml", tmp_path / "secret.yaml", tmp_path / "tls.crt"
+    plain.write_text("db: {host: db, password: placeholder}\n")
+    secret.write_text("db: {password: s3cret-pw}\n")
+    cert.write_text("-----BEGIN CERTIFICATE-----\n")
+    secrets: list = []
+
+    values = merge_user_values([str(plain)], {"secret-values": [str(secret)], "set-file": [f"tls={cert}"],
+                                              "set": ["db.host=other"]}, secrets=secrets)
+
+    assert values == {"db": {"host": "other", "password": "s3cret-pw"}, "tls": "-----BEGIN CERTIFICATE-----\n"}
+    assert secrets == [{"db": {"password": "s3cret-pw"}}, "-----BEGIN CERTIFICATE-----\n"]

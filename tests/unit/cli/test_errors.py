@@ -89,6 +89,14 @@ def test_user_errors_reads_file_failures_as_go() -> None:
         handler(Namespace())
 
 
+def test_an_errors_details_follow_its_line(capsys: pytest.CaptureFixture[str]) -> None:
+    err = RunnerError("UPGRADE FAILED: it broke")
+    err.details = "Evidence (...):\n  Job/x: Failed"
+
+    assert run_reporting_errors(lambda: _fail(err), lambda: False) == 1
+    assert capsys.readouterr().err == "Error: UPGRADE FAILED: it broke\nEvidence (...):\n  Job/x: Failed\n"
+
+
 def test_sigterm_is_reported_as_an_interrupt_with_its_own_exit_code(capsys: pytest.CaptureFixture[str]) -> None:
     from runner.errors import Terminated
 

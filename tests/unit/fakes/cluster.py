@@ -55,6 +55,11 @@ class FakeCluster:
     objects: dict[str, dict] = field(default_factory=dict)  # by API path
     namespaces: set[str] = field(default_factory=set)
     logs: dict[str, str] = field(default_factory=dict)  # pod name -> log text
+    container_logs: dict[tuple[str, str], str] = field(default_factory=dict)  # (pod, container) -> log text
+    event_list: list[dict] = field(default_factory=list)
+    log_requests: list[tuple] = field(default_factory=list)  # (pod, container, tail_lines), in order
+    # Kind/name of a hook -> the pods it makes when created: runner.kube's "runs" of a Job or Pod
+    runs: dict[str, list[dict]] = field(default_factory=dict)
     lock_log: list[str] = field(default_factory=list)  # "acquire x" / "release x", in order
     _kinds: dict[tuple[str, str], RestMapping] = field(default_factory=dict)
     _failures: dict[tuple[str, str], str] = field(default_factory=dict)
@@ -63,6 +68,7 @@ class FakeCluster:
     _conflicts: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
     _locks: dict[str, str] = field(default_factory=dict)  # release -> holder
     _expired: dict[str, PreviousHolder] = field(default_factory=dict)
+    _uids: int = 0
 
     def __post_init__(self) -> None:
         for mapping in KINDS:
@@ -70,7 +76,8 @@ class FakeCluster:
 
     # -- arranging trouble (tests) -----------------------------------------------
     def fail(self, operation: str, ref: str, message: str = "the server said no") -> None:
-        """`operation` ("apply", "delete", "hook", "wait") on Kind/name fails with `message`."""
+        """`operation` ("apply", "delete", "create-hook", "hook" (its watch: the hook ran and
+        failed), "wait") on Kind/name fails with `message`."""
         self._failures[(operation, ref)] = message
 
     def interrupt(self, operation: str, ref: str) -> None:
@@ -95,6 +102,25 @@ class FakeCluster:
         """An object that exists before the action runs (made by someone else)."""
         resource = build(self, _yaml(obj), namespace)[0]
         self.objects[resource.path] = copy.deepcopy(resource.obj)
+
+    def add_pod(self, name: str, containers: Sequence[tuple[str, dict, str]], *, namespace: str = "ns",
+                labels: dict | None = None, owner_uid: str = "", init: Sequence[tuple[str, dict, str]] = (),
+                created: str = "2026-01-01T00:00:00Z") -> dict:
+        """A pod that exists: its containers as (name, state, log), e.g.
+        ("main", {"terminated": {"exitCode": 1, "reason": "Error"}}, "line\n")."""
+        meta: dict = {"name": name, "namespace": namespace, "labels": dict(labels or {}),
+                      "creationTimestamp": created}
+        if owner_uid:
+            meta["ownerReferences"] = [{"kind": "Job", "uid": owner_uid}]
+        pod = {"apiVersion": "v1", "kind": "Pod", "metadata": meta,
+               "spec": {"initContainers": [{"name": c[0]} for c in init],
+                        "containers": [{"name": c[0]} for c in containers]},
+               "status": {"initContainerStatuses": [{"name": c[0], "state": c[1]} for c in init],
+                          "containerStatuses": [{"name": c[0], "state": c[1]} for c in containers]}}
+        self.objects[f"/api/v1/namespaces/{namespace}/pods/{name}"] = pod
+        for container, _state, log in [*init, *containers]:
+            self.container_logs[(name, container)] = log
+        return pod
 
     def get(self, kind: str, name: str, namespace: str = "ns") -> dict | None:
         mapping = next(m for m in self._kinds.values() if m.kind == kind)
@@ -173,8 +199,9 @@ class FakeCluster:
             message = self._failures.get(("delete", resource.ref()))
             if message:
                 errors.append(f"failed to delete {resource.describe()}: {message}")
-            elif self.objects.pop(resource.path, None) is not None:
+            elif (gone := self.objects.pop(resource.path, None)) is not None:
                 deleted.append(resource)
+                self._collect_garbage(gone["metadata"].get("uid"))
         return deleted, errors
 
     def preview(self, current: Sequence[Resource], target: Sequence[Resource], *, release: str,
@@ -195,6 +222,12 @@ class FakeCluster:
                     if r.path in self.objects and not has_keep_policy(r, exact=True)]
         return Preview(changes, removals)
 
+    def _collect_garbage(self, uid: str | None) -> None:
+        """What the owner's deletion takes with it (a Job's pods)."""
+        for path, obj in list(self.objects.items()):
+            if uid and any(ref.get("uid") == uid for ref in obj["metadata"].get("ownerReferences") or []):
+                del self.objects[path]
+
     def wait(self, resources: Sequence[Resource], timeout: float, *, strategy: str = "watcher",
              jobs: bool = False) -> None:
         self._check_ready("wait", resources)
@@ -205,11 +238,23 @@ class FakeCluster:
             raise WaitError("\n".join([*(f"resource {r.kind}/{r.namespace}/{r.name} still exists"
                                          for r in left), "context deadline exceeded"]))
 
+    def run_hook(self, ref: str, *pods: dict) -> None:
+        """Creating hook `ref` (Kind/name) makes these pods: dicts of add_pod's arguments
+        (name, containers, init); a Job's carry its job-name label and its uid."""
+        self.runs[ref] = list(pods)
+
     def create_hook(self, resources: Sequence[Resource], *, server_side: bool) -> None:
         for resource in resources:
             if not server_side and resource.path in self.objects:
                 raise KubeError(f"failed to create {resource.describe()}: already exists", 409)
-            self._write("hook", resource, force=False)
+            self._write("create-hook", resource, force=False)
+            uid = self.objects[resource.path]["metadata"]["uid"]
+            for pod in self.runs.get(resource.ref(), []):
+                if resource.kind == "Job":
+                    self.add_pod(namespace=resource.namespace, labels={"job-name": resource.name},
+                                 owner_uid=uid, **pod)
+                else:
+                    self.add_pod(namespace=resource.namespace, **pod)
 
     def watch_hook(self, resources: Sequence[Resource], timeout: float) -> None:
         self._check_ready("hook", resources)
@@ -221,6 +266,36 @@ class FakeCluster:
         if pod not in self.logs:
             return 404, f'pods "{pod}" not found'
         return 200, self.logs[pod]
+
+    def live(self, resource: Resource) -> dict | None:
+        return copy.deepcopy(self.objects.get(resource.path))
+
+    def pods(self, namespace: str, *, selector: str = "", name: str = "") -> list[dict]:
+        wanted = dict(part.split("=", 1) for part in selector.split(",") if part)
+        found = [obj for obj in self.objects.values() if obj.get("kind") == "Pod"
+                 and obj["metadata"].get("namespace") == namespace
+                 and (not name or obj["metadata"]["name"] == name)
+                 and all((obj["metadata"].get("labels") or {}).get(k) == v for k, v in wanted.items())]
+        return sorted(copy.deepcopy(found), key=lambda p: (p["metadata"].get("creationTimestamp", ""),
+                                                           p["metadata"]["name"]))
+
+    def container_log(self, namespace: str, pod: str, container: str, *, tail_lines: int | None = None,
+                      limit_bytes: int | None = None) -> tuple[int, str]:
+        self.log_requests.append((pod, container, tail_lines))
+        live = self.objects.get(f"/api/v1/namespaces/{namespace}/pods/{pod}")
+        if live is None:
+            return 404, f'pods "{pod}" not found'
+        statuses = [*live["status"]["initContainerStatuses"], *live["status"]["containerStatuses"]]
+        status = next(s for s in statuses if s["name"] == container)
+        if "waiting" in status["state"] and not status.get("lastState"):  # the kubelet's rule
+            return 400, (f'container "{container}" in pod "{pod}" is waiting to start: '
+                         f'{status["state"]["waiting"]["reason"]}')
+        lines = self.container_logs.get((pod, container), "").splitlines(keepends=True)
+        text = "".join(lines[-tail_lines:] if tail_lines else lines)
+        return 200, text[:limit_bytes] if limit_bytes is not None else text
+
+    def events(self, namespace: str, kind: str, name: str) -> list[dict]:
+        return [e for e in self.event_list if e["involvedObject"] == {"kind": kind, "name": name}]
 
     def install_crds(self, manifests: Sequence[str], timeout: float) -> list[str]:
         created = []
@@ -257,6 +332,8 @@ class FakeCluster:
             raise KubeError(f"Apply failed with {len(self._conflicts[ref])} conflict", 409)
         created = resource.path not in self.objects
         self.objects[resource.path] = copy.deepcopy(resource.obj)
+        self._uids += 1
+        self.objects[resource.path].setdefault("metadata", {})["uid"] = f"uid-{self._uids}"
         resource.live = copy.deepcopy(resource.obj)
         return created
 

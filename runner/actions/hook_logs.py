@@ -1,0 +1,284 @@
+"""Hook output logs: `helm.sh/hook-output-log-policy`, as the hook output log proposal
+(HIP draft "New annotations for displaying hook output") has it.
+
+A hook Job or Pod annotated `hook-succeeded`, `hook-failed` or both (a comma list,
+spaces allowed) has its containers' logs shown when it ends in a listed state; any
+other value is ignored, as Helm ignores it (`lint` warns about it). Shown are every
+pod of the hook (a Job's, oldest first: its failed tries included) and every
+container of each (init containers first, in the order they ran, then the others):
+
+    Logs for pod: <pod>, container: <container>
+    [<n> earlier lines dropped: --hook-log-lines keeps the last <N>]
+    <the log's lines>
+    End of logs for pod: <pod>, container: <container> (hook <name>, <event>, <template>; exit code 1, Error)
+
+- The logs are read when the hook ends, before its delete policy runs; a hook
+  whose pods are already gone says so instead.
+- On a terminal (ActionConfig.live_hook_logs) the lines of a hook whose policy
+  lists both outcomes are shown as they are written (polled every second): they are
+  shown whatever the outcome, so only such hooks are followed live.
+- Output goes through ActionConfig.hook_output, the proposal's HookOutputFunc:
+  (namespace, pod, container) -> a writer (`.write(text)`); a note about a hook
+  without pods goes to (namespace, "", ""). None (--no-log-output) shows nothing.
+- Every line passes through ActionConfig.redactor; each container keeps its last
+  ActionConfig.hook_log_lines lines (0: all) and the mark says how many were cut.
+- Every captured log is data: ActionConfig.hook_logs (and each result's
+  hook_logs), for a report to annotate the hook's template with.
+
+A failing hook also leaves evidence (runner.actions.evidence), annotated or not.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+
+from runner.actions import evidence as evidence_of
+from runner.actions.results import FAILED, SUCCEEDED, HookLog
+from runner.kube.cluster import Cluster
+from runner.kube.resources import Resource
+from runner.release.record import Hook
+
+TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
+if TYPE_CHECKING:
+    from typing import Any
+
+    from runner.actions.release_config import ActionConfig
+
+OUTPUT_LOG_POLICIES = {SUCCEEDED: "hook-succeeded", FAILED: "hook-failed"}
+LOGGED_KINDS = ("Job", "Pod")
+DEFAULT_LOG_LINES = 500
+LIVE_POLL_SECONDS = 1.0
+FULL_LOG_BYTES = 16 << 20  # a larger log is read as its tail only
+
+
+def header(pod: str, container: str) -> str:
+    """The proposal's header line of a container's log."""
+    return f"Logs for pod: {pod}, container: {container}"
+
+
+class HookObserver:
+    """One action's view of its hooks as they run: their logs and, when one fails,
+    the evidence. run_hooks tells it when each hook starts and how it ended."""
+
+    def __init__(self, cfg: ActionConfig, cluster: Cluster) -> None:
+        self.cfg = cfg
+        self.cluster = cluster
+        self._live: _LiveLogs | None = None
+        self._shown: dict[tuple[str, str], int] = {}
+        self._printer = _Printer(cfg)
+
+    def started(self, hook: Hook, event: str, resources: Sequence[Resource]) -> None:
+        policies = set(hook.output_log_policies)
+        if (self.cfg.live_hook_logs and self.cfg.hook_output is not None and hook.kind in LOGGED_KINDS
+                and set(OUTPUT_LOG_POLICIES.values()) <= policies):
+            self._live = _LiveLogs(self, hook, resources)
+            self._shown = {}
+
+    def stop_live(self) -> dict[tuple[str, str], int]:
+        """Stop following the running hook (if it was); the lines shown, by (pod, container)."""
+        live, self._live = self._live, None
+        if live is not None:
+            self._shown = live.stop()
+        return self._shown
+
+    def ended(self, hook: Hook, event: str, resources: Sequence[Resource], outcome: str) -> None:
+        """Called as soon as the hook succeeded or failed, before its delete policy runs."""
+        shown = self.stop_live()
+        self._shown = {}
+        if OUTPUT_LOG_POLICIES[outcome] in hook.output_log_policies and hook.kind in LOGGED_KINDS:
+            logs = self._capture(hook, event, resources, outcome)
+            self.cfg.hook_logs.extend(logs)
+            self._printer.blocks(logs, _namespace(resources), shown)
+        if outcome == FAILED:
+            self.cfg.evidence.extend(evidence_of.capture(
+                self.cluster, resources, f"{event} hook {hook.path}", self.cfg.redactor, hooks=True))
+
+    # -- reading ----------------------------------------------------------------------
+
+    def pods(self, hook: Hook, resources: Sequence[Resource]) -> list[dict[str, Any]]:
+        """The hook's pods, oldest first (a Job's failed tries included)."""
+        resource = next((r for r in resources if r.kind == hook.kind), None)
+        if resource is None:
+            return []
+        return evidence_of.pods_of(self.cluster, resource, self.cluster.live(resource))
+
+    def _capture(self, hook: Hook, event: str, resources: Sequence[Resource], outcome: str) -> list[HookLog]:
+        pods = self.pods(hook, resources)
+        namespace = _namespace(resources)
+        if not pods:
+            note = (f"No logs for hook {hook.name} ({event}, {hook.path}): no pod of {hook.kind}/{hook.name} "
+                    "is left to read them from (deleted before they could be read, or never started)")
+            return [HookLog(hook.name, event, hook.path, hook.kind, outcome, note=note)]
+        logs = []
+        for pod in pods:
+            name = (pod.get("metadata") or {}).get("name", "")
+            for status, init in evidence_of.container_statuses(pod):
+                log = HookLog(hook.name, event, hook.path, hook.kind, outcome, pod=name,
+                              container=str(status.get("name", "")), init=init)
+                _describe_state(log, status)
+                self._read(log, namespace)
+                logs.append(log)
+        return logs
+
+    def _read(self, log: HookLog, namespace: str) -> None:
+        """The container's log, capped to its tail and redacted (a note when unreadable)."""
+        status, text = self.cluster.container_log(namespace, log.pod, log.container, limit_bytes=FULL_LOG_BYTES)
+        if status >= 400:
+            log.note = self.cfg.redactor.redact(text)
+            return
+        lines = text.splitlines()
+        keep = self.cfg.hook_log_lines
+        if len(text) >= FULL_LOG_BYTES and keep:
+            # Only the head came back: ask for the tail; the count dropped is a lower bound.
+            status, tail = self.cluster.container_log(namespace, log.pod, log.container, tail_lines=keep)
+            if status < 400:
+                lines, log.dropped = tail.splitlines(), max(len(lines) - keep, 1)
+        if keep and len(lines) > keep:
+            log.dropped += len(lines) - keep
+            lines = lines[-keep:]
+        log.truncated = log.dropped > 0
+        log.lines = self.cfg.redactor.redact_lines(lines)
+
+
+def _describe_state(log: HookLog, status: dict[str, Any]) -> None:
+    state = status.get("state") or {}
+    terminated = state.get("terminated") or (status.get("lastState") or {}).get("terminated")
+    if terminated:
+        log.exit_code = int(terminated.get("exitCode") or 0)
+        log.reason = str(terminated.get("reason") or "")
+    elif "waiting" in state:
+        log.reason = str((state["waiting"] or {}).get("reason") or "")
+    elif "running" in state:
+        log.reason = "Running"
+
+
+def _namespace(resources: Sequence[Resource]) -> str:
+    return resources[0].namespace if resources else ""
+
+
+def footer(log: HookLog) -> str:
+    """Our additions after a container's lines: whose hook, and how the container ended."""
+    kind = "init container" if log.init else "container"
+    if log.exit_code is not None:
+        ended = f"exit code {log.exit_code}" + (f", {log.reason}" if log.reason else "")
+    elif log.reason == "Running":
+        ended = "still running"
+    else:
+        ended = f"did not start ({log.reason or 'no status'})"
+    return (f"End of logs for pod: {log.pod}, container: {log.container} "
+            f"(hook {log.hook}, {log.event}, {log.path}; {kind} {ended})")
+
+
+def cut_mark(log: HookLog, keep: int) -> str:
+    return f"[{log.dropped} earlier lines dropped: --hook-log-lines keeps the last {keep}]"
+
+
+class _Printer:
+    """Writes log lines through the action's HookOutputFunc, a header again whenever
+    another container's lines come next (live logs of two containers interleave)."""
+
+    def __init__(self, cfg: ActionConfig) -> None:
+        self.cfg = cfg
+        self._last: tuple[str, str] | None = None
+        self._lock = threading.Lock()
+
+    def lines(self, namespace: str, pod: str, container: str, lines: Sequence[str]) -> None:
+        if self.cfg.hook_output is None or not lines:
+            return
+        with self._lock:
+            writer = self._writer(namespace, pod, container)
+            writer.write("".join(f"{line}\n" for line in lines))
+            _flush(writer)
+
+    def blocks(self, logs: Sequence[HookLog], namespace: str, shown: dict[tuple[str, str], int]) -> None:
+        """The captured logs; for a container already shown live, the lines not shown yet."""
+        output = self.cfg.hook_output
+        if output is None:
+            return
+        with self._lock:
+            for log in logs:
+                if not log.pod:
+                    writer = output(namespace, "", "")
+                    writer.write(f"{log.note}\n")
+                    _flush(writer)
+                    self._last = None
+                    continue
+                self._block(log, namespace, shown.get((log.pod, log.container)))
+
+    def _block(self, log: HookLog, namespace: str, shown: int | None) -> None:
+        key = (log.pod, log.container)
+        if shown is None:
+            self._last = None  # a block always starts with its header
+            writer = self._writer(namespace, *key)
+            if log.truncated:
+                writer.write(cut_mark(log, self.cfg.hook_log_lines) + "\n")
+            lines = log.lines
+        else:  # shown live: what came after the last poll
+            writer = self._writer(namespace, *key)
+            remaining = min(max(log.dropped + len(log.lines) - shown, 0), len(log.lines))
+            lines = log.lines[len(log.lines) - remaining:]
+        text = "".join(f"{line}\n" for line in lines)
+        if log.note and not log.lines:
+            text += f"({log.note})\n"
+        writer.write(text + footer(log) + "\n")
+        _flush(writer)
+        self._last = None
+
+    def _writer(self, namespace: str, pod: str, container: str) -> Any:
+        assert self.cfg.hook_output is not None
+        writer = self.cfg.hook_output(namespace, pod, container)
+        if self._last != (pod, container):
+            writer.write(header(pod, container) + "\n")
+            self._last = (pod, container)
+        return writer
+
+
+def _flush(writer: Any) -> None:
+    flush = getattr(writer, "flush", None)
+    if flush is not None:
+        flush()
+
+
+class _LiveLogs:
+    """Follows a hook's containers while it runs: polls their logs and writes the new
+    lines (redacted) as they come."""
+
+    def __init__(self, observer: HookObserver, hook: Hook, resources: Sequence[Resource]) -> None:
+        self.observer, self.hook, self.resources = observer, hook, resources
+        self.namespace = _namespace(resources)
+        self.shown: dict[tuple[str, str], int] = {}  # lines written, by (pod, container)
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name=f"hook-logs-{hook.name}", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> dict[tuple[str, str], int]:
+        self._stop.set()
+        self._thread.join(timeout=30)
+        return dict(self.shown)
+
+    def _run(self) -> None:
+        while not self._stop.wait(LIVE_POLL_SECONDS):
+            try:
+                self._poll()
+            except Exception:  # noqa: BLE001 - live output is a courtesy; the capture at the end is what counts
+                continue
+
+    def _poll(self) -> None:
+        cluster, printer = self.observer.cluster, self.observer._printer
+        for pod in self.observer.pods(self.hook, self.resources):
+            name = (pod.get("metadata") or {}).get("name", "")
+            for status, _init in evidence_of.container_statuses(pod):
+                state = status.get("state") or {}
+                if self._stop.is_set() or not ({"running", "terminated"} & set(state)):
+                    continue
+                container = str(status.get("name", ""))
+                code, text = cluster.container_log(self.namespace, name, container, limit_bytes=FULL_LOG_BYTES)
+                if code >= 400:
+                    continue
+                lines = text.splitlines()
+                seen = self.shown.get((name, container), 0)
+                if len(lines) > seen:
+                    printer.lines(self.namespace, name, container,
+                                  self.observer.cfg.redactor.redact_lines(lines[seen:]))
+                    self.shown[(name, container)] = len(lines)

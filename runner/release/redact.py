@@ -1,0 +1,176 @@
+"""The one redaction layer: secret values hidden from everything a user or a report sees.
+
+Hook logs, failure evidence, and (later) spec diffs and GitHub reports all pass their
+text through a `Redactor` before it is printed, stored or sent. An action holds one
+(ActionConfig.redactor), filled from what is secret in that run:
+
+    redactor = Redactor()
+    redactor.add_values(tree)        # every leaf the user marked secret: --secret-values
+                                     # files and --set-file values (runner.chart.uservalues)
+    redactor.add_release(release)    # the data of every Secret of a release (manifest and hooks)
+    redactor.add_manifest(text)      # ... of any manifest (a diff's old and new sides)
+    redactor.add(value)              # one secret string
+    redactor.redact(text)            # -> text with every secret form replaced by MASK
+    redactor.redact_lines(lines)     # -> the same, line by line
+    redactor.redact_data(tree)       # -> a copy of a JSON-like tree, its strings redacted
+
+What is hidden, for each secret value:
+- the value itself; a multi-line value also line by line (logs are read a line at a time);
+- its standard and URL-safe base64, whole (as a Secret's `data` holds it) and at each of
+  the three alignments it can take inside longer base64 text (at its end, with the
+  padded last group);
+- its JSON-escaped form (a value with quotes or newlines, as JSON prints it).
+
+Values shorter than MIN_LENGTH characters, booleans, nulls and the plain words YAML
+reads as such are not secrets to hide: masking "on" or "true" would hide ordinary
+text and reveal nothing. Longer values are masked wherever they appear, even inside
+a longer word: a secret may be printed glued to anything.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import re
+from collections.abc import Iterable
+
+TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
+if TYPE_CHECKING:
+    from typing import Any
+
+    from runner.release.record import Release
+
+MASK = "[REDACTED]"
+MIN_LENGTH = 4
+_PLAIN_WORDS = frozenset({"true", "false", "null", "none", "yes", "off"})
+_MIN_BASE64_PIECE = 6  # an aligned piece shorter than this would match by chance
+
+
+class Redactor:
+    """Secret values and every form of them that can reach text; `redact` hides them."""
+
+    def __init__(self, values: Iterable[str] = ()) -> None:
+        self._forms: set[str] = set()
+        self._pattern: re.Pattern[str] | None = None
+        for value in values:
+            self.add(value)
+
+    def __bool__(self) -> bool:
+        return bool(self._forms)
+
+    # -- what is secret ------------------------------------------------------------
+
+    def add(self, value: Any) -> None:
+        """One secret value (a string; numbers count by their text, booleans never)."""
+        if value is None or isinstance(value, bool):
+            return
+        text = value if isinstance(value, str) else str(value)
+        pieces = [text, *text.splitlines()] if "\n" in text else [text]
+        for piece in pieces:
+            stripped = piece.strip()
+            if len(stripped) < MIN_LENGTH or stripped.lower() in _PLAIN_WORDS:
+                continue
+            self._forms.update(_forms_of(stripped))
+            self._pattern = None
+
+    def add_values(self, tree: Any) -> None:
+        """Every leaf of a values tree (maps and lists walked)."""
+        if isinstance(tree, dict):
+            for item in tree.values():
+                self.add_values(item)
+        elif isinstance(tree, list):
+            for item in tree:
+                self.add_values(item)
+        else:
+            self.add(tree)
+
+    def add_manifest(self, manifest: str) -> None:
+        """The data of every Secret in a multi-document manifest (`data` decoded from
+        base64, `stringData` as written). A manifest that does not parse adds nothing."""
+        for obj in _documents(manifest):
+            if obj.get("kind") != "Secret":
+                continue
+            for item in (obj.get("data") or {}).values():
+                decoded = _decoded(item)  # its base64 forms cover the text in the manifest
+                self.add(item if decoded is None else decoded)
+            for item in (obj.get("stringData") or {}).values():
+                self.add(item)
+
+    def add_release(self, release: Release) -> None:
+        """The Secrets of a release: its manifest and its hooks'."""
+        self.add_manifest(release.manifest)
+        for hook in release.hooks:
+            if hook.kind == "Secret":
+                self.add_manifest(hook.manifest)
+
+    # -- hiding ----------------------------------------------------------------------
+
+    def redact(self, text: str) -> str:
+        if not self._forms or not text:
+            return text
+        return self._compiled().sub(MASK, text)
+
+    def redact_lines(self, lines: Iterable[str]) -> list[str]:
+        return [self.redact(line) for line in lines]
+
+    def redact_data(self, tree: Any) -> Any:
+        if isinstance(tree, str):
+            return self.redact(tree)
+        if isinstance(tree, dict):
+            return {key: self.redact_data(item) for key, item in tree.items()}
+        if isinstance(tree, list):
+            return [self.redact_data(item) for item in tree]
+        return tree
+
+    def _compiled(self) -> re.Pattern[str]:
+        if self._pattern is None:
+            # Longest first: a whole base64 value wins over its aligned pieces.
+            ordered = sorted(self._forms, key=len, reverse=True)
+            self._pattern = re.compile("|".join(re.escape(form) for form in ordered))
+        return self._pattern
+
+
+def _forms_of(value: str) -> set[str]:
+    forms = {value}
+    escaped = json.dumps(value)[1:-1]
+    if escaped != value:
+        forms.add(escaped)
+    data = value.encode("utf-8")
+    for encode in (base64.b64encode, base64.urlsafe_b64encode):
+        whole = encode(data).decode("ascii")
+        forms.update({whole, whole.rstrip("=")})
+        forms.update(piece for piece in _aligned_pieces(data, encode) if len(piece) >= _MIN_BASE64_PIECE)
+    return forms
+
+
+def _aligned_pieces(data: bytes, encode: Any) -> list[str]:
+    """The base64 characters that depend on `data` alone when it starts at byte offset
+    0, 1 or 2 of a 3-byte group inside some longer encoded text; and, when it ends that
+    text, the same with its last (padded) group."""
+    pieces = []
+    for offset in range(3):
+        padded = b"\0" * offset + data
+        encoded = encode(padded).decode("ascii")
+        first = 4 if offset else 0  # the first group mixes in the bytes before the value
+        last = len(padded) // 3 * 4  # a last, partial group mixes in the bytes after it
+        pieces += [encoded[first:last], encoded[first:], encoded[first:].rstrip("=")]
+    return pieces
+
+
+def _decoded(item: Any) -> str | None:
+    if not isinstance(item, str):
+        return None
+    try:
+        return base64.b64decode(item, validate=True).decode("utf-8")
+    except (ValueError, UnicodeDecodeError):
+        return None
+
+
+def _documents(manifest: str) -> list[dict[str, Any]]:
+    from runner.encoding import goyaml
+
+    try:
+        docs = goyaml.load_all(manifest)
+    except Exception:  # noqa: BLE001 - goyaml raises its own types; an unreadable manifest has no Secret to add
+        return []
+    return [doc for doc in docs if isinstance(doc, dict)]

@@ -1,0 +1,237 @@
+"""Hook output logs over the fake cluster: what a user reads (the writer's text) and
+what a report gets (the captured data), for each policy and each way a hook ends."""
+
+from __future__ import annotations
+
+import base64
+import io
+
+import pytest
+
+from runner.actions import hook_logs
+from runner.actions.deploy import DeployOptions
+from runner.actions.install import install
+from runner.errors import RunnerError
+from runner.release.redact import MASK
+
+FAILED_RUN = {"terminated": {"exitCode": 1, "reason": "Error"}}
+DONE = {"terminated": {"exitCode": 0, "reason": "Completed"}}
+NOT_STARTED = {"waiting": {"reason": "PodInitializing"}}
+
+
+def job(policy: str | None, delete: str = "before-hook-creation", name: str = "migrate") -> dict[str, str]:
+    annotation = f'\n    "helm.sh/hook-output-log-policy": "{policy}"' if policy is not None else ""
+    return {f"{name}.yaml": f"""apiVersion: batch/v1
+kind: Job
+metadata:
+  name: {{{{ .Release.Name }}}}-{name}
+  annotations:
+    "helm.sh/hook": pre-install
+    "helm.sh/hook-delete-policy": {delete}{annotation}
+spec:
+  template:
+    spec:
+      containers: [{{name: main, image: busybox}}]
+"""}
+
+
+class Output:
+    """A HookOutputFunc writing to one buffer, remembering whom it was asked for."""
+
+    def __init__(self) -> None:
+        self.buffer = io.StringIO()
+        self.asked: list[tuple[str, str, str]] = []
+
+    def __call__(self, namespace: str, pod: str, container: str) -> io.StringIO:
+        self.asked.append((namespace, pod, container))
+        return self.buffer
+
+    @property
+    def text(self) -> str:
+        return self.buffer.getvalue()
+
+
+@pytest.fixture
+def output(cfg):
+    cfg.hook_output = Output()
+    return cfg.hook_output
+
+
+def _install(cfg, path, **flags):
+    return install(cfg, DeployOptions(name="app", chart=path, **flags))
+
+
+def test_a_failing_job_shows_every_try_init_containers_first_before_its_error(cfg, fake, chart, output):
+    tries = [{"name": f"app-migrate-{n}", "init": [("wait-db", DONE, f"db up ({n})\n")],
+              "containers": [("main", FAILED_RUN, f"migrating\nfailed ({n})\n")],
+              "created": f"2026-01-01T00:00:0{n}Z"} for n in (1, 2, 3)]
+    fake.run_hook("Job/app-migrate", *tries)
+    fake.fail("hook", "Job/app-migrate", "job failed: BackoffLimitExceeded")
+
+    with pytest.raises(RunnerError, match="^failed pre-install: job failed: BackoffLimitExceeded"):
+        _install(cfg, chart(templates=job("hook-failed, hook-succeeded", delete="hook-failed")))
+
+    blocks = [block for block in output.text.split("Logs for pod: ") if block]
+    assert [block.splitlines()[0] for block in blocks] == [
+        f"app-migrate-{n}, container: {c}" for n in (1, 2, 3) for c in ("wait-db", "main")]
+    assert blocks[1].splitlines()[1:] == [
+        "migrating", "failed (1)",
+        "End of logs for pod: app-migrate-1, container: main "
+        "(hook app-migrate, pre-install, app/templates/migrate.yaml; container exit code 1, Error)"]
+    assert "(hook app-migrate, pre-install, app/templates/migrate.yaml; init container exit code 0, Completed)" \
+        in blocks[0]
+    assert [(log.pod, log.container, log.init, log.outcome, log.lines) for log in cfg.hook_logs][:2] == [
+        ("app-migrate-1", "wait-db", True, "failed", ["db up (1)"]),
+        ("app-migrate-1", "main", False, "failed", ["migrating", "failed (1)"])]
+    assert fake.get("Job", "app-migrate") is None  # the delete policy ran: after the capture
+
+
+def test_the_logs_are_read_before_the_delete_policy_takes_the_pods(cfg, fake, chart, output):
+    fake.run_hook("Job/app-migrate", {"name": "app-migrate-1", "containers": [("main", DONE, "done\n")]})
+
+    _install(cfg, chart(templates=job("hook-succeeded", delete="hook-succeeded")))
+
+    assert "done\nEnd of logs for pod: app-migrate-1, container: main" in output.text
+    assert fake.names("Pod") == []  # deleted with their Job afterwards
+
+
+@pytest.mark.parametrize(("policy", "fails", "shown"), [
+    ("hook-succeeded", False, True), ("hook-succeeded", True, False),
+    ("hook-failed", True, True), ("hook-failed", False, False),
+    ("hook-failed,hook-succeeded", False, True), ("hook-failed, hook-succeeded", True, True),
+    ("hook-failed, hook-suceeded", False, False),  # the proposal's misspelling: ignored, as Helm ignores it
+    (None, True, False), (None, False, False),
+])
+def test_logs_are_shown_only_for_an_outcome_the_policy_lists(cfg, fake, chart, output, policy, fails, shown):
+    fake.run_hook("Job/app-migrate", {"name": "app-migrate-1", "containers": [("main", DONE, "hello\n")]})
+    if fails:
+        fake.fail("hook", "Job/app-migrate", "job failed")
+
+    try:
+        _install(cfg, chart(templates=job(policy)))
+    except RunnerError:
+        assert fails
+
+    assert ("Logs for pod: app-migrate-1, container: main\nhello\n" in output.text) is shown
+    assert bool(cfg.hook_logs) is shown
+
+
+def test_the_result_carries_the_logs_as_data(cfg, fake, chart):
+    fake.run_hook("Job/app-migrate", {"name": "app-migrate-1", "containers": [("main", DONE, "ok\n")]})
+
+    result = _install(cfg, chart(templates=job("hook-succeeded")))
+
+    [log] = result.hook_logs
+    assert (log.hook, log.event, log.path, log.kind, log.pod, log.container, log.lines, log.truncated,
+            log.outcome, log.exit_code) == ("app-migrate", "pre-install", "app/templates/migrate.yaml", "Job",
+                                            "app-migrate-1", "main", ["ok"], False, "succeeded", 0)
+
+
+def test_without_an_output_function_nothing_is_written_but_the_logs_are_kept(cfg, fake, chart):
+    fake.run_hook("Job/app-migrate", {"name": "app-migrate-1", "containers": [("main", DONE, "ok\n")]})
+    assert cfg.hook_output is None  # --no-log-output
+
+    result = _install(cfg, chart(templates=job("hook-succeeded")))
+
+    assert [log.lines for log in result.hook_logs] == [["ok"]]
+
+
+def test_a_long_log_keeps_its_tail_and_says_how_many_lines_were_dropped(cfg, fake, chart, output):
+    text = "".join(f"line {n}\n" for n in range(1, 1001))
+    fake.run_hook("Job/app-migrate", {"name": "app-migrate-1", "containers": [("main", DONE, text)]})
+    cfg.hook_log_lines = 10
+
+    _install(cfg, chart(templates=job("hook-succeeded")))
+
+    lines = output.text.splitlines()
+    assert lines[1] == "[990 earlier lines dropped: --hook-log-lines keeps the last 10]"
+    assert lines[2:12] == [f"line {n}" for n in range(991, 1001)]
+    assert (cfg.hook_logs[0].truncated, cfg.hook_logs[0].dropped) == (True, 990)
+
+
+def test_secret_values_never_reach_the_output_or_the_data(cfg, fake, chart, output):
+    canary = "canary-pw-8d1f"
+    text = f"connecting as admin:{canary}\nauth {base64.b64encode(f'admin:{canary}'.encode()).decode()}\n"
+    fake.run_hook("Job/app-migrate", {"name": "app-migrate-1", "containers": [("main", DONE, text)]})
+
+    _install(cfg, chart(templates=job("hook-succeeded")), secret_values=[{"db": {"password": canary}}])
+
+    assert canary not in output.text and "Y2FuYXJ5" not in output.text
+    assert f"connecting as admin:{hook_logs_mask()}" in output.text
+    assert all(canary not in line for log in cfg.hook_logs for line in log.lines)
+
+
+def hook_logs_mask() -> str:
+    return MASK
+
+
+def test_a_container_that_never_started_says_why(cfg, fake, chart, output):
+    fake.run_hook("Job/app-migrate", {"name": "app-migrate-1", "init": [("wait-db", FAILED_RUN, "no db\n")],
+                                      "containers": [("main", NOT_STARTED, "")]})
+    fake.fail("hook", "Job/app-migrate", "job failed")
+
+    with pytest.raises(RunnerError):
+        _install(cfg, chart(templates=job("hook-failed")))
+
+    assert ("Logs for pod: app-migrate-1, container: main\n"
+            '(container "main" in pod "app-migrate-1" is waiting to start: PodInitializing)\n'
+            "End of logs for pod: app-migrate-1, container: main (hook app-migrate, pre-install, "
+            "app/templates/migrate.yaml; container did not start (PodInitializing))") in output.text
+
+
+def test_a_hook_whose_pods_are_gone_says_so(cfg, fake, chart, output):
+    fake.run_hook("Job/app-migrate")  # e.g. ttlSecondsAfterFinished: 0 took them
+
+    _install(cfg, chart(templates=job("hook-succeeded")))
+
+    assert output.text == ("No logs for hook app-migrate (pre-install, app/templates/migrate.yaml): no pod of "
+                           "Job/app-migrate is left to read them from (deleted before they could be read, "
+                           "or never started)\n")
+    assert output.asked == [("ns", "", "")]
+    assert cfg.hook_logs[0].pod == "" and cfg.hook_logs[0].note.startswith("No logs for hook app-migrate")
+
+
+def test_only_the_jobs_own_pods_are_read_not_an_earlier_runs(cfg, fake, chart, output):
+    fake.add_pod("app-migrate-old", [("main", DONE, "old run\n")], labels={"job-name": "app-migrate"},
+                 owner_uid="uid-of-a-deleted-job")
+    fake.run_hook("Job/app-migrate", {"name": "app-migrate-new", "containers": [("main", DONE, "new run\n")]})
+
+    _install(cfg, chart(templates=job("hook-succeeded")))
+
+    assert "new run" in output.text and "old run" not in output.text
+
+
+def test_live_logs_are_followed_and_not_repeated_when_the_hook_ends(cfg, fake, chart, output, monkeypatch):
+    """On a terminal, lines come as written; the block at the end adds only the rest."""
+    monkeypatch.setattr(hook_logs, "LIVE_POLL_SECONDS", 3600.0)  # polled by hand below
+    cfg.live_hook_logs = True
+    fake.run_hook("Job/app-migrate", {"name": "app-migrate-1", "containers": [("main", {"running": {}}, "one\n")]})
+    observer = hook_logs.HookObserver(cfg, fake)
+    release_hooks = []
+
+    def watch(resources, timeout):  # while the hook runs: a poll, then more lines, then it ends
+        observer._live._poll()
+        fake.container_logs[("app-migrate-1", "main")] = "one\ntwo\n"
+        fake.objects["/api/v1/namespaces/ns/pods/app-migrate-1"]["status"]["containerStatuses"][0]["state"] = DONE
+        release_hooks.append(output.text)
+
+    monkeypatch.setattr(fake, "watch_hook", watch)
+    monkeypatch.setattr(hook_logs, "HookObserver", lambda cfg, cluster: observer)
+    monkeypatch.setattr("runner.actions.deploy.HookObserver", lambda cfg, cluster: observer)
+
+    _install(cfg, chart(templates=job("hook-succeeded,hook-failed")))
+
+    assert release_hooks == ["Logs for pod: app-migrate-1, container: main\none\n"]
+    assert output.text == ("Logs for pod: app-migrate-1, container: main\none\ntwo\n"
+                           "End of logs for pod: app-migrate-1, container: main (hook app-migrate, pre-install, "
+                           "app/templates/migrate.yaml; container exit code 0, Completed)\n")
+
+
+def test_a_hook_that_lists_one_outcome_is_not_followed_live(cfg, fake, chart, output):
+    cfg.live_hook_logs = True
+    observer = hook_logs.HookObserver(cfg, fake)
+    hook = type("H", (), {"output_log_policies": ["hook-failed"], "kind": "Job"})()
+
+    observer.started(hook, "pre-install", [])
+
+    assert observer._live is None
