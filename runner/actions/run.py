@@ -276,6 +276,7 @@ class _ReleaseRun:
             outcome.evidence = self._evidence(err)
         finally:
             outcome.deploy_seconds = time.monotonic() - step
+            outcome.hook_logs = _hook_logs(self.cfg.hook_logs, release)  # a failure's too
             self._messages()
 
     def _record_plan(self, plan: ReleasePlan) -> None:
@@ -307,7 +308,6 @@ class _ReleaseRun:
         outcome.revision = deployed.release.version
         outcome.apply_method = deployed.release.apply_method
         outcome.notes += deployed.notes
-        outcome.hook_logs = _hook_logs(deployed, self.release)
 
     def _evidence(self, err: RunnerError) -> list[str]:
         """What the cluster says after a failure: the release's newest record."""
@@ -353,19 +353,23 @@ def _unchanged_reason(plan: ReleasePlan) -> str:
         if plan.current else "nothing to change"
 
 
-def _hook_logs(result: Any, release: ReleaseSpec) -> list[Any]:
-    """The hook logs the deploy kept (none when the spec hides them)."""
+def _hook_logs(captured: list[Any], release: ReleaseSpec) -> list[Any]:
+    """The hook logs the deploy captured (runner.actions.results.HookLog, one per container,
+    already redacted and capped by --hook-log-lines), as the result keeps them: the spec's
+    `hookLogs.cap` on top, none when the spec hides them."""
     if not release.hook_logs_show:
         return []
+    from runner.actions.results import FAILED as HOOK_FAILED
     from runner.spec.result import HookLog
 
     logs = []
-    for item in getattr(result, "hook_logs", None) or []:
-        lines = str(getattr(item, "log", "")).splitlines()
+    for item in captured:
+        lines = list(item.lines) or ([item.note] if item.note else [])
         kept = lines[-release.hook_logs_cap:] if release.hook_logs_cap else []
-        logs.append(HookLog(str(getattr(item, "hook", "")), str(getattr(item, "pod", "")),
-                            str(getattr(item, "phase", "")), "\n".join(kept),
-                            truncated=len(kept) < len(lines)))
+        logs.append(HookLog(f"{item.kind}/{item.hook}", item.pod,
+                            "Failed" if item.outcome == HOOK_FAILED else "Succeeded",
+                            "\n".join(kept), truncated=item.truncated or len(kept) < len(lines),
+                            container=item.container, template=item.path))
     return logs
 
 

@@ -31,6 +31,8 @@ class HookLog:
     phase: str  # the hook's outcome: Succeeded | Failed
     log: str
     truncated: bool = False
+    container: str = ""
+    template: str = ""  # the hook's template, chart-relative (mychart/templates/migrate.yaml)
 
 
 @dataclass

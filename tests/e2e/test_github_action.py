@@ -43,6 +43,7 @@ metadata:
   name: {{ .Release.Name }}-migrate
   annotations:
     "helm.sh/hook": pre-install,pre-upgrade
+    "helm.sh/hook-output-log-policy": hook-failed
 spec:
   backoffLimit: 0
   template:
@@ -54,6 +55,9 @@ spec:
       containers:
       - name: migrate
         image: busybox
+        env:
+        - name: TESTBED_LOG
+          value: "migrating\\nerror: token {{ .Values.token }} refused: table users is locked"
 """
 
 
@@ -209,10 +213,11 @@ def test_a_failing_hook_is_red_and_points_at_its_template(cluster: Any,
                                        "deploy-runner api": ["failure"]}
         assert result.outputs["api-status"] == "failed"
         assert "::error file=charts/api/templates/migrate.yaml,line=1,title=api failed::" \
-            "resource Job/" in result.log
+            "failed pre-install: resource Job/" in result.log
         api = github.runs_named("deploy-runner api")[0]
         failures = [a for a in api.annotations if a["annotation_level"] == "failure"]
         assert [(a["path"], a["start_line"]) for a in failures] == [
-            ("charts/api/templates/migrate.yaml", 1)]
-        assert failures[0]["message"].startswith("Job/api-migrate did not become ready: ")
+            ("charts/api/templates/migrate.yaml", 1)]  # the hook's, with its log's tail
+        assert failures[0]["message"].startswith("hook Job/api-migrate failed; its log ends:")
+        assert failures[0]["message"].endswith("refused: table users is locked")
         no_canary(github, result, root, canary)
