@@ -277,6 +277,7 @@ class _ReleaseRun:
         finally:
             outcome.deploy_seconds = time.monotonic() - step
             outcome.hook_logs = _hook_logs(self.cfg.hook_logs, release)  # a failure's too
+            outcome.not_ready = _not_ready(self.cfg.evidence) if outcome.status == FAILED else []
             self._messages()
 
     def _record_plan(self, plan: ReleasePlan) -> None:
@@ -371,6 +372,23 @@ def _hook_logs(captured: list[Any], release: ReleaseSpec) -> list[Any]:
                             "\n".join(kept), truncated=item.truncated or len(kept) < len(lines),
                             container=item.container, template=item.path))
     return logs
+
+
+def _not_ready(evidence: list[Any]) -> list[Any]:
+    """The deploy's evidence (runner.actions.results.Evidence, already redacted) as the
+    result keeps it: one entry an object, its paragraph of the CLI's error details."""
+    from runner.actions.evidence import evidence_text
+    from runner.spec.result import NotReady
+
+    found = []
+    for item in evidence:
+        paragraph = evidence_text([item]).splitlines()[1:]  # without the heading
+        reason = "\n".join(line[2:] if line.startswith("  ") else line for line in paragraph)
+        # a hook's context is "<event> hook <template>" (runner.actions.hook_logs)
+        _, hook, template = item.context.partition(" hook ")
+        found.append(NotReady(item.object, item.namespace, item.context, reason,
+                              template if hook else ""))
+    return found
 
 
 def _now() -> str:

@@ -72,7 +72,7 @@ def _release(data: dict[str, Any], spec_dir: Path, preview_url: str) -> ReleaseR
         started=_time(data.get("started_at")), finished=_time(data.get("finished_at")),
         duration=(data.get("timings") or {}).get("total_seconds"),
         changes=changes, hooks=hooks,
-        unready=_unready(data.get("error") or "", changes, hooks) if outcome == FAILED else (),
+        unready=_unready(data, changes, hooks) if outcome == FAILED else (),
         error=error.strip(), notes=tuple(notes), preview_url=preview_url)
 
 
@@ -130,25 +130,42 @@ _NAMED = (re.compile(r"resource (?P<kind>\w+)/(?:[^/\s]+/)?(?P<name>[^/\s]+) not
           re.compile(r"job (?P<name>[^\s/]+) failed: "))
 
 
-def _unready(error: str, changes: tuple[ResourceChange, ...], hooks: tuple[HookLog, ...]
-             ) -> tuple[Unready, ...]:
-    """The resources the error says did not become ready, each with its error line and,
-    when the diff has it, its template (a failed hook with a log is annotated as a hook)."""
+def _unready(data: dict[str, Any], changes: tuple[ResourceChange, ...],
+             hooks: tuple[HookLog, ...]) -> tuple[Unready, ...]:
+    """What failed the release: the evidence's objects (`not_ready`) with their reasons,
+    else the resources its error names; each at its template (a hook's own, else the
+    diff's for the resource). A failed hook whose log is annotated is not repeated."""
     sources = {(c.kind.lower(), c.name): c.source for c in changes}
     logged = {h.hook.lower() for h in hooks if h.outcome == "failed" and h.source is not None}
+
+    def source(resource: str, template: str = "") -> Source | None:
+        if template:
+            return Source(template, 1)
+        kind, _, name = resource.partition("/")
+        return sources.get((kind.lower(), name))
+
     found: dict[str, Unready] = {}
+    for item in data.get("not_ready") or []:
+        if item["resource"].lower() not in logged and item["resource"] not in found:
+            found[item["resource"]] = Unready(item["resource"], item.get("reason") or "",
+                                              source(item["resource"], item.get("template") or ""))
+    for resource, line in ([] if found else _named(data.get("error") or "")):
+        if resource.lower() not in logged and resource not in found:
+            found[resource] = Unready(resource, line, source(resource))
+    return tuple(found.values())
+
+
+def _named(error: str) -> list[tuple[str, str]]:
+    """(Kind/name, the line) of each resource the error names in the waiters' words."""
+    named = []
     for line in error.splitlines():
         for pattern in _NAMED:
             match = pattern.search(line)
-            if match is None:
-                continue
-            kind = match.groupdict().get("kind") or "Job"
-            resource = f"{kind}/{match['name']}"
-            if resource.lower() not in logged and resource not in found:
-                found[resource] = Unready(resource, line.strip(),
-                                          sources.get((kind.lower(), match["name"])))
-            break
-    return tuple(found.values())
+            if match is not None:
+                kind = match.groupdict().get("kind") or "Job"
+                named.append((f"{kind}/{match['name']}", line.strip()))
+                break
+    return named
 
 
 def _source(data: dict[str, Any] | None) -> Source | None:

@@ -5,6 +5,7 @@ workflow_dispatch, repository_dispatch; a failing hook; a canary secret nowhere.
 
 from __future__ import annotations
 
+import json
 import uuid
 from pathlib import Path
 from typing import Any
@@ -220,4 +221,10 @@ def test_a_failing_hook_is_red_and_points_at_its_template(cluster: Any,
             ("charts/api/templates/migrate.yaml", 1)]  # the hook's, with its log's tail
         assert failures[0]["message"].startswith("hook Job/api-migrate failed; its log ends:")
         assert failures[0]["message"].endswith("refused: table users is locked")
+        saved = json.loads((root / "deploy-runner-result.json").read_text())
+        [failed] = [r for r in saved["releases"] if r["name"] == "api"]
+        [evidence] = failed["not_ready"]  # what the CLI prints after the error, as data
+        assert (evidence["resource"], evidence["template"]) == ("Job/api-migrate",
+                                                                "api/templates/migrate.yaml")
+        assert "table users is locked" in evidence["reason"]
         no_canary(github, result, root, canary)

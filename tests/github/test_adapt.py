@@ -105,3 +105,28 @@ def test_what_did_not_become_ready_points_at_its_template(tmp_path: Path) -> Non
     assert db.unready == (Unready("Job/gone", "job is failed: prod/gone", None),)
     assert q.unready == () and q.hooks[0].source == Source("web/templates/migrate.yaml", 1)
     assert ok.unready == ()  # only a failed release's error is read
+
+
+def test_the_evidence_says_what_did_not_become_ready(tmp_path: Path) -> None:
+    """`not_ready` (the deploy's evidence) is preferred to the error's words: a hook at its
+    own template, a waited-on object at the diff's, a hook whose log is annotated once."""
+    not_ready = [
+        {"resource": "Job/migrate", "namespace": "prod", "context": "pre-upgrade hook "
+         "web/templates/migrate.yaml", "reason": "Failed: Job Failed\ncondition Failed=True",
+         "template": "web/templates/migrate.yaml"},
+        {"resource": "Deployment/web", "namespace": "prod", "context": "waited on",
+         "reason": "InProgress: 0/1 ready\npod web-1: waiting (CrashLoopBackOff)",
+         "template": ""},
+        {"resource": "Job/seed", "namespace": "prod", "context": "post-upgrade hook "
+         "web/templates/seed.yaml", "reason": "Failed", "template": "web/templates/seed.yaml"}]
+    deployment = {**job("web", "web/templates/deployment.yaml", hook=False), "kind": "Deployment"}
+    seed_log = {"hook": "Job/seed", "pod": "seed-x", "phase": "Failed", "log": "boom",
+                "truncated": False, "template": "web/templates/seed.yaml"}
+    [web] = run_report(result(release(
+        status="failed", error="job migrate failed: BackoffLimitExceeded", not_ready=not_ready,
+        diff={"changes": [deployment]}, hook_logs=[seed_log])), tmp_path).releases
+    assert web.unready == (
+        Unready("Job/migrate", "Failed: Job Failed\ncondition Failed=True",
+                Source("web/templates/migrate.yaml", 1)),
+        Unready("Deployment/web", "InProgress: 0/1 ready\npod web-1: waiting (CrashLoopBackOff)",
+                Source("web/templates/deployment.yaml", 1)))

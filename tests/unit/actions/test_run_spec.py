@@ -227,3 +227,23 @@ def test_a_deploys_hook_logs_as_the_result_keeps_them():
     assert (seeded["phase"], seeded["log"], seeded["truncated"]) == (
         "Succeeded", "no pod to read", False)
     assert _hook_logs(captured, SimpleNamespace(hook_logs_show=False, hook_logs_cap=2)) == []
+
+
+def test_the_evidence_of_a_failure_as_the_result_keeps_it():
+    from runner.actions.results import ContainerEvidence, Evidence
+    from runner.actions.run import _not_ready
+
+    hook = Evidence("Job/migrate", "ns", "pre-install hook web/templates/migrate.yaml",
+                    status="Failed: Job Failed", conditions=["Failed=True BackoffLimitExceeded"],
+                    containers=[ContainerEvidence("migrate-x", "m", state="terminated",
+                                                  exit_code=1, log_tail=["no table"])])
+    waited = Evidence("Deployment/web", "ns", "waited on", status="InProgress")
+    first, second = (vars(item) for item in _not_ready([hook, waited]))
+    assert first == {"resource": "Job/migrate", "namespace": "ns",
+                     "context": "pre-install hook web/templates/migrate.yaml",
+                     "reason": "Job/migrate (pre-install hook web/templates/migrate.yaml): "
+                               "Failed: Job Failed\n  condition Failed=True BackoffLimitExceeded\n"
+                               "  pod migrate-x, container m: terminated, exit code 1\n"
+                               "    | no table",
+                     "template": "web/templates/migrate.yaml"}
+    assert (second["template"], second["reason"]) == ("", "Deployment/web (waited on): InProgress")
