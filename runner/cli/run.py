@@ -116,9 +116,17 @@ def handle(args: Namespace) -> int:
     if args.plan and args.sync:
         raise RunnerError("--plan and --sync cannot be used together")
     from runner.actions.run import secret_strings
+    from runner.spec.errors import SpecError
 
     base = connect(args)
-    spec, context = load(args, base.namespace)
+    try:
+        spec, context = load(args, base.namespace)
+    except SpecError as err:
+        if _reports_to_github(args):  # the step's annotations point at the spec's lines
+            from runner.report.github.entry import spec_problems
+
+            spec_problems(err)
+        raise
     options = RunOptions(plan=args.plan, sync=args.sync, concurrency=args.concurrency,
                          releases=list(args.release), wait_for_lock=args.wait_for_lock,
                          diff=DiffOptions(context=args.context, view=args.view),

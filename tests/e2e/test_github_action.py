@@ -228,3 +228,17 @@ def test_a_failing_hook_is_red_and_points_at_its_template(cluster: Any,
                                                                 "api/templates/migrate.yaml")
         assert "table users is locked" in evidence["reason"]
         no_canary(github, result, root, canary)
+
+
+def test_a_spec_that_cannot_be_used_points_at_its_line(cluster: Any,
+                                                       repository: tuple[Path, str]) -> None:
+    root, _canary = repository
+    spec_file = root / "deploy-runner.yaml"
+    spec_file.write_text(spec_file.read_text().replace("chart: charts/api",
+                                                       "chart: charts/api\n  applyMethod: sideways"))
+    line = spec_file.read_text().splitlines().index("  applyMethod: sideways") + 1
+    with FakeGitHub() as github:
+        result = step(github, cluster, root, "push", octokit.event_payload("push"))
+        assert result.code == 1 and github.check_runs == {}
+        assert f"::error file=deploy-runner.yaml,line={line},title=the spec cannot be used::" \
+               f"deploy-runner.yaml:{line}: releases[1].applyMethod: must be one of" in result.log

@@ -6,6 +6,8 @@ import io
 import json
 from pathlib import Path
 
+import pytest
+
 from runner.report import limits, markdown
 from runner.report.github.event import DEPLOY, PULL_REQUEST, TEARDOWN, GitHubEvent
 from runner.report.model import RunReport
@@ -94,3 +96,26 @@ def test_previews_deploy_only_when_the_pull_requests_code_changed(tmp_path: Path
     closed = GitHubEvent.from_environment(environment(
         tmp_path, "pull_request", octokit.event_payload("pull_request", "closed")))
     assert not closed.deploys_previews
+
+
+def test_a_spec_that_cannot_be_used_is_annotated_at_its_lines(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from runner.report.github.entry import spec_problems
+    from runner.spec.errors import SpecError
+    from runner.spec.load import load_spec
+
+    (tmp_path / "deploy").mkdir()
+    (tmp_path / "deploy" / "spec.yaml").write_text(
+        "releases:\n- name: web\n  chart: ./web\n  applyMethod: sideways\n  atomic: maybe\n")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("GITHUB_WORKSPACE", str(tmp_path))
+    with pytest.raises(SpecError) as raised:
+        load_spec("deploy/spec.yaml")
+    log = io.StringIO()
+    spec_problems(raised.value, Workflow(out=log))
+    lines = log.getvalue().splitlines()
+    assert [line.split("::")[1] for line in lines] == [
+        f"error file=deploy/spec.yaml,line={n},title=the spec cannot be used"
+        for n in (4, 5)]
+    assert lines[0].endswith("::deploy/spec.yaml:4: releases[0].applyMethod: must be one of "
+                             "ssa, csa, auto")

@@ -140,3 +140,23 @@ def _merged(releases: list[Any], *results: RunResult) -> RunResult:
                                      w for result in results for w in result.warnings)))
     merged.mode = "run" if any(r.mode != "plan" for r in results) else "plan"
     return merged
+
+
+def spec_problems(err: Any, workflow: Workflow | None = None) -> None:
+    """A spec that cannot be used (runner.spec.errors.SpecError), each problem an ::error
+    at its file and line, so the step's annotations point at the spec; the CLI still
+    prints the error itself."""
+    from runner.spec.errors import format_problem
+
+    workflow = workflow or Workflow.from_environment()
+    workspace = Path(os.environ.get("GITHUB_WORKSPACE") or os.getcwd()).resolve()
+    file = Path(err.source).resolve()
+    try:
+        relative: str | None = file.relative_to(workspace).as_posix() if file.is_file() else None
+    except ValueError:  # outside the repository: the message still names it
+        relative = None
+    for problem in err.problems:
+        workflow.error(format_problem(err.source, problem), file=relative,
+                       line=(problem.line or None) if relative else None,
+                       title="the spec cannot be used")
+
