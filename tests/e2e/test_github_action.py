@@ -192,6 +192,17 @@ def test_pull_request_preview_lifecycle(cluster: Any, repository: tuple[Path, st
         assert len(github.comments) == 1  # edited, never a second comment
         no_canary(github, second, root, canary)
 
+        # a label added (GitHub's payload differs in `action` and `label`): the preview's
+        # change is planned, not deployed
+        template = root / "charts" / "web" / "templates" / "config.yaml"
+        template.write_text(template.read_text() + "  added: by the pull request\n")
+        labeled = {**synchronized, "action": "labeled", "label": {"name": "preview"}}
+        planned = step(github, cluster, root, "pull_request", labeled)
+        assert planned.code == 0, planned.log
+        assert planned.outputs["web-status"] == "planned" and len(github.deployments) == 2
+        config = get_object(cluster, f"/api/v1/namespaces/{name}/configmaps/web-config")
+        assert config is not None and "added" not in config["data"]
+
         closed = octokit.event_payload("pull_request", "closed", merged=True)
         third = step(github, cluster, root, "pull_request", closed)
         assert third.code == 0, third.log
