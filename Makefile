@@ -8,7 +8,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: install test lint unit e2e conformance demo clean testbed fuzz
+.PHONY: install test lint unit e2e conformance demo clean testbed fuzz reliability
 
 $(STAMP): pyproject.toml Makefile
 	$(PYTHON) -m venv --clear $(VENV)
@@ -45,6 +45,11 @@ test: $(STAMP) lint testbed
 FUZZ_SECONDS ?= 600
 fuzz: $(STAMP)
 	FUZZ_SECONDS=$(FUZZ_SECONDS) $(PY) -m pytest -q -s -p no:cacheprovider -o timeout=0 tests/fuzz
+
+# The reliability campaign's full profile (tests/reliability; `make test` runs the quick one)
+# with the damaged-records tests widened to every kind x every write; prints the figures.
+reliability: $(STAMP) testbed
+	RELIABILITY=full $(PY) -m pytest -q -p no:cacheprovider -o timeout=3600 tests/reliability tests/e2e/test_corrupt_records.py
 
 # Builds (first time only) the testbed binaries, outside pytest's per-test timeout.
 testbed: $(STAMP)

@@ -110,27 +110,17 @@ def _lint_dir(chart_dir: str, values: dict[str, Any], opts: LintOptions, kube: A
 
 
 def expand_archive(path: str, destination: str) -> str:
-    """chartutil.Expand into destination; the chart's directory inside it."""
-    from runner.chart.archive import extract, read_archive
-    from runner.chart.chartfile import load_yaml_document
+    """chartutil.ExpandFile into destination; the chart's directory inside it."""
+    from runner.chart.archive import expand
 
     try:
         data = Path(path).read_bytes()
     except OSError as exc:
         raise RunnerError(f"unable to open tarball: open {path}: {(exc.strerror or '').lower()}") from exc
     try:
-        files = read_archive(data, path)
-        chart_yaml = next((d for n, d in files if n == "Chart.yaml"), b"")
-        doc = load_yaml_document(chart_yaml, "Chart.yaml", ints=True) if chart_yaml else None
+        return str(expand(data, Path(destination)))
     except RunnerError as exc:
-        reason = str(exc).removeprefix(f"{path}: ")  # Expand reads a stream: no file name
-        raise RunnerError(f"unable to extract tarball: {reason}") from exc
-    name = str(doc.get("name") or "") if isinstance(doc, dict) else ""
-    if not name:
-        raise RunnerError("unable to extract tarball: chart name not specified")
-    target = Path(destination) / name
-    extract(files, target)
-    return str(target)
+        raise RunnerError(f"unable to extract tarball: {exc}") from exc
 
 
 def subchart_paths(path: str) -> list[str]:

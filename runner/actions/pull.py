@@ -64,7 +64,6 @@ def verify_download(download: Any, keyring: str) -> str:
 def untar(data: bytes, chart_ref: str, args: Any) -> None:
     """Pull --untar: refuse an existing target, then expand through the safe archive reader."""
     from runner.chart import archive
-    from runner.chart.loader import load_archive_bytes
 
     target = args.untardir if os.path.isabs(args.untardir) else os.path.join(args.destination, args.untardir)
     target = os.path.normpath(target)
@@ -73,12 +72,7 @@ def untar(data: bytes, chart_ref: str, args: Any) -> None:
     if os.path.exists(check):
         raise RunnerError(f"failed to untar: a file or directory with the name {check} already exists")
     os.makedirs(check)  # Helm makes it even when the chart's own name differs
-    files = archive.read_archive(data, chart_ref)
-    name = load_archive_bytes(data, chart_ref).name()  # chartutil.Expand names the directory after Chart.yaml
-    if not name or name != os.path.basename(name) or name in (".", ".."):
-        raise RunnerError(f"chart name {name!r} is not a valid directory name")
-    os.makedirs(os.path.join(target, name), exist_ok=True)
-    archive.extract(files, Path(target, name))
+    archive.expand(data, Path(target))
 
 
 def update_missing_dependencies(chart: Any, path: str, args: Any, out: Any) -> Any:

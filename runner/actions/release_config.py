@@ -149,7 +149,17 @@ class ActionConfig:
         try:
             yield lock
         finally:
+            self._give_back(lock)
+
+    def _give_back(self, lock: Lock) -> None:
+        """Release the lock; one the API server could not be told about (gone for longer
+        than the transport's retries) expires on its own, and the operation's outcome
+        stands (it must not turn a deployed release into a failed command)."""
+        try:
             lock.release_lock()
+        except RunnerError as err:
+            self.warn(f"the release lock was not released ({err}); another operation can take "
+                      "it over once it expires")
 
 
 def _driver(client: KubeClient, namespace: str, name: str | None) -> Any:

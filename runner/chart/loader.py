@@ -82,7 +82,7 @@ def walk_chart_directory(top: str | os.PathLike[str]) -> _Walk:
             rules = Rules.parse(handle.read())
     rules.add_defaults()
     walk = _Walk(rules)
-    walk.directory(top, "", {top})
+    walk.directory(top, "")
     return walk
 
 
@@ -91,8 +91,9 @@ class _Walk:
 
     Paths are strings and entry types come from scandir: a chart has hundreds of
     files, and pathlib plus a stat per question cost more than reading them.
-    Every directory walked is a real path (the top is resolved, links are), so
-    a subdirectory's real path is its path: realpath is needed for links only.
+    A linked directory is walked through the link's path, as sympath does: a link
+    to a directory above it is followed until the OS refuses the path (ELOOP,
+    `too many levels of symbolic links`), which is Helm's error too.
     """
 
     def __init__(self, rules: Rules) -> None:
@@ -100,16 +101,19 @@ class _Walk:
         self.files: list[tuple[str, bytes]] = []
         self.warnings = Warnings()
 
-    def directory(self, directory: str, prefix: str, seen: set[str]) -> None:
-        with os.scandir(directory) as scan:
-            entries = sorted(scan, key=lambda entry: entry.name)
+    def directory(self, directory: str, prefix: str) -> None:
+        try:
+            with os.scandir(directory) as scan:
+                entries = sorted(scan, key=lambda entry: entry.name)
+        except OSError as exc:
+            raise ChartError(f"open {directory}: {_go_errno(exc)}") from None
         for entry in entries:
             name = prefix + entry.name
             if entry.is_symlink():
                 real = self._resolve_link(entry.path)
-                self._entry(real, entry.path, name, os.path.isdir(real), seen)
+                self._entry(real, entry.path, name, os.path.isdir(real))
             else:
-                self._entry(entry.path, entry.path, name, entry.is_dir(), seen)
+                self._entry(entry.path, entry.path, name, entry.is_dir())
 
     def _resolve_link(self, link: str) -> str:
         try:
@@ -126,10 +130,10 @@ class _Walk:
         )
         return resolved
 
-    def _entry(self, full: str, shown: str, name: str, is_dir: bool, seen: set[str]) -> None:
+    def _entry(self, full: str, shown: str, name: str, is_dir: bool) -> None:
         if is_dir:
-            if not self.rules.ignore(name, True) and full not in seen:
-                self.directory(full, name + "/", seen | {full})
+            if not self.rules.ignore(name, True):
+                self.directory(shown, name + "/")
             return
         if self.rules.ignore(name, False):
             return
@@ -145,6 +149,12 @@ class _Walk:
             )
         with open(full, "rb") as handle:
             self.files.append((name, handle.read().removeprefix(archive.UTF8_BOM)))
+
+
+def _go_errno(exc: OSError) -> str:
+    """Go's text for an errno (lower case, as syscall.Errno prints it)."""
+    text = exc.strerror or str(exc)
+    return text[:1].lower() + text[1:]
 
 
 def load_archive_file(archive_path: str | os.PathLike[str], detect: bool = True) -> Chart:
@@ -163,7 +173,7 @@ def load_archive_file(archive_path: str | os.PathLike[str], detect: bool = True)
             f"file '{path}' does not appear to be a gzipped archive; got 'application/octet-stream'"
         )
     try:
-        files = archive.read_archive(data, str(path))
+        files = archive.read_archive(data)
     except ArchiveError as exc:
         # Helm 4 says only "unable to load chart archive"; we keep its words and add why.
         raise ArchiveError(f"unable to load chart archive: {exc}") from exc
@@ -174,10 +184,10 @@ def load_archive_file(archive_path: str | os.PathLike[str], detect: bool = True)
     return _load_archive_files(files)
 
 
-def load_archive_bytes(data: bytes, source: str = "chart archive", v3: bool = False) -> Chart:
+def load_archive_bytes(data: bytes, v3: bool = False) -> Chart:
     """A chart archive held in memory (a subchart's .tgz: no apiVersion dispatch, as in Go:
     it is read by the loader of its parent's apiVersion)."""
-    return load_files(archive.read_archive(data, source), v3=v3)
+    return load_files(archive.read_archive(data), v3=v3)
 
 
 def _load_archive_files(files: list[tuple[str, bytes]]) -> Chart:
@@ -283,7 +293,7 @@ def _load_subchart(parent: Chart, name: str, files: list[tuple[str, bytes]],
         )
     try:
         if name.endswith(".tgz"):
-            return load_archive_bytes(files[0][1], f"charts/{name}", v3)
+            return load_archive_bytes(files[0][1], v3=v3)
         inner = [(n.split("/", 1)[1], d) for n, d in files if "/" in n]
         return load_files(inner, v3)
     except ChartError as exc:

@@ -16,6 +16,7 @@ import struct
 import tarfile
 import time
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -36,8 +37,10 @@ class PackageOptions:
     destination: str = "."
 
 
-def package_chart(path: str, options: PackageOptions) -> Path:
-    """Load the chart at `path`, apply --version/--app-version, check charts/, save the archive."""
+def package_chart(path: str, options: PackageOptions,
+                  on_warning: Callable[[str], None] = lambda line: None) -> Path:
+    """Load the chart at `path`, apply --version/--app-version, check charts/, save the archive.
+    What loading logs (a followed symlink, ...) goes to `on_warning`, as Helm logs it."""
     from runner.chart.loader import load_directory
 
     directory = Path(path)
@@ -47,6 +50,8 @@ def package_chart(path: str, options: PackageOptions) -> Path:
         chart_yaml = directory.absolute() / "Chart.yaml"
         raise ChartError(f"unable to detect chart at {chart_yaml}: open {chart_yaml}: not a directory")
     chart = load_directory(directory)
+    for line in chart.load_warnings:
+        on_warning(str(line))
     if options.version:
         try:
             semver.new_version(options.version)

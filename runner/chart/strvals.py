@@ -130,10 +130,12 @@ def _set_index(items: list[Any], index: int, value: Any) -> list[Any]:
 
 
 def _atoi(text: str) -> int:
-    body = text[1:] if text[:1] in "+-" else text
-    if not body or not body.isascii() or not body.isdigit():
-        raise StrvalsError(f'error parsing index: strconv.Atoi: parsing "{text}": invalid syntax')
-    return int(text)
+    from runner.golang.strconv import NumError, atoi
+
+    try:
+        return atoi(text)
+    except NumError as err:  # Go's text: the input quoted (strconv.Quote), then why
+        raise StrvalsError(f"error parsing index: {err}") from None
 
 
 class _Parser:

@@ -79,7 +79,7 @@ def handle_package(args: Namespace) -> int:
             from runner.chart.sources.dependency import Manager
 
             Manager(Path(path)).update()
-        saved = package_chart(path, options)
+        saved = package_chart(path, options, lambda line: print(line, file=sys.stderr))
         if args.sign:
             _sign(saved, args)
         # action.Package saves to os.Getwd() for the default ".", else to -d as given.

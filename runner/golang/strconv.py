@@ -422,7 +422,7 @@ class NumError(ValueError):
     """
 
     def __init__(self, func: str, text: str, reason: str, value: Any = 0) -> None:
-        super().__init__(f'strconv.{func}: parsing "{text}": {reason}')
+        super().__init__(f"strconv.{func}: parsing {quote(text)}: {reason}")
         self.value = value
 
 

@@ -12,6 +12,8 @@ What client-go's transport does and users rely on is done the same way here:
 - proxies: the cluster's `proxy-url` (http/https CONNECT), else HTTPS_PROXY /
   HTTP_PROXY / NO_PROXY (with CIDRs, as client-go) for non-loopback servers;
 - client-side throttling when asked for: a token bucket of `qps` and `burst` (client-go's);
+- retries, bounded and after the server's Retry-After, of what is safe to send again
+  (runner.kube.retry says which and when);
 - errors in Go's words, since Helm prints them: `Get "https://.../version":
   dial tcp 127.0.0.1:1: connect: connection refused`.
 """
@@ -39,7 +41,7 @@ from runner.kube.kubeconfig import ConnectionConfig, KubeconfigError
 
 TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Callable, Mapping
     from typing import Any
 
 DIAL_TIMEOUT_SECONDS = 30.0           # client-go's net.Dialer Timeout
@@ -49,13 +51,30 @@ DEFAULT_QPS, DEFAULT_BURST = 5.0, 10  # client-go's when the config leaves them 
 
 
 class ConnectionFailed(RunnerError):
-    """No answer from the API server: the text is Go's (`Get "url": reason`)."""
+    """No answer from the API server: the text is Go's (`Get "url": reason`).
+
+    `sent` is False when the request never left (the connection was refused or timed
+    out); `transient` is False when trying again cannot help (no such host, a
+    certificate that does not verify, credentials that cannot be loaded)."""
+
+    def __init__(self, message: str, *, sent: bool = True, transient: bool = False) -> None:
+        super().__init__(message)
+        self.sent = sent
+        self.transient = transient
 
 
 @dataclass
 class Reply:
     status: int
     data: bytes
+    retry_after: str = ""  # the Retry-After header of a 429 or 5xx
+    stream: Any = None     # stream(): the urllib3 response, its body unread (data is empty)
+
+    def discard(self) -> None:
+        """Give up this answer for another attempt (a stream's connection goes back)."""
+        if self.stream is not None:
+            self.stream.close()
+            self.stream.release_conn()
 
 
 class Transport:
@@ -70,21 +89,74 @@ class Transport:
         self._lock = threading.Lock()
         self._pool: Any = None
         self._pool_cert: tuple[bytes, bytes] | None = None
+        self._answered = False  # the server has answered once: a refusal now is a restart
+        self._sleep = _pause
 
     def request(self, method: str, path: str, query: list[tuple[str, str]], headers: dict[str, str],
                 body: bytes | None) -> Reply:
-        response = self._send(method, path, query, headers, body)
-        return Reply(response.status, response.data)
+        """One request, sent again where runner.kube.retry allows it (bounded, after Retry-After)."""
+        from runner.kube import retry
+
+        call = retry.Call(method, path, query, headers.get("Content-Type", ""), body)
+        return self._retried(call, lambda: self._attempt(method, path, query, headers, body))
 
     def stream(self, path: str, query: list[tuple[str, str]], headers: dict[str, str],
                read_timeout: float) -> Any:
         """A GET whose body is read as it comes (a watch): the urllib3 response, unread;
-        the caller closes it. A read waits at most `read_timeout` seconds."""
-        return self._send("GET", path, query, headers, None, preload_content=False,
-                          timeout=urllib3.Timeout(connect=DIAL_TIMEOUT_SECONDS, read=read_timeout))
+        the caller closes it. A read waits at most `read_timeout` seconds. Opening it is
+        retried as any GET is (a watch is a read); a connection that drops once events
+        flow is the caller's to open again (runner.kube.watch lists again)."""
+        from runner.kube import retry
 
-    def _send(self, method: str, path: str, query: list[tuple[str, str]], headers: dict[str, str],
-              body: bytes | None, **options: Any) -> Any:
+        timeout = urllib3.Timeout(connect=DIAL_TIMEOUT_SECONDS, read=read_timeout)
+        reply = self._retried(retry.Call("GET", path, query), lambda: self._attempt(
+            "GET", path, query, headers, None, preload_content=False, timeout=timeout))
+        return reply.stream
+
+    def _retried(self, call: Any, attempt: Callable[[], Reply]) -> Reply:
+        """`attempt` until its answer stands (runner.kube.retry decides), or no retry is left."""
+        from runner.kube import retry
+
+        budget = retry.Budget()
+        while True:
+            try:
+                reply = attempt()
+            except ConnectionFailed as failure:
+                verdict = retry.after_failure(call, failure.sent, failure.transient, self._answered)
+                wait = None if verdict == retry.FINAL else budget.next_wait()
+                if wait is None:
+                    raise
+            else:
+                self._answered = True
+                verdict = retry.after_reply(call, reply.status, reply.retry_after)
+                wait = None if verdict == retry.FINAL else budget.next_wait(reply.retry_after)
+                if wait is None:
+                    return reply
+                reply.discard()
+            self._sleep(wait)
+            if verdict == retry.LOOK_FIRST:
+                found = self._look(call)
+                if found is not None:
+                    return found
+
+    def _look(self, call: Any) -> Reply | None:
+        """After a write whose outcome is unknown: the object, when it shows the write took
+        effect (then that is the answer), else None (send the write again)."""
+        from runner.kube import retry
+
+        try:
+            live = self.request("GET", call.target, [], {"Accept": "application/json"}, None)
+        except ConnectionFailed:
+            return None  # the resend fails the same way, or gets the real answer
+        if not retry.settled(call, live.status, live.data):
+            return None
+        if call.method == "DELETE":
+            return Reply(200, b'{"kind":"Status","apiVersion":"v1","status":"Success"}')
+        return Reply(201 if call.method == "POST" else 200, live.data)
+
+    def _attempt(self, method: str, path: str, query: list[tuple[str, str]], headers: dict[str, str],
+                 body: bytes | None, **options: Any) -> Reply:
+        """One try. With preload_content=False (a stream) the body is left unread in `stream`."""
         url = self.config.server + path + (f"?{urlencode(query)}" if query else "")
         self._limiter.wait()
         try:
@@ -97,10 +169,15 @@ class Transport:
         except (CredentialError, KubeconfigError) as err:
             raise ConnectionFailed(f'{method.title()} "{url}": {err}') from err
         except urllib3.exceptions.HTTPError as err:
-            raise ConnectionFailed(f'{method.title()} "{url}": {_go_reason(err, self.config)}') from err
+            left, transient = _failure_kind(err)
+            raise ConnectionFailed(f'{method.title()} "{url}": {_go_reason(err, self.config)}',
+                                   sent=left, transient=transient) from err
         if response.status == 401:
             self.credentials.unauthorized()
-        return response
+        retry_after = response.headers.get("Retry-After", "")
+        if options.get("preload_content", True):
+            return Reply(response.status, response.data, retry_after)
+        return Reply(response.status, b"", retry_after, response)
 
     def close(self) -> None:
         with self._lock:
@@ -275,12 +352,44 @@ class _HTTPSPool(HTTPSConnectionPool):
     ConnectionCls = _HTTPSConnection
 
 
+def _pause(seconds: float) -> None:
+    """Wait before a retry. On a deep-stack thread a Ctrl-C or SIGTERM arrives only between
+    Python steps, so the wait is one the interrupt can end (runner.deepstack)."""
+    from runner.deepstack import WakeOnInterrupt
+
+    woken = threading.Event()
+    with WakeOnInterrupt(woken.set):
+        woken.wait(seconds)
+
+
+def _failure_kind(err: BaseException) -> tuple[bool, bool]:
+    """(sent, transient) for a failed request: whether it may have reached the server,
+    and whether trying again can help."""
+    for current in _causes(err):
+        if isinstance(current, (ssl.SSLCertVerificationError, ssl.CertificateError)):
+            return True, False
+        if isinstance(current, _DialError):
+            return False, "no such host" not in current.go
+        if isinstance(current, ConnectTimeoutError):  # dialling or the TLS handshake
+            return False, True
+    return True, True
+
+
+def _causes(err: BaseException) -> list[BaseException]:
+    """The error and what caused it, outermost first (urllib3 wraps)."""
+    seen: list[BaseException] = []
+    current: BaseException | None = err
+    while current is not None and all(current is not s for s in seen):
+        seen.append(current)
+        reason = getattr(current, "reason", None)  # an SSLError's is a string
+        current = (reason if isinstance(reason, BaseException) else None) or current.__cause__ \
+            or current.__context__
+    return seen
+
+
 def _go_reason(err: BaseException, config: ConnectionConfig) -> str:
     """Go's text for a failed request (what follows `Get "url": `)."""
-    seen: set[int] = set()
-    current: BaseException | None = err
-    while current is not None and id(current) not in seen:  # urllib3 wraps: find the cause
-        seen.add(id(current))
+    for current in _causes(err):
         if hasattr(current, "go"):
             return str(current.go)
         if isinstance(current, ssl.SSLCertVerificationError):
@@ -291,7 +400,6 @@ def _go_reason(err: BaseException, config: ConnectionConfig) -> str:
             return "read: connection reset by peer"
         if isinstance(current, urllib3.exceptions.ProtocolError) and "RemoteDisconnected" in repr(current):
             return "EOF"
-        current = getattr(current, "reason", None) or current.__cause__ or current.__context__
     return str(err)
 
 

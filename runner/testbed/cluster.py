@@ -108,6 +108,21 @@ class Testbed:
             shutil.rmtree(self.workdir, ignore_errors=True)
         processes.cleanup.unregister(self.stop)
 
+    def restart(self, name: str, down_seconds: float = 0.0) -> None:
+        """Stop one component (TERM, then KILL after a grace period) and start it again with
+        the same command line and ports after `down_seconds`; for the API server, returns
+        once it is ready again. The reliability tests restart the API server under a client."""
+        index = next(i for i, c in enumerate(self.components) if c.name == name)
+        stopped = self.components[index]
+        processes.stop([stopped])
+        stopped.log_path.replace(stopped.log_path.with_suffix(".before-restart.log"))  # kept
+        time.sleep(down_seconds)
+        command = [str(part) for part in stopped.process.args]  # type: ignore[union-attr]
+        self.components[index] = processes.start(name, command, self.workdir)
+        if name == "kube-apiserver":
+            api = ApiClient(self.server, self.pki)
+            self._await(lambda: api.request("GET", "/readyz")[0] == 200, "kube-apiserver /readyz")
+
     def rss_bytes(self) -> dict[str, int]:
         """Resident memory of each running component, from /proc."""
         return {c.name: _rss_of(c.process.pid) for c in self.components if c.alive()}

@@ -101,10 +101,10 @@ def test_ctrl_c_reaches_the_work() -> None:
         except KeyboardInterrupt:
             print("interrupted", flush=True)
     """)
-    assert _signalled_once_started(script, signal.SIGINT) == (0, "cleaned up\ninterrupted\n")
+    assert signalled_once_started(script, signal.SIGINT) == (0, "cleaned up\ninterrupted\n")
 
 
-def _signalled_once_started(script: str, sig: signal.Signals) -> tuple[int, str]:
+def signalled_once_started(script: str, sig: signal.Signals) -> tuple[int, str]:
     """Run `script` until it prints "started", send `sig`; its exit code and what followed."""
     proc = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
     assert proc.stdout is not None
@@ -147,4 +147,4 @@ def test_sigterm_reaches_the_work_as_terminated_and_wakes_a_blocked_read() -> No
         except Terminated:
             print("terminated", flush=True)
     """)
-    assert _signalled_once_started(script, signal.SIGTERM) == (0, "cleaned up 15\nterminated\n")
+    assert signalled_once_started(script, signal.SIGTERM) == (0, "cleaned up 15\nterminated\n")

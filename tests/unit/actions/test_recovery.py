@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -50,3 +51,29 @@ def test_records_that_are_not_pending_are_left_alone():
     cfg, record = _setup(timedelta(minutes=10), status=DEPLOYED)
     assert recover_stranded(cfg, record, _Lock(None), timeout=300) is False
     assert cfg.storage.get("app", 2).info.status == DEPLOYED
+
+
+def test_a_lock_the_server_cannot_be_told_about_expires_on_its_own_and_the_outcome_stands():
+    """The API server gone when the lock is given back: the operation's result is kept (a
+    warning says the lock expires on its own), not replaced by the Lease's DELETE error."""
+    from runner.errors import RunnerError
+
+    class Unreachable:
+        taken_over = None
+
+        def release_lock(self) -> None:
+            raise RunnerError('Delete "https://k/apis/.../leases/x": EOF')
+
+    class Cluster:
+        def lock(self, namespace: str, release: str, wait_seconds: float,
+                 on_wait: Callable[[str], None] | None = None) -> Unreachable:
+            return Unreachable()
+
+    cfg = ActionConfig(Cluster(), "ns", Storage(MemoryDriver()))  # type: ignore[arg-type]
+    with cfg.locked("app") as lock:
+        assert lock is not None
+        outcome = "deployed"
+    assert outcome == "deployed"
+    assert [m.text for m in cfg.messages] == [
+        'the release lock was not released (Delete "https://k/apis/.../leases/x": EOF); another '
+        "operation can take it over once it expires"]

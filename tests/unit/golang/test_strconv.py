@@ -99,3 +99,15 @@ def test_quote_rune_matches_go() -> None:
 )
 def test_can_backquote_matches_go(text: str, ok: bool) -> None:
     assert can_backquote(text) is ok
+
+
+def test_a_number_error_quotes_the_input_as_go_does():
+    """NumError.Error quotes the input with strconv.Quote (compared with helm's text in
+    tests/reliability/test_set_grammar.py: `--set-literal 'a\\[0\\]=x'`)."""
+    from runner.golang.strconv import NumError, atoi, quote
+
+    text = '0\\"\n'
+    with pytest.raises(NumError) as raised:
+        atoi(text)
+    assert str(raised.value) == f"strconv.Atoi: parsing {quote(text)}: invalid syntax"
+    assert quote(text) == '"0\\\\\\"\\n"'
