@@ -11,7 +11,10 @@ hand on a cluster (`python -m runner.testbed up` keeps one running):
   with --release-history-max 2 — its templates see the deployed 1.4.0 in
   .DeployedChart and add a migration Job hook for the major-version jump — then
   rolled back with --release-history-max 2: the 1.4.0 chart is rendered again and
-  runs a down-migration.
+  runs a down-migration;
+- last, the spec's default environment is deployed again as a GitHub Actions step on a
+  push (the log GitHub shows), against a local GitHub server, and the check runs it
+  posted are rendered as markdown, as the commit's Checks tab shows them.
 """
 
 from __future__ import annotations
@@ -95,7 +98,37 @@ def run(kubeconfig: str, scratch: Path) -> int:
             sys.stdout.flush()
             if code != 0:
                 return code
-    return 0
+        return as_github_step(scratch)
+
+
+def as_github_step(scratch: Path) -> int:
+    """`run` of the spec's default environment (storefront scales back down) as a GitHub
+    Actions step on a push, reporting to a local GitHub server; then its check runs."""
+    import json
+
+    from runner.cli import main as deploy_runner
+    from runner.report.terminal import check_run_markdown, render
+    from runner.testbed import octokit
+    from runner.testbed.github import TOKEN, FakeGitHub
+
+    event = scratch / "event.json"
+    event.write_text(json.dumps(octokit.event_payload("push")))
+    argv = ["run", "--spec", _as_typed(SPEC), "--report", "github"]
+    print("\n# The same spec as a GitHub Actions step on a push (back to the default "
+          "environment):\n# the step's log, then the check runs it posted to a local GitHub "
+          f"server\n$ deploy-runner {shlex.join(argv)}", flush=True)
+    with FakeGitHub() as github, _environment(
+            GITHUB_ACTIONS="true", GITHUB_EVENT_NAME="push", GITHUB_EVENT_PATH=str(event),
+            GITHUB_SHA="0d1a26e67d8f5eaf1f6ba5c57fc3c7d91ac0fd1c", GITHUB_REF="refs/heads/main",
+            GITHUB_REPOSITORY=github.repository, GITHUB_WORKSPACE=str(EXAMPLES.parent),
+            GITHUB_API_URL=github.url, GITHUB_TOKEN=TOKEN, GITHUB_RUN_ID="1",
+            GITHUB_OUTPUT=str(scratch / "output"), GITHUB_STEP_SUMMARY=str(scratch / "summary"),
+            DEPLOY_RUNNER_RESULT=str(scratch / "result.json")):
+        code = deploy_runner(argv)
+        for run in github.check_runs.values():
+            print(f"\n{'─' * 100}", flush=True)
+            render(check_run_markdown(run.fields, run.annotations))
+    return code
 
 
 def _as_typed(path: Path) -> str:

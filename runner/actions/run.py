@@ -36,7 +36,7 @@ from runner.actions.diff import (
     plan_release,
 )
 from runner.actions.release_config import ActionConfig
-from runner.actions.results import Message
+from runner.actions.results import DEBUG, Message
 from runner.actions.upgrade import UpgradeOptions
 from runner.errors import RunnerError
 from runner.spec.context import RunContext, matches_any
@@ -276,6 +276,8 @@ class _ReleaseRun:
             outcome.evidence = self._evidence(err)
         finally:
             outcome.deploy_seconds = time.monotonic() - step
+            outcome.hook_logs = _hook_logs(self.cfg.hook_logs, release)  # a failure's too
+            outcome.not_ready = _not_ready(self.cfg.evidence) if outcome.status == FAILED else []
             self._messages()
 
     def _record_plan(self, plan: ReleasePlan) -> None:
@@ -307,7 +309,6 @@ class _ReleaseRun:
         outcome.revision = deployed.release.version
         outcome.apply_method = deployed.release.apply_method
         outcome.notes += deployed.notes
-        outcome.hook_logs = _hook_logs(deployed, self.release)
 
     def _evidence(self, err: RunnerError) -> list[str]:
         """What the cluster says after a failure: the release's newest record."""
@@ -320,7 +321,8 @@ class _ReleaseRun:
         return found
 
     def _messages(self) -> None:
-        self.outcome.messages = [m.text for m in self.cfg.messages]
+        # Helm's --debug log lines are the CLI's to show or not, not the result's messages
+        self.outcome.messages = [m.text for m in self.cfg.messages if m.kind != DEBUG]
 
 
 def deploy_options(release: ReleaseSpec, wait_for_lock: float = 0.0, source: str = ""
@@ -352,20 +354,41 @@ def _unchanged_reason(plan: ReleasePlan) -> str:
         if plan.current else "nothing to change"
 
 
-def _hook_logs(result: Any, release: ReleaseSpec) -> list[Any]:
-    """The hook logs the deploy kept (none when the spec hides them)."""
+def _hook_logs(captured: list[Any], release: ReleaseSpec) -> list[Any]:
+    """The hook logs the deploy captured (runner.actions.results.HookLog, one per container,
+    already redacted and capped by --hook-log-lines), as the result keeps them: the spec's
+    `hookLogs.cap` on top, none when the spec hides them."""
     if not release.hook_logs_show:
         return []
+    from runner.actions.results import FAILED as HOOK_FAILED
     from runner.spec.result import HookLog
 
     logs = []
-    for item in getattr(result, "hook_logs", None) or []:
-        lines = str(getattr(item, "log", "")).splitlines()
+    for item in captured:
+        lines = list(item.lines) or ([item.note] if item.note else [])
         kept = lines[-release.hook_logs_cap:] if release.hook_logs_cap else []
-        logs.append(HookLog(str(getattr(item, "hook", "")), str(getattr(item, "pod", "")),
-                            str(getattr(item, "phase", "")), "\n".join(kept),
-                            truncated=len(kept) < len(lines)))
+        logs.append(HookLog(f"{item.kind}/{item.hook}", item.pod,
+                            "Failed" if item.outcome == HOOK_FAILED else "Succeeded",
+                            "\n".join(kept), truncated=item.truncated or len(kept) < len(lines),
+                            container=item.container, template=item.path))
     return logs
+
+
+def _not_ready(evidence: list[Any]) -> list[Any]:
+    """The deploy's evidence (runner.actions.results.Evidence, already redacted) as the
+    result keeps it: one entry an object, its paragraph of the CLI's error details."""
+    from runner.actions.evidence import evidence_text
+    from runner.spec.result import NotReady
+
+    found = []
+    for item in evidence:
+        paragraph = evidence_text([item]).splitlines()[1:]  # without the heading
+        reason = "\n".join(line[2:] if line.startswith("  ") else line for line in paragraph)
+        # a hook's context is "<event> hook <template>" (runner.actions.hook_logs)
+        _, hook, template = item.context.partition(" hook ")
+        found.append(NotReady(item.object, item.namespace, item.context, reason,
+                              template if hook else ""))
+    return found
 
 
 def _now() -> str:

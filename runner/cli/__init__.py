@@ -50,6 +50,8 @@ COMMANDS = (
     ("run", (), "deploy the releases of a spec (deploy-runner.yaml)", "run"),
     ("diff", (), "show what an upgrade would change", "diff"),
     ("schema", (), "print the JSON Schema of a spec (deploy-runner.yaml)", "schema"),
+    ("preview", (), "manage pull-request previews", "preview"),
+    ("action", (), "run as a GitHub Action step (inputs from INPUT_* variables)", "action"),
 )
 
 ROOT_LONG = """deploy-runner renders and deploys Helm charts as Helm 4.1.4 does: the same commands,

@@ -38,6 +38,7 @@ the server and compared with its live copy) and what would be installed, upgrade
 uninstalled. See docs/spec.md for the spec, docs/run-json.md for --output json.
 """
 OUTPUTS = ("text", "json", "markdown")
+REPORTS = ("auto", "github", "none")
 CHANGES_EXIT_CODE = 2
 
 
@@ -59,6 +60,20 @@ def _flags(fs: FlagSet) -> None:
     diff_flags(fs)
     fs.duration("wait-for-lock", "how long to wait for another operation's lock on a release (0s: fail "
                 "at once)", default="0s")
+    report_flags(fs)
+
+
+def report_flags(fs: FlagSet) -> None:
+    def report(text: str, _current: Any) -> str:
+        if text not in REPORTS:
+            raise ValueError(f"must be one of {', '.join(REPORTS)}")
+        return text
+
+    fs.add("report", FuncValue("string", "auto", report, "auto"),
+           "where the result is reported: github (check runs, job summary, outputs: "
+           "docs/github.md), none, or auto (github inside GitHub Actions)")
+    fs.bool("comment", "with the GitHub report, on a pull request: one comment with the plan, "
+            "edited on each push")
 
 
 def spec_flags(fs: FlagSet) -> None:
@@ -101,14 +116,30 @@ def handle(args: Namespace) -> int:
     if args.plan and args.sync:
         raise RunnerError("--plan and --sync cannot be used together")
     from runner.actions.run import secret_strings
+    from runner.spec.errors import SpecError
 
     base = connect(args)
-    spec, context = load(args, base.namespace)
+    try:
+        spec, context = load(args, base.namespace)
+    except SpecError as err:
+        if _reports_to_github(args):  # the step's annotations point at the spec's lines
+            from runner.report.github.entry import spec_problems
+
+            spec_problems(err)
+        raise
     options = RunOptions(plan=args.plan, sync=args.sync, concurrency=args.concurrency,
                          releases=list(args.release), wait_for_lock=args.wait_for_lock,
                          diff=DiffOptions(context=args.context, view=args.view),
                          secrets=secret_strings(spec.releases))
     redact = redactor(options.secrets)
+    if _reports_to_github(args):
+        # its masks come before any line; the spec's warnings become ::warning lines
+        from runner.report.github.entry import GitHubRun
+
+        return GitHubRun(spec, context, base, options, redact,
+                         on_message=release_messages(redact, debug=bool(args.debug)),
+                         comment=args.comment, environment="" if args.environment == "default"
+                         else args.environment).run()
     for warning in spec.warnings:
         print(f"warning: {redact(warning)}", file=sys.stderr)
     result = run_spec(spec, context, base.in_namespace, options,
@@ -134,9 +165,16 @@ def release_messages(redact: Callable[[str], str], *, debug: bool) -> Callable[[
     def tell(release: str, message: Any) -> None:
         if (message.kind == DEBUG and not debug) or (message.kind == WAIT and message.data.stage == "tick"):
             return
-        print(f"{release}: {redact(message.text)}", file=sys.stderr)
+        print(f"{release}: {redact(message.text)}", file=sys.stderr, flush=True)
 
     return tell
+
+
+def _reports_to_github(args: Namespace) -> bool:
+    import os
+
+    return args.report == "github" or (args.report == "auto"
+                                       and os.environ.get("GITHUB_ACTIONS") == "true")
 
 
 def connect(args: Namespace) -> Any:

@@ -138,6 +138,10 @@ class Preview(_Model):
     namespace: str | None = Field(None, description="the preview's namespace, e.g. pr-${pr}")
     values: list[ValuesEntry] = Field(default_factory=list)
     set: list[SetValue] = Field(default_factory=list)
+    url: str = Field("", description="where the preview can be seen (the pull request's 'View "
+                                     "deployment'), e.g. https://web-pr-${pr}.example.com")
+    environment: str = Field("", description="the GitHub deployment environment (default "
+                                             "pr-<number>)")
 
 
 class DeploySettings(_Model):

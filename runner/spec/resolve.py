@@ -205,7 +205,8 @@ def _sets(release: Release, override: ReleaseSettings | None, base_dir: str) -> 
     for layer in (release, override):
         if layer is None:
             continue
-        for flag, entries in (("set", layer.set or []), ("set-string", layer.set_string or [])):
+        for flag, entries in (("set", layer.set or []),
+                              ("set-string", getattr(layer, "set_string", None) or [])):
             for entry in entries:
                 if entry.file is not None:
                     path = os.path.normpath(os.path.join(base_dir, entry.file))
@@ -216,6 +217,11 @@ def _sets(release: Release, override: ReleaseSettings | None, base_dir: str) -> 
                 else:
                     out[flag].append(f"{entry.name}={_escape(_scalar(entry.value))}")
     return {flag: items for flag, items in out.items() if items}
+
+
+def preview_sets(preview: Any, base_dir: str) -> dict[str, list[str]]:
+    """A release's `preview.set` as the --set family, read as a release's `set` is."""
+    return _sets(preview, None, base_dir)
 
 
 def _scalar(value: Any) -> str:

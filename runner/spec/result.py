@@ -31,6 +31,19 @@ class HookLog:
     phase: str  # the hook's outcome: Succeeded | Failed
     log: str
     truncated: bool = False
+    container: str = ""
+    template: str = ""  # the hook's template, chart-relative (mychart/templates/migrate.yaml)
+
+
+@dataclass
+class NotReady:
+    """An object that failed or did not become ready, as the deploy's evidence found it."""
+
+    resource: str  # Kind/name
+    namespace: str
+    context: str  # "pre-install hook web/templates/migrate.yaml", "waited on"
+    reason: str  # its status, conditions, events, containers and their last lines
+    template: str = ""  # a hook's template (chart-relative); "" when the evidence has none
 
 
 @dataclass
@@ -56,6 +69,7 @@ class ReleaseOutcome:
     hook_logs: list[HookLog] = field(default_factory=list)
     error: str = ""
     evidence: list[str] = field(default_factory=list)  # what was found after a failure
+    not_ready: list[NotReady] = field(default_factory=list)  # the objects that failed it
     notes: list[str] = field(default_factory=list)  # what the deploy told (recoveries, methods)
     messages: list[str] = field(default_factory=list)  # warnings while rendering and deploying
     spec_line: int = 0  # where the spec writes the release
@@ -83,6 +97,7 @@ class ReleaseOutcome:
             "diff": self.diff.to_json(),
             "hook_logs": [vars(log).copy() for log in self.hook_logs],
             "error": self.error or None, "evidence": list(self.evidence),
+            "not_ready": [vars(item).copy() for item in self.not_ready],
             "notes": list(self.notes), "messages": list(self.messages),
         }
 

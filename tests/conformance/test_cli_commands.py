@@ -139,7 +139,7 @@ def test_command_line_as_helm(argv: tuple[str, ...], workdir: Path, monkeypatch:
 
 
 # deploy-runner's own commands (Helm has none of them): left out of the root help's comparison.
-OUR_COMMANDS = ("run", "diff", "schema")
+OUR_COMMANDS = ("run", "diff", "schema", "preview", "action")
 
 
 def _sections(text: str) -> set[str]:

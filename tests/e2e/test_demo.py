@@ -31,7 +31,7 @@ def test_the_demo_runs_a_spec_then_upgrades_across_a_major_version_and_rolls_bac
             *[["deploy-runner", "run"]] * 5, ["deploy-runner", "history"],
             ["deploy-runner", "install"], ["deploy-runner", "package"], ["deploy-runner", "upgrade"],
             ["deploy-runner", "get"], ["deploy-runner", "get"], ["deploy-runner", "rollback"],
-            ["deploy-runner", "get"], ["deploy-runner", "history"]]
+            ["deploy-runner", "get"], ["deploy-runner", "history"], ["deploy-runner", "run"]]
         assert "Plan: 3 to install, 0 to upgrade, 0 to uninstall, 0 unchanged." in text
         assert "Summary: 0 deployed, 0 uninstalled, 3 unchanged, 0 failed, 0 skipped." in text
         assert "-  replicas: 1\n    +  replicas: 3\n" in text  # production's diff
@@ -41,13 +41,17 @@ def test_the_demo_runs_a_spec_then_upgrades_across_a_major_version_and_rolls_bac
         assert "name: shop-migrate-v2-to-v1" in text  # the down-migration of the rollback with history
         assert "Rollback to 1 (re-rendered with .Release.History)" in text
 
+        # Last, the spec as a GitHub Actions step: the check runs it posted, rendered.
+        assert commands[-1][2:] == ["--spec", "examples/spec/deploy-runner.yaml", "--report", "github"]
+        assert "deploy-runner storefront: success" in text and "Annotations (2)" in text
+
         # The printed `history` line, typed in a shell, prints what the demo printed after it.
-        history = commands[-1]
+        history = commands[-2]
         replay = subprocess.run([str(Path(sys.executable).parent / "deploy-runner"), *history[1:]],
                                 capture_output=True, text=True, timeout=120, check=False,
                                 env={**os.environ, "KUBECONFIG": str(cluster.kubeconfig)})
         assert replay.returncode == 0, replay.stderr
-        assert text.endswith(f"$ {shlex.join(history)}\n{replay.stdout}")
+        assert f"$ {shlex.join(history)}\n{replay.stdout}\n# The same spec as a GitHub" in text
     finally:
         for name in (demo.NAMESPACE, demo.SPEC_NAMESPACE):
             cluster.client().request("DELETE", f"/api/v1/namespaces/{name}")

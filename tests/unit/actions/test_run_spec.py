@@ -195,3 +195,55 @@ def test_an_unknown_release_name_is_refused(world):
 
     with pytest.raises(RunnerError, match="--release nope: no release of the spec"):
         _run(world, releases=["nope"])
+
+
+def test_helms_debug_lines_are_not_a_releases_messages(world):
+    """Install and upgrade log their steps at debug level (--debug shows them); the result's
+    `messages` are warnings, so none of those lines."""
+    result = _run(world, "releases:\n- name: db\n  chart: ./chart\n")
+    [db] = result.releases
+    assert db.status == DEPLOYED and not any("level=DEBUG" in m for m in db.messages)
+
+
+def test_a_deploys_hook_logs_as_the_result_keeps_them():
+    """One entry per container the deploy captured (its log policy kept it), failed or not:
+    Kind/name, the phase, the lines under the spec's cap, and the template to annotate."""
+    from types import SimpleNamespace
+
+    from runner.actions.results import FAILED as HOOK_FAILED
+    from runner.actions.results import SUCCEEDED as HOOK_SUCCEEDED
+    from runner.actions.results import HookLog
+    from runner.actions.run import _hook_logs
+
+    captured = [HookLog("migrate", "pre-install", "web/templates/migrate.yaml", "Job", HOOK_FAILED,
+                        pod="migrate-x", container="m", lines=["a", "b", "c"]),
+                HookLog("seed", "post-install", "web/templates/seed.yaml", "Pod", HOOK_SUCCEEDED,
+                        note="no pod to read")]
+    release = SimpleNamespace(hook_logs_show=True, hook_logs_cap=2)
+    failed, seeded = (log.__dict__ for log in _hook_logs(captured, release))
+    assert failed == {"hook": "Job/migrate", "pod": "migrate-x", "phase": "Failed", "log": "b\nc",
+                      "truncated": True, "container": "m",
+                      "template": "web/templates/migrate.yaml"}
+    assert (seeded["phase"], seeded["log"], seeded["truncated"]) == (
+        "Succeeded", "no pod to read", False)
+    assert _hook_logs(captured, SimpleNamespace(hook_logs_show=False, hook_logs_cap=2)) == []
+
+
+def test_the_evidence_of_a_failure_as_the_result_keeps_it():
+    from runner.actions.results import ContainerEvidence, Evidence
+    from runner.actions.run import _not_ready
+
+    hook = Evidence("Job/migrate", "ns", "pre-install hook web/templates/migrate.yaml",
+                    status="Failed: Job Failed", conditions=["Failed=True BackoffLimitExceeded"],
+                    containers=[ContainerEvidence("migrate-x", "m", state="terminated",
+                                                  exit_code=1, log_tail=["no table"])])
+    waited = Evidence("Deployment/web", "ns", "waited on", status="InProgress")
+    first, second = (vars(item) for item in _not_ready([hook, waited]))
+    assert first == {"resource": "Job/migrate", "namespace": "ns",
+                     "context": "pre-install hook web/templates/migrate.yaml",
+                     "reason": "Job/migrate (pre-install hook web/templates/migrate.yaml): "
+                               "Failed: Job Failed\n  condition Failed=True BackoffLimitExceeded\n"
+                               "  pod migrate-x, container m: terminated, exit code 1\n"
+                               "    | no table",
+                     "template": "web/templates/migrate.yaml"}
+    assert (second["template"], second["reason"]) == ("", "Deployment/web (waited on): InProgress")

@@ -30,7 +30,7 @@ def test_the_json_form_is_stable_and_documented():
     assert list(release) == ["name", "namespace", "chart", "chart_version", "action", "status", "reason",
                              "revision", "previous_revision", "apply_method", "needs", "spec_line",
                              "started_at", "finished_at", "timings", "diff", "hook_logs", "error",
-                             "evidence", "notes", "messages"]
+                             "evidence", "not_ready", "notes", "messages"]
     assert release["diff"]["changes"][0]["changed_lines"] == [{"path": "api/templates/cm.yaml", "line": 6}]
     json.dumps(data)  # plain JSON all through
 

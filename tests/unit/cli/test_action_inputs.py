@@ -1,0 +1,72 @@
+"""The GitHub Action's inputs (INPUT_* variables) as `run`'s command line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from runner.cli.action import invocation
+from runner.errors import RunnerError
+
+KUBECONFIG = """apiVersion: v1
+kind: Config
+clusters: [{name: c, cluster: {server: "https://10.0.0.1"}}]
+users: [{name: u, user: {token: tok-123456, client-key-data: S0VZ}}]
+contexts: [{name: x, context: {cluster: c, user: u}}]
+current-context: x
+"""
+
+
+def test_inputs_become_runs_flags(tmp_path: Path) -> None:
+    call = invocation({"INPUT_SPEC": "deploy/spec.yaml", "INPUT_ENVIRONMENT": "prod",
+                       "INPUT_RELEASES": "web, api\ndb", "INPUT_PLAN": "true",
+                       "INPUT_SYNC": "false", "INPUT_CONCURRENCY": "", "INPUT_GITHUB_TOKEN": "x",
+                       "INPUT_WAIT_FOR_LOCK": "5m",
+                       "INPUT_KUBE_TOKEN": "sekret", "INPUT_KUBE_APISERVER": "https://k"},
+                      tmp_path)
+    assert call.argv == ["run", "--report", "github", "--output", "text",
+                         "--spec", "deploy/spec.yaml", "--environment", "prod",
+                         "--wait-for-lock", "5m",
+                         "--release", "web", "--release", "api", "--release", "db", "--plan",
+                         "--kube-apiserver", "https://k", "--kube-token", "sekret"]
+    assert call.secrets == ["sekret"]
+
+
+def test_a_kubeconfig_given_as_content_is_a_private_file_and_its_credentials_masked(
+        tmp_path: Path) -> None:
+    call = invocation({"INPUT_KUBECONFIG": KUBECONFIG, "INPUT_KUBE_CA": "-----BEGIN"}, tmp_path)
+    kubeconfig = Path(call.argv[call.argv.index("--kubeconfig") + 1])
+    assert kubeconfig.read_text() == KUBECONFIG and kubeconfig.stat().st_mode & 0o077 == 0
+    assert call.secrets == ["tok-123456", "S0VZ"]
+    assert Path(call.argv[call.argv.index("--kube-ca-file") + 1]).read_text() == "-----BEGIN\n"
+
+
+def test_a_kubeconfig_path_is_passed_as_it_is(tmp_path: Path) -> None:
+    call = invocation({"INPUT_KUBECONFIG": ".kube/config"}, tmp_path)
+    assert call.argv[-2:] == ["--kubeconfig", ".kube/config"] and call.secrets == []
+
+
+def test_the_preview_gc_command(tmp_path: Path) -> None:
+    call = invocation({"INPUT_COMMAND": "preview-gc", "INPUT_TTL": "72h",
+                       "INPUT_KUBECONFIG": "k"}, tmp_path)
+    assert call.argv == ["preview", "gc", "--ttl", "72h", "--kubeconfig", "k"]
+    with pytest.raises(RunnerError, match="must be run or preview-gc"):
+        invocation({"INPUT_COMMAND": "deploy"}, tmp_path)
+
+
+def test_every_input_of_action_yml_is_used(tmp_path: Path) -> None:
+    import yaml
+
+    metadata = yaml.safe_load((Path(__file__).parents[3] / "action.yml").read_text())
+    assert metadata["runs"] == {"using": "docker", "image": "Dockerfile", "args": ["action"]}
+    values = {"command": "run", "plan": "true", "sync": "true", "comment": "true"}
+    baseline = invocation({}, tmp_path).argv
+    for name, spec in metadata["inputs"].items():
+        assert spec["description"] and name.replace("_", "").isalnum() and name.islower()
+        if name in ("github_token", "command"):  # read by the report / choosing the command
+            continue
+        env = {f"INPUT_{name.upper()}": values.get(name, "x")}
+        if name == "ttl":
+            env["INPUT_COMMAND"] = "preview-gc"
+        assert invocation(env, tmp_path).argv != baseline, name
