@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import os
-import select
+import selectors
 import signal
 import subprocess
 import sys
@@ -361,8 +361,10 @@ def test_up_prints_the_export_line_and_stops_on_sigterm_as_its_input_closes() ->
                             text=True)
     assert proc.stdout is not None and proc.stdin is not None
     try:
-        ready, _, _ = select.select([proc.stdout], [], [], 240)
-        assert ready, "no export line within 240 s"
+        # a selector, not select(): the whole suite's process may hold descriptors past 1024
+        with selectors.DefaultSelector() as selector:
+            selector.register(proc.stdout, selectors.EVENT_READ)
+            assert selector.select(240), "no export line within 240 s"
         line = proc.stdout.readline()
         assert line.startswith("export KUBECONFIG=") and line.endswith("/kubeconfig\n"), line
         kubeconfig = Path(line.strip().split("=", 1)[1])
