@@ -86,8 +86,10 @@ class ActionConfig:
         store = _driver(client, ns, driver)
         cluster = KubeCluster(client)
         cfg = cls(cluster, ns, Storage(store), locking=not isinstance(store, MemoryDriver))
-        cluster.on_progress, cluster.on_log = cfg.tell_progress, cfg.warn
-        client.on_debug = cfg.debug  # runner.kube's steps are told as the actions' are
+        # Weakly: the cluster must not keep its configuration alive, or the two form a cycle
+        # that holds the connection pool's sockets open until a garbage collection.
+        cluster.on_progress, cluster.on_log = _weakly(cfg.tell_progress), _weakly(cfg.warn)
+        client.on_debug = _weakly(cfg.debug)  # runner.kube's steps are told as the actions' are
         return cfg
 
     def in_namespace(self, namespace: str) -> ActionConfig:
@@ -317,3 +319,17 @@ def cluster_capabilities(cluster: Cluster, version: str) -> Any:
 
 def now() -> str:
     return go_time_now()
+
+
+def _weakly(method: Callable[..., None]) -> Callable[..., None]:
+    """`method`, called while its object lives and ignored after."""
+    import weakref
+
+    ref = weakref.WeakMethod(method)
+
+    def call(*args: Any, **kwargs: Any) -> None:
+        bound = ref()
+        if bound is not None:
+            bound(*args, **kwargs)
+
+    return call
