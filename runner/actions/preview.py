@@ -10,6 +10,7 @@ cluster's.
 from __future__ import annotations
 
 import dataclasses
+import json
 import os
 import re
 from collections.abc import Callable
@@ -28,6 +29,9 @@ PR_LABEL = "deploy-runner/pr"
 REPOSITORY_ANNOTATION = "deploy-runner/repository"
 HEAD_SHA_ANNOTATION = "deploy-runner/head-sha"
 DEPLOYED_AT_ANNOTATION = "deploy-runner/deployed-at"  # the last deploy, for `gc --ttl`
+# the GitHub deployment environments of the releases deployed here (a JSON list), so that
+# `gc`, which has no spec, marks the right ones inactive (preview.environment may be set)
+ENVIRONMENTS_ANNOTATION = "deploy-runner/environments"
 DNS_LABEL = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
 MAX_LABEL = 63
 TEARDOWN_WAIT = 120.0
@@ -44,6 +48,7 @@ class Preview:
     repository: str
     head_sha: str
     deployed_at: datetime | None
+    environments: tuple[str, ...] = ()  # as recorded by `prepare`; () on older namespaces
 
 
 @dataclass
@@ -70,11 +75,29 @@ def namespace_name(repository: str, pull_number: int, configured: str = "") -> s
 
 
 def prepare(namespaces: Namespaces, name: str, *, repository: str, pull_number: int,
-            head_sha: str, now: datetime) -> None:
-    """The preview's namespace, created or updated with its labels and annotations."""
+            head_sha: str, now: datetime, environment: str) -> None:
+    """The preview's namespace, created or updated with its labels and annotations.
+
+    `environment` (the release's GitHub deployment environment) is added to those already
+    recorded: several releases may share the namespace, and an environment renamed by a
+    later push still has an active deployment until the preview is removed."""
+    existing = namespaces.get(name)
+    recorded = _environments(existing.annotations) if existing is not None else ()
     namespaces.apply(name, {PREVIEW_LABEL: "true", PR_LABEL: str(pull_number)}, {
         REPOSITORY_ANNOTATION: repository, HEAD_SHA_ANNOTATION: head_sha,
-        DEPLOYED_AT_ANNOTATION: now.strftime("%Y-%m-%dT%H:%M:%SZ")})
+        DEPLOYED_AT_ANNOTATION: now.strftime("%Y-%m-%dT%H:%M:%SZ"),
+        ENVIRONMENTS_ANNOTATION: json.dumps(list(dict.fromkeys([*recorded, environment])))})
+
+
+def _environments(annotations: dict[str, str]) -> tuple[str, ...]:
+    """The recorded environments; () when absent or not a list of names (edited by hand)."""
+    try:
+        names = json.loads(annotations.get(ENVIRONMENTS_ANNOTATION) or "[]")
+    except ValueError:
+        return ()
+    if not isinstance(names, list) or not all(isinstance(n, str) and n for n in names):
+        return ()
+    return tuple(names)
 
 
 def teardown(cfg: ActionConfig, namespaces: Namespaces, name: str,
@@ -105,7 +128,8 @@ def previews(namespaces: Namespaces) -> list[Preview]:
         stamp = info.annotations.get(DEPLOYED_AT_ANNOTATION) or info.created
         found.append(Preview(info.name, int(number) if number.isdigit() else 0,
                              info.annotations.get(REPOSITORY_ANNOTATION, ""),
-                             info.annotations.get(HEAD_SHA_ANNOTATION, ""), _time(stamp)))
+                             info.annotations.get(HEAD_SHA_ANNOTATION, ""), _time(stamp),
+                             _environments(info.annotations)))
     return found
 
 

@@ -360,7 +360,7 @@ class FlagSet:
         """pflag's FlagSet.Parse (interspersed): the values and the positional arguments.
         Raises FlagError (pflag's message), HelpRequested for -h/--help."""
         positional: list[str] = []
-        changed: set[str] = set()
+        changed: dict[str, None] = {}  # the flags given, in the order they were last set
         rest = list(args)
         while rest:
             arg = rest.pop(0)
@@ -373,12 +373,15 @@ class FlagSet:
                 self._long(arg, rest, changed, on_deprecated)
             else:
                 self._shorts(arg, rest, changed, on_deprecated)
-        # Flags sharing a destination (--atomic and --rollback-on-failure): the one given wins.
-        ordered = sorted(self.flags.values(), key=lambda flag: flag.name in changed)
+        # Flags sharing a destination (--atomic and --rollback-on-failure, --deployed-depth
+        # and --release-history-max) are Go flags bound to one variable: the one set last
+        # wins, a flag not given never overrides one that was.
+        last = {name: index for index, name in enumerate(changed)}
+        ordered = sorted(self.flags.values(), key=lambda flag: last.get(flag.name, -1))
         values = {flag.dest: flag.value.value for flag in ordered}
-        return Namespace(**values, changed=changed), positional
+        return Namespace(**values, changed=set(changed)), positional
 
-    def _long(self, arg: str, rest: list[str], changed: set[str], on_deprecated: Callable[[str], None]) -> None:
+    def _long(self, arg: str, rest: list[str], changed: dict[str, None], on_deprecated: Callable[[str], None]) -> None:
         name = arg[2:]
         if not name or name[0] in "-=":
             raise FlagError(f"bad flag syntax: {arg}")
@@ -397,7 +400,7 @@ class FlagSet:
                 raise FlagError(f"flag needs an argument: {arg}")
         self._set(flag, value, changed, on_deprecated)
 
-    def _shorts(self, arg: str, rest: list[str], changed: set[str], on_deprecated: Callable[[str], None]) -> None:
+    def _shorts(self, arg: str, rest: list[str], changed: dict[str, None], on_deprecated: Callable[[str], None]) -> None:
         shorthands = arg[1:]
         while shorthands:
             c, shorthands = shorthands[0], shorthands[1:]
@@ -418,12 +421,13 @@ class FlagSet:
                 raise FlagError(f"flag needs an argument: {_quote_byte(c)} in {arg}")
             self._set(flag, value, changed, on_deprecated)
 
-    def _set(self, flag: Flag, value: str, changed: set[str], on_deprecated: Callable[[str], None]) -> None:
+    def _set(self, flag: Flag, value: str, changed: dict[str, None], on_deprecated: Callable[[str], None]) -> None:
         try:
             flag.value.set(value)
         except (ValueError, RunnerError) as err:
             raise FlagError(f"invalid argument {go_quote(value)} for {go_quote(flag.spelled())} flag: {err}") from None
-        changed.add(flag.name)
+        changed.pop(flag.name, None)
+        changed[flag.name] = None
         if flag.deprecated:
             on_deprecated(f"Flag --{flag.name} has been deprecated, {flag.deprecated}")
 

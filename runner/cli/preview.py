@@ -20,7 +20,8 @@ $GITHUB_REPOSITORY with the token in $GITHUB_TOKEN (or the action's github_token
 the API at $GITHUB_API_URL), and,
 with --ttl, those last deployed longer ago than that. Each preview's releases are
 uninstalled, then its namespace is deleted, and a removed preview's GitHub deployments
-(environment pr-<number>) are marked inactive. The exit code is 1 when a preview could not be
+(of the environments its releases were deployed to: preview.environment, else
+pr-<number>) are marked inactive. The exit code is 1 when a preview could not be
 removed (an uninstall failed, or the namespace is still there after --timeout: what keeps
 it is printed), so that a scheduled run shows red.
 """
@@ -71,7 +72,7 @@ def handle_gc(args: Namespace) -> int:
             print(f"  {line}")
         left += bool(problems)
         if github and item.repository == repository and item.pull_number and not problems:
-            github.retire(item.pull_number)
+            github.retire(item)
     for warning in github.report.warnings if github else []:
         print(f"warning: {warning}", file=sys.stderr)
     if left:
@@ -90,12 +91,16 @@ class _GitHub:
 
         return pull_closed(self.report, number)
 
-    def retire(self, number: int) -> None:
-        """The removed preview's deployments (environment pr-<number>) marked inactive, so
-        the pull request no longer offers "View deployment"."""
+    def retire(self, item: Any) -> None:
+        """The removed preview's deployments marked inactive, so the pull request no longer
+        offers "View deployment": those of the environments its namespace recorded
+        (preview.environment, or pr-<number>); pr-<number> for a namespace that recorded
+        none (prepared by an earlier version)."""
         from runner.report.github.deployments import PreviewDeployments, preview_environment
 
-        PreviewDeployments(self.report).torn_down(preview_environment(number))
+        deployments = PreviewDeployments(self.report)
+        for environment in item.environments or (preview_environment(item.pull_number),):
+            deployments.torn_down(environment)
 
 
 def _github(repository: str) -> _GitHub | None:

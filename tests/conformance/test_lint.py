@@ -239,7 +239,30 @@ def _more_cases() -> list[Case]:
             "Chart.yaml": "apiVersion: v1\nname: requirements-v1\nversion: 0.1.0\n",
             "requirements.yaml": "dependencies:\n- name: sub\n  version: 0.1.0\n"}),
         *_edge_cases(chart),
+        # deploy-runner's history rule (runner/lint/history.py) stays silent on guarded uses
+        *(Case(f"history-guarded{suffix}", chart(f"history-guarded{suffix}", templates__h_DOT_yaml=(
+            HISTORY_GUARDED)), flags) for suffix, flags in (("", ()), ("-strict", ("--strict",)))),
     ]
+
+
+# .Release.History / .DeployedChart(s) under every kind of guard the history rule knows:
+# Helm renders them as absent (its .Release has no History), deploy-runner as empty
+HISTORY_GUARDED = """apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: {{ .Release.Name }}-history
+data:
+  {{- if .Release.History }}
+  last: {{ (index .Release.History 0).Chart.Version | quote }}
+  {{- end }}
+  {{- with .DeployedChart }}
+  from: {{ .Version | quote }}
+  {{- end }}
+  {{- if and .DeployedChart (semverCompare "<2" .DeployedChart.Version) }}
+  migrate: "true"
+  {{- end }}
+  charts: "{{ range .DeployedCharts }}{{ .Version }} {{ end }}"
+"""
 
 
 def _edge_cases(chart: Any) -> list[Case]:
@@ -518,3 +541,49 @@ def test_scratch_chart_lints_as_helm(case: Case, tmp_path: Path) -> None:
 @pytest.mark.conformance
 def test_no_path_argument_as_helm(tmp_path: Path) -> None:
     _assert_as_listed("no-arguments", run_helm_lint([], tmp_path), run_our_lint([], tmp_path))
+
+
+# ------------------------------------------- beyond Helm: the history rule at the CLI
+
+HISTORY_UNGUARDED = """apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: {{ .Release.Name }}-history
+data:
+  {{- if .Values.migrate }}
+  from: {{ (index .Release.History 0).Chart.Version | quote }}
+  {{- end }}
+"""
+HISTORY_WARNING = ("[WARNING] templates/h.yaml:7: index .Release.History 0 fails when the history is empty "
+                   "(an install, --release-history-max 0, template); guard it with {{ if .Release.History }} "
+                   "(or {{ with .DeployedChart }})")
+
+
+def _with_messages(run: Run, chart: str, messages: list[str]) -> Run:
+    """Helm's result for one chart, as if linting `chart` and with `messages` in place of
+    its own lines (those between `==> Linting ...` and the blank line)."""
+    header, *rest = run.stdout.split("\n")
+    blank = rest.index("")
+    return Run("\n".join([f"==> Linting {chart}", *messages, *rest[blank:]]), run.stderr, run.code)
+
+
+@pytest.mark.conformance
+def test_unguarded_history_warns_with_file_and_line_as_helm_warns(tmp_path: Path) -> None:
+    """docs/releases.md "Lint: history without a guard": a warning naming the template and
+    line, shown as Helm shows a warning of its own; it fails the lint with --strict only.
+    The chart renders in lint (migrate is false): only deploy-runner's rule sees it, Helm
+    lints it clean. The --strict shape is Helm's on a chart that fails --strict with one
+    warning of its own (no templates/ directory)."""
+    write_case(Case("unguarded", _chart("unguarded", values_DOT_yaml="migrate: false\n",
+                                        templates__h_DOT_yaml=HISTORY_UNGUARDED)), tmp_path)
+    write_case(Case("one-warning", {"Chart.yaml": GOOD_CHART.format(name="one-warning")}), tmp_path)
+
+    helm = run_helm_lint(["unguarded"], tmp_path)
+    assert (helm.stdout, helm.code) == ("==> Linting unguarded\n\n1 chart(s) linted, 0 chart(s) failed\n", 0)
+    ours = run_our_lint(["unguarded"], tmp_path)
+    assert ours == _with_messages(helm, "unguarded", [HISTORY_WARNING])
+
+    helm_strict = run_helm_lint(["one-warning", "--strict"], tmp_path)
+    assert helm_strict.code == 1 and "[WARNING] templates/: directory does not exist" in helm_strict.stdout
+    ours_strict = run_our_lint(["unguarded", "--strict"], tmp_path)
+    assert ours_strict == _with_messages(helm_strict, "unguarded", [HISTORY_WARNING])

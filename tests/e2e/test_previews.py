@@ -26,7 +26,8 @@ def make_preview(cluster: Any, chart: Path, number: int, deployed: datetime,
                  repository: str = REPOSITORY) -> str:
     name = f"gc-{uuid.uuid4().hex[:6]}-pr-{number}"
     preview.prepare(Namespaces(cluster.client()), name, repository=repository,
-                    pull_number=number, head_sha="a" * 40, now=deployed)
+                    pull_number=number, head_sha="a" * 40, now=deployed,
+                    environment=f"pr-{number}")
     assert ours(cluster, name, "install", "web", str(chart)).code == 0
     return name
 
@@ -36,12 +37,13 @@ def test_the_namespace_is_labelled_and_annotated(cluster: Any, tmp_path: Path) -
     assert name == "hello-world-git-pr-12"
     space = Namespaces(cluster.client())
     preview.prepare(space, name, repository=REPOSITORY, pull_number=12, head_sha="b" * 40,
-                    now=datetime(2026, 1, 2, tzinfo=UTC))
+                    now=datetime(2026, 1, 2, tzinfo=UTC), environment="pr-12")
     info = space.get(name)
     assert info is not None
     assert info.labels[preview.PREVIEW_LABEL] == "true" and info.labels[preview.PR_LABEL] == "12"
     assert info.annotations[preview.REPOSITORY_ANNOTATION] == REPOSITORY
     assert info.annotations[preview.HEAD_SHA_ANNOTATION] == "b" * 40
+    assert info.annotations[preview.ENVIRONMENTS_ANNOTATION] == '["pr-12"]'
     result = preview.teardown(config(cluster, name), space, name, wait=60)
     assert result.remaining == () and space.get(name) is None
 
@@ -80,6 +82,60 @@ def test_gc_removes_closed_and_expired_previews_only(cluster: Any, tmp_path: Pat
     assert space.get(still_open) is not None
     assert config(cluster, still_open).storage.heads("web")
     preview.teardown(config(cluster, still_open), space, still_open, wait=60)
+
+
+CUSTOM_ENVIRONMENT_SPEC = """\
+releases:
+- name: web
+  namespace: {namespace}
+  chart: charts/web
+  preview:
+    enabled: true
+    namespace: {preview}-pr-${{pr}}
+    environment: review-${{pr}}
+    url: https://web-pr-${{pr}}.example.com
+"""
+
+
+def test_gc_marks_the_deployments_of_a_custom_environment_inactive(
+        cluster: Any, namespace: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A release with `preview.environment`: the pull request's run deploys to that
+    environment; when the pull request closes without a run (the close event's workflow
+    did not run), `preview gc`, which has no spec, marks that environment's deployment
+    inactive, from what the namespace recorded."""
+    from runner.testbed import octokit
+    from tests.e2e.github_action import run_step
+
+    root = tmp_path / "workspace"
+    write_chart(root / "charts", name="web").rename(root / "charts" / "web")
+    prefix = f"gc-{uuid.uuid4().hex[:6]}"
+    (root / "deploy-runner.yaml").write_text(CUSTOM_ENVIRONMENT_SPEC.format(
+        namespace=namespace, preview=prefix))
+    opened = octokit.event_payload("pull_request", "opened")
+    number = opened["number"]
+    name, environment = f"{prefix}-pr-{number}", f"review-{number}"
+    space = Namespaces(cluster.client())
+    with FakeGitHub() as github:
+        deployed = run_step(github, root, "pull_request", opened,
+                            {"kubeconfig": Path(cluster.kubeconfig).read_text()})
+        assert deployed.code == 0, deployed.log
+        [deployment] = github.deployments.values()
+        assert deployment["environment"] == environment
+        assert github.deployment_statuses[deployment["id"]][-1]["state"] == "success"
+        info = space.get(name)
+        assert info is not None
+        assert info.annotations[preview.ENVIRONMENTS_ANNOTATION] == f'["{environment}"]'
+
+        github.add_pull(number, state="closed")
+        monkeypatch.setenv("GITHUB_REPOSITORY", github.repository)
+        monkeypatch.setenv("GITHUB_TOKEN", TOKEN)
+        monkeypatch.setenv("GITHUB_API_URL", github.url)
+        done = ours(cluster, "default", "preview", "gc", "--timeout", "60s")
+        assert done.code == 0, done.out + done.err
+        assert f"removing {name}: pull request #{number} is closed" in done.out
+        assert github.rejections == []
+        assert github.deployment_statuses[deployment["id"]][-1]["state"] == "inactive"
+    assert space.get(name) is None
 
 
 

@@ -290,3 +290,47 @@ def _wait_gone(cluster, path: str, seconds: float = 30.0) -> None:
     while get_object(cluster, path) is not None:
         assert time.monotonic() < deadline, f"{path} still exists"
         time.sleep(0.2)
+
+
+def _manifest_data(helm, name: str, namespace: str, revision: int) -> dict:
+    """The history ConfigMap's data in the stored manifest of a revision, as Helm reads it."""
+    import yaml
+
+    shown = helm("get", "manifest", name, "-n", namespace, "--revision", str(revision))
+    assert shown.returncode == 0, shown.stderr
+    docs = [d for d in yaml.safe_load_all(shown.stdout) if d]
+    return next(d["data"] for d in docs if d["metadata"]["name"] == f"{name}-history")
+
+
+def test_rollback_deployed_depth_limits_deployed_charts(cluster, namespace, helm, tmp_path):
+    """HIP-0027's --deployed-depth M on a rollback (an alias of --release-history-max: given
+    with it, the later one counts, as a flag given twice): .DeployedCharts holds the M
+    releases before the new revision, newest first, .DeployedChart the one rolled back
+    from (HIP-0027: "Up to N most recent deployed versions"; during a rollback "the
+    currently deployed version (being rolled back from)")."""
+    charts = [write_chart(tmp_path, version=f"{major}.0.0", templates=HISTORY_TEMPLATE) for major in (1, 2, 3, 4)]
+    assert ours(cluster, namespace, "install", "dd", str(charts[0]), "--set", "message=a").code == 0
+    for chart in charts[1:]:
+        assert ours(cluster, namespace, "upgrade", "dd", str(chart), "--reuse-values").code == 0
+
+    # revisions 1-4 are charts 1.0.0-4.0.0; rollback to 1 writes revision 5
+    rolled = ours(cluster, namespace, "rollback", "dd", "1", "--release-history-max", "5", "--deployed-depth", "2")
+    assert rolled.code == 0, rolled.err
+    data = _manifest_data(helm, "dd", namespace, 5)
+    assert (data["count"], data["deployed"], data["charts"], data["entries"]) == (
+        "2", "4.0.0", "demo-4.0.0 demo-3.0.0 ", "4:deployed:4.0.0:dd 3:superseded:3.0.0:dd ")  # as they were when rendered
+    assert data["message"] == "a"  # revision 1's stored values, re-rendered
+
+    # the other order: --release-history-max 1 comes last; revision 5 holds chart 1.0.0
+    assert ours(cluster, namespace, "rollback", "dd", "2", "--deployed-depth", "3",
+                "--release-history-max", "1").code == 0
+    data = _manifest_data(helm, "dd", namespace, 6)
+    assert (data["count"], data["deployed"], data["charts"]) == ("1", "1.0.0", "demo-1.0.0 ")
+
+    # --deployed-depth alone, deeper than the depth of the previous rollbacks
+    assert ours(cluster, namespace, "rollback", "dd", "3", "--deployed-depth", "4").code == 0
+    data = _manifest_data(helm, "dd", namespace, 7)
+    assert (data["count"], data["deployed"], data["charts"]) == (
+        "4", "2.0.0", "demo-2.0.0 demo-1.0.0 demo-4.0.0 demo-3.0.0 ")
+    assert data == _data(cluster, namespace, "dd")  # what was applied is what was recorded
+    assert [row[:2] for row in _rows(helm, "dd", namespace)][-1] == (7, "deployed")

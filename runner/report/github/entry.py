@@ -55,9 +55,8 @@ class GitHubRun:
         chosen = [r for r in self.spec.releases if not self.options.releases
                   or r.name in self.options.releases or r.key in self.options.releases]
         previews = self._previews(event, chosen)
-        targets = [PreviewTarget(r.name, preview_environment(
-            event.pull_number or 0, self.context.substitute(r.preview.environment or "")),
-            self.context.substitute(r.preview.url or "")) for r in previews]
+        targets = [PreviewTarget(r.name, self._environment(event, r),
+                                 self.context.substitute(r.preview.url or "")) for r in previews]
 
         def execute() -> RunReport:
             result = self._execute(event, chosen, previews)
@@ -75,6 +74,11 @@ class GitHubRun:
         reported = previews if event.mode == TEARDOWN else chosen
         return session.run([r.name for r in reported], execute,
                            secrets=self.options.secrets, previews=targets)
+
+    def _environment(self, event: GitHubEvent, release: Any) -> str:
+        """The GitHub deployment environment of a release's preview."""
+        return preview_environment(event.pull_number or 0,
+                                   self.context.substitute(release.preview.environment or ""))
 
     def _previews(self, event: GitHubEvent, chosen: list[Any]) -> list[Any]:
         if event.mode not in (PULL_REQUEST, TEARDOWN) or not event.pull_number:
@@ -100,7 +104,8 @@ class GitHubRun:
             for release in previews:
                 preview.prepare(Namespaces(self.base.kube()), release.namespace,
                                 repository=event.repository, pull_number=event.pull_number or 0,
-                                head_sha=event.sha, now=datetime.now(UTC))
+                                head_sha=event.sha, now=datetime.now(UTC),
+                                environment=self._environment(event, release))
         deployed = self._run(previews, dataclasses.replace(self.options, plan=plan, releases=[]))
         return _merged(self.spec.releases, planned, deployed)
 

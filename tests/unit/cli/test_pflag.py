@@ -54,6 +54,17 @@ def test_a_flag_with_a_no_option_default_takes_a_value_only_after_equals() -> No
     assert _parse("--dry-run=server")[0]["dry_run"] == "server"
 
 
+@pytest.mark.parametrize("argv, expected", [
+    (("--atomic", "--rollback-on-failure=false"), False),
+    (("--rollback-on-failure=false", "--atomic"), True),
+    (("--atomic=false", "--rollback-on-failure", "--atomic=false"), False),
+    (("--rollback-on-failure",), True),
+])
+def test_flags_sharing_a_destination_the_one_set_last_wins(argv: tuple[str, ...], expected: bool) -> None:
+    """Go binds both to one variable: each Set overwrites it, in the order given."""
+    assert _parse(*argv)[0]["rollback_on_failure"] is expected
+
+
 def test_double_dash_ends_the_flags() -> None:
     values, positional, _ = _parse("a", "--", "-q", "--set", "x")
     assert (values["quiet"], positional) == (False, ["a", "-q", "--set", "x"])
