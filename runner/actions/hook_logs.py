@@ -15,8 +15,10 @@ container of each (init containers first, in the order they ran, then the others
 - The logs are read when the hook ends, before its delete policy runs; a hook
   whose pods are already gone says so instead.
 - On a terminal (ActionConfig.live_hook_logs) the lines of a hook whose policy
-  lists both outcomes are shown as they are written (polled every second): they are
-  shown whatever the outcome, so only such hooks are followed live.
+  lists both outcomes are shown as they are written: each started container's log is
+  followed by one stream (`Cluster.follow_log`). They are shown whatever the outcome,
+  so only such hooks are followed live: a hook listing one outcome is shown when it
+  ends (buffering its lines until then would show nothing sooner than the block does).
 - Output goes through ActionConfig.hook_output, the proposal's HookOutputFunc:
   (namespace, pod, container) -> a writer (`.write(text)`); a note about a hook
   without pods goes to (namespace, "", ""). None (--no-log-output) shows nothing.
@@ -30,12 +32,13 @@ A failing hook also leaves evidence (runner.actions.evidence), annotated or not.
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from collections.abc import Sequence
 
 from runner.actions import evidence as evidence_of
 from runner.actions.results import FAILED, SUCCEEDED, HookLog
-from runner.kube.cluster import Cluster
+from runner.kube.cluster import Cluster, LogFollow
 from runner.kube.resources import Resource
 from runner.release.record import Hook
 
@@ -48,7 +51,7 @@ if TYPE_CHECKING:
 OUTPUT_LOG_POLICIES = {SUCCEEDED: "hook-succeeded", FAILED: "hook-failed"}
 LOGGED_KINDS = ("Job", "Pod")
 DEFAULT_LOG_LINES = 500
-LIVE_POLL_SECONDS = 1.0
+PODS_CHECK_SECONDS = 1.0  # how often a followed hook's pods are listed for containers that started
 FULL_LOG_BYTES = 16 << 20  # a larger log is read as its tail only
 
 
@@ -241,44 +244,99 @@ def _flush(writer: Any) -> None:
 
 
 class _LiveLogs:
-    """Follows a hook's containers while it runs: polls their logs and writes the new
-    lines (redacted) as they come."""
+    """Follows a hook's containers while it runs: one log stream per container that has
+    started (GET .../log?follow=true), its lines written (redacted) as they come.
+
+    The hook's pods are listed every PODS_CHECK_SECONDS to find the containers that
+    started since (a Job's next try, the next init container); the lines themselves
+    come as the container writes them. A stream that ends while its container still
+    runs (a dropped connection) is opened again, and the lines already shown skipped."""
 
     def __init__(self, observer: HookObserver, hook: Hook, resources: Sequence[Resource]) -> None:
         self.observer, self.hook, self.resources = observer, hook, resources
         self.namespace = _namespace(resources)
         self.shown: dict[tuple[str, str], int] = {}  # lines written, by (pod, container)
+        self._lock = threading.Lock()
+        self._streams: dict[tuple[str, str], LogFollow | None] = {}  # followed now (None: opening)
+        self._ended: set[tuple[str, str]] = set()  # followed to the end of their stream once
+        self._followers: list[threading.Thread] = []
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name=f"hook-logs-{hook.name}", daemon=True)
         self._thread.start()
 
     def stop(self) -> dict[tuple[str, str], int]:
         self._stop.set()
+        with self._lock:
+            streams = [stream for stream in self._streams.values() if stream is not None]
+        for stream in streams:
+            stream.close()
         self._thread.join(timeout=30)
-        return dict(self.shown)
+        for follower in self._followers:  # complete: the pod lister has stopped
+            follower.join(timeout=30)
+        with self._lock:
+            return dict(self.shown)
 
     def _run(self) -> None:
-        while not self._stop.wait(LIVE_POLL_SECONDS):
-            try:
-                self._poll()
-            except Exception:  # noqa: BLE001 - live output is a courtesy; the capture at the end is what counts
-                continue
+        while True:
+            # Live output is a courtesy: the capture at the end is what counts.
+            with contextlib.suppress(Exception):
+                self._follow_new_containers()
+            if self._stop.wait(PODS_CHECK_SECONDS):
+                return
 
-    def _poll(self) -> None:
-        cluster, printer = self.observer.cluster, self.observer._printer
+    def _follow_new_containers(self) -> None:
         for pod in self.observer.pods(self.hook, self.resources):
             name = (pod.get("metadata") or {}).get("name", "")
             for status, _init in evidence_of.container_statuses(pod):
-                state = status.get("state") or {}
-                if self._stop.is_set() or not ({"running", "terminated"} & set(state)):
-                    continue
-                container = str(status.get("name", ""))
-                code, text = cluster.container_log(self.namespace, name, container, limit_bytes=FULL_LOG_BYTES)
-                if code >= 400:
-                    continue
-                lines = text.splitlines()
-                seen = self.shown.get((name, container), 0)
-                if len(lines) > seen:
-                    printer.lines(self.namespace, name, container,
-                                  self.observer.cfg.redactor.redact_lines(lines[seen:]))
-                    self.shown[(name, container)] = len(lines)
+                state = set(status.get("state") or {})
+                key = (name, str(status.get("name", "")))
+                with self._lock:
+                    if (self._stop.is_set() or not {"running", "terminated"} & state or key in self._streams
+                            or (key in self._ended and "running" not in state)):
+                        continue
+                    self._streams[key] = None
+                follower = threading.Thread(target=self._follow, args=(key,), daemon=True,
+                                            name=f"hook-log-{name}-{key[1]}")
+                self._followers.append(follower)
+                follower.start()
+
+    def _follow(self, key: tuple[str, str]) -> None:
+        try:
+            stream = self.observer.cluster.follow_log(self.namespace, *key)
+        except Exception:  # noqa: BLE001 - not started after all, or gone: the next look tries again
+            with self._lock:
+                del self._streams[key]
+            return
+        with self._lock:
+            if self._stop.is_set():
+                stream.close()
+                del self._streams[key]
+                return
+            self._streams[key] = stream
+        try:
+            with contextlib.suppress(Exception):  # as above: the block at the end has every line
+                self._write(key, stream)
+        finally:
+            with self._lock:
+                del self._streams[key]
+                self._ended.add(key)
+
+    def _write(self, key: tuple[str, str], stream: LogFollow) -> None:
+        """The stream's complete lines as they come; a stream opened again starts at the
+        log's first line, so the lines already shown are skipped."""
+        read, pending = 0, ""
+        for chunk in stream.chunks():
+            complete, newline, pending = (pending + chunk).rpartition("\n")
+            if newline:
+                read = self._show(key, (complete + newline).splitlines(), read)
+        if pending and not self._stop.is_set():  # the container ended on a line without a newline
+            self._show(key, [pending], read)
+
+    def _show(self, key: tuple[str, str], lines: list[str], read: int) -> int:
+        """Write those of `lines` (the stream's lines from number `read` on) not shown yet."""
+        fresh = lines[max(self.shown.get(key, 0) - read, 0):]
+        if fresh:
+            self.observer._printer.lines(self.namespace, *key, self.observer.cfg.redactor.redact_lines(fresh))
+            with self._lock:
+                self.shown[key] = read + len(lines)
+        return read + len(lines)

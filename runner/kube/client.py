@@ -136,14 +136,15 @@ class KubeClient:
         raw = self._send(method, path, query or [], {"Accept": accept, "Content-Type": content_type}, data)
         return Response(raw.status, _json(raw.data))
 
-    def stream(self, path: str, query: list[tuple[str, str]], read_timeout: float) -> Any:
-        """A GET read as it comes (runner.kube.watch): the unread urllib3 response."""
+    def stream(self, path: str, query: list[tuple[str, str]], read_timeout: float, *,
+               accept: str = JSON) -> Any:
+        """A GET read as it comes (a watch, a followed log): the unread urllib3 response."""
         from runner.kube.transport import ConnectionFailed
 
         if self._version is None:
             self.reachable()
         try:
-            return self.transport.stream(path, query, {"Accept": JSON}, read_timeout)
+            return self.transport.stream(path, query, {"Accept": accept}, read_timeout)
         except ConnectionFailed as err:
             raise KubeError(str(err)) from err
 
@@ -175,7 +176,7 @@ class KubeClient:
                 except ConnectionFailed as err:
                     raise ClusterUnreachable(f"kubernetes cluster unreachable: {err}") from err
                 if raw.status >= 400:
-                    raise ClusterUnreachable(f"kubernetes cluster unreachable: {_status_text(raw.status, raw.data)}",
+                    raise ClusterUnreachable(f"kubernetes cluster unreachable: {status_text(raw.status, raw.data)}",
                                              raw.status)
                 self._version = _json(raw.data)
             return self._version
@@ -285,7 +286,7 @@ class _Unusable:
         pass
 
 
-def _status_text(status: int, data: bytes) -> str:
+def status_text(status: int, data: bytes) -> str:
     """client-go's text for an error status with its Status body (or without one)."""
     message = _json(data).get("message") if data else ""
     if message:

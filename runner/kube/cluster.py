@@ -8,7 +8,7 @@ install, upgrade, rollback and uninstall move records between statuses.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
@@ -26,6 +26,18 @@ class Lock(Protocol):
     taken_over: PreviousHolder | None  # the holder whose expired lease we took over
 
     def release_lock(self) -> None: ...
+
+
+class LogFollow(Protocol):
+    """A container's log followed as it is written (runner.kube.observe.LogStream)."""
+
+    def chunks(self) -> Iterator[str]:
+        """The log's text from its first line, in pieces as they come; ends with the container."""
+        ...
+
+    def close(self) -> None:
+        """End the stream now (safe from another thread)."""
+        ...
 
 
 class Cluster(Protocol):
@@ -118,6 +130,11 @@ class Cluster(Protocol):
     def container_log(self, namespace: str, pod: str, container: str, *, tail_lines: int | None = None,
                       limit_bytes: int | None = None) -> tuple[int, str]:
         """One container's log (HTTP status, text or the error's message)."""
+        ...
+
+    def follow_log(self, namespace: str, pod: str, container: str) -> LogFollow:
+        """One container's log as it is written (GET .../log?follow=true); a container that
+        has not started raises KubeError."""
         ...
 
     def events(self, namespace: str, kind: str, name: str) -> list[dict[str, Any]]:
@@ -267,6 +284,11 @@ class KubeCluster:
 
         return observe.container_log(self.client, namespace, pod, container, tail_lines=tail_lines,
                                      limit_bytes=limit_bytes)
+
+    def follow_log(self, namespace: str, pod: str, container: str) -> LogFollow:
+        from runner.kube import observe
+
+        return observe.LogStream(self.client, namespace, pod, container)
 
     def events(self, namespace: str, kind: str, name: str) -> list[dict[str, Any]]:
         from runner.kube import observe

@@ -3,13 +3,15 @@ logs, and the events that name it (hook output logs and failure evidence)."""
 
 from __future__ import annotations
 
+import contextlib
 from urllib.parse import quote, urlencode
 
-from runner.kube.client import KubeClient
+from runner.kube.client import KubeClient, status_text
 from runner.kube.resources import Resource
 
 TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
+    from collections.abc import Iterator
     from typing import Any
 
 
@@ -39,6 +41,54 @@ def container_log(client: KubeClient, namespace: str, pod: str, container: str, 
         query.append(("limitBytes", str(limit_bytes)))
     path = f"/api/v1/namespaces/{quote(namespace, safe='')}/pods/{quote(pod, safe='')}/log"
     return client.text(f"{path}?{urlencode(query)}")
+
+
+class LogStream:
+    """A container's log as it is written (GET pods/<pod>/log?follow=true): `chunks()`
+    yields its text from the log's first line and ends when the container does (the
+    kubelet closes the stream), when the connection drops, or when `close()` is called
+    from any thread. A container that has not started raises KubeError (400)."""
+
+    def __init__(self, client: KubeClient, namespace: str, pod: str, container: str) -> None:
+        from runner.kube.client import KubeError
+        from runner.kube.watch import HEADERS_SECONDS
+
+        path = f"/api/v1/namespaces/{quote(namespace, safe='')}/pods/{quote(pod, safe='')}/log"
+        self.response = client.stream(path, [("container", container), ("follow", "true")],
+                                      read_timeout=HEADERS_SECONDS, accept="*/*")
+        if self.response.status >= 400:
+            status, data = self.response.status, self.response.data
+            self.close()
+            raise KubeError(f"log of {pod}/{container}: {status_text(status, data)}", status)
+        # A migration may print nothing for minutes: from here a read waits until a line
+        # comes, the container ends, or close() shuts the socket down.
+        sock = getattr(getattr(self.response, "connection", None), "sock", None)
+        if sock is not None:
+            sock.settimeout(None)
+
+    def chunks(self) -> Iterator[str]:
+        import codecs
+
+        from urllib3.exceptions import HTTPError
+
+        decoder = codecs.getincrementaldecoder("utf-8")("replace")
+        try:
+            for chunk in self.response.stream(decode_content=True):
+                if text := decoder.decode(chunk):
+                    yield text
+            if rest := decoder.decode(b"", final=True):  # a cut character at the very end
+                yield rest
+        except (HTTPError, OSError, ValueError):
+            return  # dropped or shut down: the caller decides whether to open it again
+        finally:
+            self.close()
+
+    def close(self) -> None:
+        """Wake a read blocked on the socket and hand the connection back (never reused)."""
+        with contextlib.suppress(OSError, ValueError, RuntimeError):
+            self.response.shutdown()
+        self.response.close()
+        self.response.release_conn()
 
 
 def events(client: KubeClient, namespace: str, kind: str, name: str) -> list[dict[str, Any]]:

@@ -4,7 +4,8 @@ terminal and as markdown (the body the GitHub report posts).
 Both list every release in the spec's order with its action and status, then each
 changed object the way helm-diff names it (`NAMESPACE, NAME, KIND (GROUP) has
 changed:`), the template line it comes from, and its diff; failures with their
-evidence; hook logs; a closing count.
+evidence and the objects that failed them (`not_ready`); hook logs (whose pod,
+container and template); a closing count.
 """
 
 from __future__ import annotations
@@ -58,11 +59,37 @@ def _release_lines(release: dict[str, Any]) -> list[str]:
     if release.get("error"):
         lines.append(f"  error: {release['error']}")
         lines += [f"  evidence: {item}" for item in release.get("evidence") or []]
+    for item in release.get("not_ready") or []:
+        lines.append(f"  not ready: {_not_ready_title(item)}")
+        lines += [f"    {line}" for line in item["reason"].splitlines()]
     lines += [f"  note: {note}" for note in release.get("notes") or []]
     for log in release.get("hook_logs") or []:
-        lines.append(f"  hook {log['hook']} ({log['phase']}) log{' (last lines)' if log['truncated'] else ''}:")
+        template = f"  [{log['template']}]" if log.get("template") else ""
+        lines.append(f"  hook {_hook_log_title(log)}{template}")
+        if log["truncated"]:
+            lines.append(f"    {_CUT}")
         lines += [f"    {line}" for line in log["log"].splitlines()]
     return lines
+
+
+# Both are already capped in the result: a hook log to the spec's hookLogs.cap lines, an
+# object's reason to what the evidence keeps (its newest pods, events and log lines).
+_CUT = "[earlier lines cut: the spec's hookLogs.cap keeps the last ones]"
+
+
+def _not_ready_title(item: dict[str, Any]) -> str:
+    """`Job/migrate in shop (pre-install hook api/templates/job.yaml)`."""
+    where = f" in {item['namespace']}" if item.get("namespace") else ""
+    return f"{item['resource']}{where} ({item['context']})"
+
+
+def _hook_log_title(log: dict[str, Any]) -> str:
+    """`Job/migrate (Failed), pod migrate-x1, container main`; a hook whose pods were gone
+    has no pod (its log is the note saying so)."""
+    parts = [f"{log['hook']} ({log['phase']})"]
+    if log.get("pod"):
+        parts += [f"pod {log['pod']}", *([f"container {log['container']}"] if log.get("container") else [])]
+    return ", ".join(parts)
 
 
 def changes_text(diff: dict[str, Any], indent: str = "") -> list[str]:
@@ -154,9 +181,20 @@ def _release_markdown(release: dict[str, Any]) -> list[str]:
             lines.append(f"Secret keys: {_md(keys)}")
         if change.get("diff"):
             lines.append(_fenced(change["diff"], "diff"))
+    # (each after a blank line: one right after the evidence list would continue its last item)
+    for item in release.get("not_ready") or []:
+        lines += ["", f"**Not ready:** {_md(_not_ready_title(item))}{_md_template(item)}",
+                  _fenced(item["reason"], "")]
     for log in release.get("hook_logs") or []:
-        lines += [f"Hook `{_code(log['hook'])}` ({log['phase']}) log:", _fenced(log["log"], "")]
+        lines += ["", f"**Hook log:** {_md(_hook_log_title(log))}{_md_template(log)}"]
+        if log["truncated"]:
+            lines.append(f"_{_md(_CUT)}_")
+        lines.append(_fenced(log["log"], ""))
     return lines
+
+
+def _md_template(item: dict[str, Any]) -> str:
+    return f" `{_code(item['template'])}`" if item.get("template") else ""
 
 
 def _fenced(body: str, language: str) -> str:

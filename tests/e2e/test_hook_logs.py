@@ -321,3 +321,57 @@ def test_a_terminal_sees_the_lines_while_the_hook_runs(cluster, namespace, tmp_p
     lines = text.split("\r\n")
     assert [line for line in lines if line.startswith("line-")] == ["line-1", "line-2", "line-3", "line-4"]
     assert seen["STATUS: deployed"] - seen["line-1"] >= 2.5, seen  # shown as written, not at the end
+
+
+class _LogRequests:
+    """The client's transport, noting each request for a pod's log (polled or followed)."""
+
+    def __init__(self, inner) -> None:
+        self.inner, self.read, self.followed = inner, [], []
+
+    def request(self, method, path, query, headers, body):
+        if "/log" in path:
+            self.read.append(path)
+        return self.inner.request(method, path, query, headers, body)
+
+    def stream(self, path, query, headers, read_timeout):
+        if path.endswith("/log"):
+            self.followed.append(dict(query))
+        return self.inner.stream(path, query, headers, read_timeout)
+
+    def close(self) -> None:
+        self.inner.close()
+
+
+def test_a_running_hooks_lines_are_streamed_not_polled(cluster, namespace, tmp_path):
+    """A library user on a terminal (live_hook_logs): a hook container logging for six
+    seconds is followed by one log stream; its first line is shown while the hook still
+    runs, and its log is read once more at the end only (the captured block)."""
+    from runner.actions.deploy import DeployOptions
+    from runner.actions.install import install
+    from tests.e2e.release_helpers import config
+
+    chart = write_chart(tmp_path, templates={"job.yaml": hook_job(
+        "slow", "pre-install", policy="hook-succeeded,hook-failed", lines="line-1\\nline-2\\nline-3\\nline-4",
+        annotations=f'"{RUNTIME_ANNOTATION}": "6s"')})
+    cfg = config(cluster, namespace)
+    client = cfg.kube()
+    recorder = client.transport = _LogRequests(client.transport)
+    written: list[tuple[float, str]] = []
+
+    class Writer:
+        def write(self, text: str) -> None:
+            written.append((time.monotonic(), text))
+
+    cfg.live_hook_logs, cfg.hook_output = True, lambda namespace, pod, container: Writer()
+
+    install(cfg, DeployOptions(name="s", chart=str(chart)))
+    ended = time.monotonic()
+
+    text = "".join(piece for _, piece in written)
+    assert [line for line in text.splitlines() if line.startswith("line-")] == ["line-1", "line-2", "line-3", "line-4"]
+    first = next(at for at, piece in written if "line-1" in piece)
+    assert ended - first >= 2.5, text  # shown while the hook ran (it logs for 6 s), not at its end
+    assert [query["follow"] for query in recorder.followed] == ["true"]
+    assert recorder.followed[0]["container"] == "main"
+    assert len(recorder.read) <= 2, recorder.read  # the block at the end (and its tail), no polling

@@ -17,6 +17,8 @@ from threading import Thread
 
 import pytest
 
+from runner.release.redact import MASK
+from runner.testbed.kwok_config import EXIT_CODE_ENV, LOG_ENV
 from tests.e2e.release_helpers import get_object, ours
 
 pytestmark = pytest.mark.e2e
@@ -204,6 +206,47 @@ def test_a_failing_release_skips_its_dependants_and_not_the_others(cluster, name
     api = next(r for r in data["releases"] if r["name"] == "api")
     assert "Not_A_Name" in api["error"] and api["evidence"]
     assert get_object(cluster, f"/api/v1/namespaces/{namespace}/configmaps/web-config") is None
+
+
+FAILING_HOOK = f"""apiVersion: batch/v1
+kind: Job
+metadata:
+  name: {{{{ .Release.Name }}}}-migrate
+  annotations:
+    "helm.sh/hook": pre-install,pre-upgrade
+    "helm.sh/hook-output-log-policy": hook-failed
+spec:
+  backoffLimit: 0
+  template:
+    spec:
+      restartPolicy: Never
+      containers:
+      - name: main
+        image: busybox
+        env:
+        - {{name: {LOG_ENV}, value: "migrating\\nconnecting with {{{{ .Values.token }}}}\\nERROR relation exists"}}
+        - {{name: {EXIT_CODE_ENV}, value: "1"}}
+"""
+
+
+def test_the_text_report_of_a_failed_hook_shows_its_log_and_what_failed(cluster, namespace, project):
+    """What the JSON carries (not_ready, hook_logs) is in the text and markdown reports too,
+    the secret in the hook's log line redacted."""
+    root, canary = project
+    _chart(root, "api", {**APP_TEMPLATES, "migrate.yaml": FAILING_HOOK})
+    # (the second run upgrades the failed release: its pre-upgrade hook fails the same way)
+    outputs = {fmt: run(cluster, namespace, root, "--release", "api", "-o", fmt) for fmt in ("text", "markdown")}
+
+    text, md = outputs["text"].out, outputs["markdown"].out
+    assert outputs["text"].code == 1, outputs["text"].err
+    assert f"  not ready: Job/api-migrate in {namespace} (pre-install hook api/templates/migrate.yaml)" in text
+    hook = text[text.index("  hook Job/api-migrate (Failed), pod api-migrate-"):]
+    assert hook.splitlines()[0].endswith(", container main  [api/templates/migrate.yaml]")
+    # (redacted where the hook's log is captured, by runner.release.redact: its mask)
+    assert hook.splitlines()[1:4] == ["    migrating", f"    connecting with {MASK}", "    ERROR relation exists"]
+    assert "**Not ready:** Job/api-migrate" in md and f"connecting with {MASK}\nERROR relation exists" in md
+    for output in outputs.values():
+        assert canary not in output.out and canary not in output.err
 
 
 def test_a_canary_secret_never_appears_in_any_output(cluster, namespace, project):

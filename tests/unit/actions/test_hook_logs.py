@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import base64
 import io
+import time
 
 import pytest
 
@@ -201,30 +202,133 @@ def test_only_the_jobs_own_pods_are_read_not_an_earlier_runs(cfg, fake, chart, o
     assert "new run" in output.text and "old run" not in output.text
 
 
-def test_live_logs_are_followed_and_not_repeated_when_the_hook_ends(cfg, fake, chart, output, monkeypatch):
-    """On a terminal, lines come as written; the block at the end adds only the rest."""
-    monkeypatch.setattr(hook_logs, "LIVE_POLL_SECONDS", 3600.0)  # polled by hand below
-    cfg.live_hook_logs = True
-    fake.run_hook("Job/app-migrate", {"name": "app-migrate-1", "containers": [("main", {"running": {}}, "one\n")]})
-    observer = hook_logs.HookObserver(cfg, fake)
-    release_hooks = []
+def _until(condition, what: str) -> None:
+    """Wait (generously) for a follower thread to have done something."""
+    deadline = time.monotonic() + 10
+    while not condition():
+        assert time.monotonic() < deadline, f"never: {what}"
+        time.sleep(0.01)
 
-    def watch(resources, timeout, strategy="hookOnly"):  # while the hook runs: a poll, then more lines, then it ends
-        observer._live._poll()
-        fake.container_logs[("app-migrate-1", "main")] = "one\ntwo\n"
-        fake.objects["/api/v1/namespaces/ns/pods/app-migrate-1"]["status"]["containerStatuses"][0]["state"] = DONE
-        release_hooks.append(output.text)
+
+def _live_install(cfg, fake, chart, monkeypatch, while_running, policy="hook-succeeded,hook-failed"):
+    """Install a Job hook on a terminal; `while_running()` runs while the hook's watch waits."""
+    cfg.live_hook_logs = True
+
+    def watch(resources, timeout, strategy="hookOnly"):
+        while_running()
 
     monkeypatch.setattr(fake, "watch_hook", watch)
-    monkeypatch.setattr(hook_logs, "HookObserver", lambda cfg, cluster: observer)
-    monkeypatch.setattr("runner.actions.deploy.HookObserver", lambda cfg, cluster: observer)
+    return _install(cfg, chart(templates=job(policy)))
 
-    _install(cfg, chart(templates=job("hook-succeeded,hook-failed")))
 
-    assert release_hooks == ["Logs for pod: app-migrate-1, container: main\none\n"]
-    assert output.text == ("Logs for pod: app-migrate-1, container: main\none\ntwo\n"
+def test_live_logs_are_streamed_and_not_repeated_when_the_hook_ends(cfg, fake, chart, output, monkeypatch):
+    """On a terminal, each line shows as the container writes it, through one follow
+    stream (no polling of the log); the block at the end adds only the footer."""
+    fake.run_hook("Job/app-migrate", {"name": "app-migrate-1", "containers": [("main", {"running": {}}, "one\n")]})
+    seen = []
+
+    def while_running():
+        _until(lambda: "one" in output.text, "the first line shown")
+        fake.write_log("app-migrate-1", "main", "tw")
+        fake.write_log("app-migrate-1", "main", "o\nthr")  # a line comes in pieces: shown whole
+        _until(lambda: "two" in output.text, "the second line shown")
+        seen.append(output.text)
+        fake.end_container("app-migrate-1", "main", DONE)
+
+    _live_install(cfg, fake, chart, monkeypatch, while_running)
+
+    assert seen == ["Logs for pod: app-migrate-1, container: main\none\ntwo\n"]
+    assert output.text == ("Logs for pod: app-migrate-1, container: main\none\ntwo\nthr\n"
                            "End of logs for pod: app-migrate-1, container: main (hook app-migrate, pre-install, "
                            "app/templates/migrate.yaml; container exit code 0, Completed)\n")
+    assert fake.follows == [("app-migrate-1", "main")]
+    assert fake.log_requests == [("app-migrate-1", "main", None)]  # the capture at the end, once
+    assert cfg.hook_logs[0].lines == ["one", "two", "thr"]
+
+
+def test_live_lines_are_redacted(cfg, fake, chart, output, monkeypatch):
+    canary = "s3cr3t-canary"
+    fake.run_hook("Job/app-migrate", {"name": "app-migrate-1", "containers": [("main", {"running": {}}, "")]})
+    seen = []
+
+    def while_running():
+        fake.write_log("app-migrate-1", "main", f"connecting with {canary}\n")
+        _until(lambda: "connecting" in output.text, "the line shown")
+        seen.append(output.text)
+        fake.end_container("app-migrate-1", "main", DONE)
+
+    cfg.live_hook_logs = True
+    monkeypatch.setattr(fake, "watch_hook", lambda resources, timeout, strategy="hookOnly": while_running())
+    _install(cfg, chart(templates=job("hook-succeeded,hook-failed")),
+             secret_values=[{"db": {"password": canary}}])
+
+    assert seen == [f"Logs for pod: app-migrate-1, container: main\nconnecting with {MASK}\n"]
+    assert canary not in output.text
+
+
+def test_each_container_is_followed_once_it_starts(cfg, fake, chart, output, monkeypatch):
+    """An init container first; the main one is followed when it starts, a new header
+    telling whose lines come next."""
+    monkeypatch.setattr(hook_logs, "PODS_CHECK_SECONDS", 0.01)
+    fake.run_hook("Job/app-migrate", {"name": "app-migrate-1", "init": [("setup", {"running": {}}, "setting up\n")],
+                                      "containers": [("main", NOT_STARTED, "")]})
+
+    def while_running():
+        _until(lambda: "setting up" in output.text, "the init container's line")
+        fake.end_container("app-migrate-1", "setup", DONE)
+        fake.end_container("app-migrate-1", "main", {"running": {}})
+        fake.write_log("app-migrate-1", "main", "migrating\n")
+        _until(lambda: "migrating" in output.text, "the main container's line")
+        fake.end_container("app-migrate-1", "main", DONE)
+
+    _live_install(cfg, fake, chart, monkeypatch, while_running)
+
+    assert output.text.startswith("Logs for pod: app-migrate-1, container: setup\nsetting up\n"
+                                  "Logs for pod: app-migrate-1, container: main\nmigrating\n")
+    assert fake.follows == [("app-migrate-1", "setup"), ("app-migrate-1", "main")]
+
+
+def test_a_stream_that_drops_is_opened_again_without_repeating(cfg, fake, chart, output, monkeypatch):
+    monkeypatch.setattr(hook_logs, "PODS_CHECK_SECONDS", 0.01)
+    fake.run_hook("Job/app-migrate", {"name": "app-migrate-1", "containers": [("main", {"running": {}}, "one\n")]})
+    opened = []
+    follow = fake.follow_log
+
+    def dropping(namespace, pod, container):
+        stream = follow(namespace, pod, container)
+        opened.append(stream)
+        return stream
+
+    monkeypatch.setattr(fake, "follow_log", dropping)
+
+    def while_running():
+        _until(lambda: "one" in output.text, "the first line")
+        opened[0].close()  # the connection drops; the container still runs
+        _until(lambda: len(opened) == 2, "the stream opened again")
+        fake.write_log("app-migrate-1", "main", "two\n")
+        _until(lambda: "two" in output.text, "the next line")
+        fake.end_container("app-migrate-1", "main", DONE)
+
+    _live_install(cfg, fake, chart, monkeypatch, while_running)
+
+    assert output.text.count("one\n") == 1 and output.text.count("two\n") == 1
+    assert output.text.count("Logs for pod:") == 1
+
+
+def test_an_interrupted_hook_leaves_no_stream_open(cfg, fake, chart, output, monkeypatch):
+    fake.run_hook("Job/app-migrate", {"name": "app-migrate-1", "containers": [("main", {"running": {}}, "one\n")]})
+    opened = []
+    follow = fake.follow_log
+    monkeypatch.setattr(fake, "follow_log", lambda *args: opened.append(follow(*args)) or opened[-1])
+
+    def while_running():
+        _until(lambda: "one" in output.text, "the first line")
+        raise KeyboardInterrupt
+
+    with pytest.raises(RunnerError, match="context canceled"):
+        _live_install(cfg, fake, chart, monkeypatch, while_running)
+
+    assert [stream.closed for stream in opened] == [True]
 
 
 def test_a_hook_that_lists_one_outcome_is_not_followed_live(cfg, fake, chart, output):

@@ -11,7 +11,8 @@ labels and annotations. Tests arrange trouble with `fail`, `never_ready`,
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Sequence
+import threading
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from runner.kube.apply import ApplyResult, FieldConflict
@@ -58,6 +59,7 @@ class FakeCluster:
     container_logs: dict[tuple[str, str], str] = field(default_factory=dict)  # (pod, container) -> log text
     event_list: list[dict] = field(default_factory=list)
     log_requests: list[tuple] = field(default_factory=list)  # (pod, container, tail_lines), in order
+    follows: list[tuple[str, str]] = field(default_factory=list)  # (pod, container) of each log followed
     # Kind/name of a hook -> the pods it makes when created: runner.kube's "runs" of a Job or Pod
     runs: dict[str, list[dict]] = field(default_factory=dict)
     lock_log: list[str] = field(default_factory=list)  # "acquire x" / "release x", in order
@@ -70,6 +72,7 @@ class FakeCluster:
     _locks: dict[str, str] = field(default_factory=dict)  # release -> holder
     _expired: dict[str, PreviousHolder] = field(default_factory=dict)
     _uids: int = 0
+    _log_written: threading.Condition = field(default_factory=threading.Condition)
 
     def __post_init__(self) -> None:
         for mapping in KINDS:
@@ -122,6 +125,27 @@ class FakeCluster:
         for container, _state, log in [*init, *containers]:
             self.container_logs[(name, container)] = log
         return pod
+
+    def write_log(self, pod: str, container: str, text: str) -> None:
+        """The running container prints `text` (a follower sees it at once)."""
+        with self._log_written:
+            self.container_logs[(pod, container)] = self.container_logs.get((pod, container), "") + text
+            self._log_written.notify_all()
+
+    def end_container(self, pod: str, container: str, state: dict, namespace: str = "ns") -> None:
+        """The container ends in `state` (e.g. terminated, exit code 0): its followers end."""
+        with self._log_written:
+            status = self._container_status(namespace, pod, container)
+            assert status is not None, f"no container {container} in pod {pod}"
+            status["state"] = state
+            self._log_written.notify_all()
+
+    def _container_status(self, namespace: str, pod: str, container: str) -> dict | None:
+        live = self.objects.get(f"/api/v1/namespaces/{namespace}/pods/{pod}")
+        if live is None:
+            return None
+        statuses = [*live["status"]["initContainerStatuses"], *live["status"]["containerStatuses"]]
+        return next(s for s in statuses if s["name"] == container)
 
     def get(self, kind: str, name: str, namespace: str = "ns") -> dict | None:
         mapping = next(m for m in self._kinds.values() if m.kind == kind)
@@ -293,17 +317,28 @@ class FakeCluster:
     def container_log(self, namespace: str, pod: str, container: str, *, tail_lines: int | None = None,
                       limit_bytes: int | None = None) -> tuple[int, str]:
         self.log_requests.append((pod, container, tail_lines))
-        live = self.objects.get(f"/api/v1/namespaces/{namespace}/pods/{pod}")
-        if live is None:
-            return 404, f'pods "{pod}" not found'
-        statuses = [*live["status"]["initContainerStatuses"], *live["status"]["containerStatuses"]]
-        status = next(s for s in statuses if s["name"] == container)
-        if "waiting" in status["state"] and not status.get("lastState"):  # the kubelet's rule
-            return 400, (f'container "{container}" in pod "{pod}" is waiting to start: '
-                         f'{status["state"]["waiting"]["reason"]}')
+        refused = self._log_refused(namespace, pod, container)
+        if refused is not None:
+            return refused
         lines = self.container_logs.get((pod, container), "").splitlines(keepends=True)
         text = "".join(lines[-tail_lines:] if tail_lines else lines)
         return 200, text[:limit_bytes] if limit_bytes is not None else text
+
+    def _log_refused(self, namespace: str, pod: str, container: str) -> tuple[int, str] | None:
+        status = self._container_status(namespace, pod, container)
+        if status is None:
+            return 404, f'pods "{pod}" not found'
+        if "waiting" in status["state"] and not status.get("lastState"):  # the kubelet's rule
+            return 400, (f'container "{container}" in pod "{pod}" is waiting to start: '
+                         f'{status["state"]["waiting"]["reason"]}')
+        return None
+
+    def follow_log(self, namespace: str, pod: str, container: str) -> FakeLogFollow:
+        refused = self._log_refused(namespace, pod, container)
+        if refused is not None:
+            raise KubeError(f"log of {pod}/{container}: {refused[1]}", refused[0])
+        self.follows.append((pod, container))
+        return FakeLogFollow(self, namespace, pod, container)
 
     def events(self, namespace: str, kind: str, name: str) -> list[dict]:
         return [e for e in self.event_list if e["involvedObject"] == {"kind": kind, "name": name}]
@@ -368,6 +403,37 @@ class FakeCluster:
             mapping = RestMapping(spec["group"], version["name"], spec["names"]["kind"],
                                   spec["names"]["plural"], spec.get("scope") == "Namespaced")
             self._kinds[(mapping.api_version, mapping.kind)] = mapping
+
+
+class FakeLogFollow:
+    """A followed log: what the container printed so far, then each write_log as it
+    comes, until end_container (or close)."""
+
+    def __init__(self, fake: FakeCluster, namespace: str, pod: str, container: str) -> None:
+        self.fake, self.namespace, self.key = fake, namespace, (pod, container)
+        self.closed = False
+
+    def chunks(self) -> Iterator[str]:
+        sent, written = 0, self.fake._log_written
+        while True:
+            with written:
+                text = self.fake.container_logs.get(self.key, "")
+                if len(text) == sent:
+                    if self.closed or not self._running():
+                        return
+                    written.wait(0.05)
+                    continue
+            yield text[sent:]
+            sent = len(text)
+
+    def _running(self) -> bool:
+        status = self.fake._container_status(self.namespace, *self.key)
+        return status is not None and "running" in status["state"]
+
+    def close(self) -> None:
+        with self.fake._log_written:
+            self.closed = True
+            self.fake._log_written.notify_all()
 
 
 def _yaml(obj: dict) -> str:

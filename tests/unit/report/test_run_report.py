@@ -7,7 +7,17 @@ import json
 
 from runner.diff.model import MODIFY, ObjectChange, ReleaseDiff, SourceRef
 from runner.report.run import markdown, text
-from runner.spec.result import DEPLOYED, SCHEMA, SKIPPED, ReleaseOutcome, RunResult, redacted
+from runner.spec.result import (
+    DEPLOYED,
+    FAILED,
+    SCHEMA,
+    SKIPPED,
+    HookLog,
+    NotReady,
+    ReleaseOutcome,
+    RunResult,
+    redacted,
+)
 
 
 def _result() -> RunResult:
@@ -50,3 +60,52 @@ def test_text_and_markdown_say_what_happened_to_each_release():
     md = markdown(data)
     assert "| `ns/api` | upgrade | deployed | 2 | +0 ~1 -0 |" in md
     assert "```diff\n@@ -1 +1 @@" in md
+
+
+def _failed() -> RunResult:
+    """A release whose pre-install hook failed: what the deploy's evidence and the hook's
+    log policy left in the result."""
+    reason = ("Job migrate: job failed: BackoffLimitExceeded\n"
+              "pod migrate-x1: container main terminated (exit code 1, Error)\n"
+              "  last lines:\n    connecting with canary-token\n    ERROR relation exists")
+    not_ready = [NotReady("Job/migrate", "ns", "pre-install hook api/templates/job.yaml", reason,
+                          "api/templates/job.yaml")]
+    logs = [HookLog("Job/migrate", "migrate-x1", "Failed", "step 3\nconnecting with canary-token\nERROR relation exists",
+                    truncated=True, container="main", template="api/templates/job.yaml"),
+            HookLog("Job/seed", "", "Succeeded", "No logs for hook seed: no pod of Job/seed is left")]
+    api = ReleaseOutcome("api", "ns", "charts/api", "1.0.0", "install", FAILED, revision=1, apply_method="ssa",
+                         error="failed pre-install: job failed: BackoffLimitExceeded",
+                         evidence=["revision 1: failed"], not_ready=not_ready, hook_logs=logs)
+    return RunResult("deploy-runner.yaml", releases=[api])
+
+
+def test_the_text_report_shows_what_failed_the_release_and_the_hook_logs():
+    out = text(redacted(_failed().to_json(), lambda s: s.replace("canary-token", "[redacted]")))
+
+    assert ("  error: failed pre-install: job failed: BackoffLimitExceeded\n"
+            "  evidence: revision 1: failed\n"
+            "  not ready: Job/migrate in ns (pre-install hook api/templates/job.yaml)\n"
+            "    Job migrate: job failed: BackoffLimitExceeded\n"
+            "    pod migrate-x1: container main terminated (exit code 1, Error)\n"
+            "      last lines:\n"
+            "        connecting with [redacted]\n"
+            "        ERROR relation exists\n") in out
+    assert ("  hook Job/migrate (Failed), pod migrate-x1, container main  [api/templates/job.yaml]\n"
+            "    [earlier lines cut: the spec's hookLogs.cap keeps the last ones]\n"
+            "    step 3\n    connecting with [redacted]\n    ERROR relation exists\n"
+            "  hook Job/seed (Succeeded)\n"
+            "    No logs for hook seed: no pod of Job/seed is left\n") in out
+    assert "canary-token" not in out
+
+
+def test_the_markdown_report_shows_them_too():
+    md = markdown(redacted(_failed().to_json(), lambda s: s.replace("canary-token", "[redacted]")))
+
+    assert ("- revision 1: failed\n\n"
+            "**Not ready:** Job/migrate in ns (pre-install hook api/templates/job.yaml) `api/templates/job.yaml`\n"
+            "```\nJob migrate: job failed: BackoffLimitExceeded\n") in md
+    assert ("**Hook log:** Job/migrate (Failed), pod migrate-x1, container main `api/templates/job.yaml`\n"
+            "_[earlier lines cut: the spec's hookLogs.cap keeps the last ones]_\n"
+            "```\nstep 3\nconnecting with [redacted]\nERROR relation exists\n```") in md
+    assert "**Hook log:** Job/seed (Succeeded)\n```\nNo logs for hook seed" in md
+    assert "canary-token" not in md
