@@ -39,6 +39,7 @@ from runner.actions.release_config import ActionConfig
 from runner.actions.results import DEBUG, Message
 from runner.actions.upgrade import UpgradeOptions
 from runner.errors import RunnerError
+from runner.release.redact import Redactor
 from runner.spec.context import RunContext, matches_any
 from runner.spec.load import LoadedSpec
 from runner.spec.resolve import ReleaseSpec
@@ -67,9 +68,11 @@ class RunOptions:
     releases: list[str] = field(default_factory=list)  # --release NAME or NAMESPACE/NAME
     diff: DiffOptions = field(default_factory=DiffOptions)
     wait_for_lock: float = 0.0
-    # Strings to hide in every output: the run adds the secrets the last revisions held
-    # (so a diff's old side is hidden too); the caller's redactor reads it.
-    secrets: set[str] = field(default_factory=set)
+    # What hides secret values in every output (runner.release.redact), shared by the run's
+    # releases: the caller fills it from the spec (add_secret_values), each release adds what
+    # its deploy marks secret and what its last revision held at its secret paths (so a
+    # diff's old side is hidden too).
+    redactor: Redactor = field(default_factory=Redactor)
 
 
 # The ActionConfig of a namespace (clients shared, storage per namespace).
@@ -242,8 +245,8 @@ class _ReleaseRun:
         self.outcome = outcome
         self.options = scheduler.options
         self.source = scheduler.source
-        self.secrets = scheduler.options.secrets
         self.cfg = scheduler.connect(release.namespace)
+        self.cfg.redactor = self.options.redactor  # one redactor for the whole run
         if scheduler.on_message is not None:
             tell = scheduler.on_message
             self.cfg.on_message = lambda message: tell(release.key, message)
@@ -260,7 +263,7 @@ class _ReleaseRun:
             self._messages()
         self._record_plan(plan)
         if release.secret_values and plan.current is not None:
-            self.secrets |= previous_secrets(release, plan.current.config)
+            add_previous_secrets(self.options.redactor, release, plan.current.config)
         if plan.action == NONE or (plan.unchanged and not self.options.sync):
             outcome.action, outcome.status, outcome.reason = NONE, UNCHANGED, _unchanged_reason(plan)
             outcome.revision = plan.current.version if plan.current else None
@@ -357,7 +360,7 @@ def _unchanged_reason(plan: ReleasePlan) -> str:
 def _hook_logs(captured: list[Any], release: ReleaseSpec) -> list[Any]:
     """The hook logs the deploy captured (runner.actions.results.HookLog, one per container,
     already redacted and capped by --hook-log-lines), as the result keeps them: the spec's
-    `hookLogs.cap` on top, none when the spec hides them."""
+    `hookLogs.cap` on top (0 keeps them all), none when the spec hides them."""
     if not release.hook_logs_show:
         return []
     from runner.actions.results import FAILED as HOOK_FAILED
@@ -366,7 +369,7 @@ def _hook_logs(captured: list[Any], release: ReleaseSpec) -> list[Any]:
     logs = []
     for item in captured:
         lines = list(item.lines) or ([item.note] if item.note else [])
-        kept = lines[-release.hook_logs_cap:] if release.hook_logs_cap else []
+        kept = lines[-release.hook_logs_cap:] if release.hook_logs_cap else lines  # 0: all, as --hook-log-lines 0
         logs.append(HookLog(f"{item.kind}/{item.hook}", item.pod,
                             "Failed" if item.outcome == HOOK_FAILED else "Succeeded",
                             "\n".join(kept), truncated=item.truncated or len(kept) < len(lines),
@@ -395,29 +398,23 @@ def _now() -> str:
     return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-
-
-def secret_strings(releases: list[ReleaseSpec]) -> set[str]:
-    """Every leaf of the releases' secretValues files, as text and base64 (values short
-    enough to occur by chance, under 3 characters, excepted)."""
-    found: set[str] = set()
+def add_secret_values(redactor: Redactor, releases: list[ReleaseSpec]) -> None:
+    """Every leaf of the releases' secretValues files, hidden by `redactor` (with the forms
+    it hides of each: base64, JSON-escaped, ...)."""
     for release in releases:
         for _, value in _secret_leaves(release):
-            found |= _secret_forms(value)
-    return found
+            redactor.add(value)
 
 
-def previous_secrets(release: ReleaseSpec, config: dict[str, Any] | None) -> set[str]:
+def add_previous_secrets(redactor: Redactor, release: ReleaseSpec, config: dict[str, Any] | None) -> None:
     """What the release's last values hold where its secretValues files have leaves: the old
     secrets a diff shows being replaced."""
-    found: set[str] = set()
     for path, _ in _secret_leaves(release):
         value: Any = config or {}
         for key in path:
             value = value.get(key) if isinstance(value, dict) else None
-        if value is not None and not isinstance(value, dict | list):
-            found |= _secret_forms(value)
-    return found
+        if not isinstance(value, dict | list):
+            redactor.add(value)
 
 
 def _secret_leaves(release: ReleaseSpec) -> list[tuple[tuple[str, ...], Any]]:
@@ -442,16 +439,3 @@ def _secret_leaves(release: ReleaseSpec) -> list[tuple[tuple[str, ...], Any]]:
         except (RunnerError, ValueError):
             continue  # the release's own values reading reports it
     return leaves
-
-
-def _secret_forms(value: Any) -> set[str]:
-    """A secret as text and base64 (a Secret's data, a value passed through b64enc)."""
-    import base64
-
-    from runner.golang.strconv import format_float
-
-    text = value if isinstance(value, str) else (
-        format_float(value, "g", -1, 64) if isinstance(value, float) else str(value))
-    if len(text) < 3:
-        return set()
-    return {text, base64.b64encode(text.encode("utf-8", "surrogateescape")).decode()}

@@ -109,13 +109,12 @@ def handle(args: Namespace) -> int:
     from runner.actions.diff import DiffOptions
     from runner.actions.run import RunOptions, run_spec
     from runner.report.run import markdown, text
-    from runner.spec.result import redacted
 
     if args.concurrency < 1:
         raise RunnerError(f"--concurrency {args.concurrency}: must be at least 1")
     if args.plan and args.sync:
         raise RunnerError("--plan and --sync cannot be used together")
-    from runner.actions.run import secret_strings
+    from runner.actions.run import add_secret_values
     from runner.spec.errors import SpecError
 
     base = connect(args)
@@ -129,14 +128,14 @@ def handle(args: Namespace) -> int:
         raise
     options = RunOptions(plan=args.plan, sync=args.sync, concurrency=args.concurrency,
                          releases=list(args.release), wait_for_lock=args.wait_for_lock,
-                         diff=DiffOptions(context=args.context, view=args.view),
-                         secrets=secret_strings(spec.releases))
-    redact = redactor(options.secrets)
+                         diff=DiffOptions(context=args.context, view=args.view))
+    add_secret_values(options.redactor, spec.releases)
+    redact = options.redactor.redact
     if _reports_to_github(args):
         # its masks come before any line; the spec's warnings become ::warning lines
         from runner.report.github.entry import GitHubRun
 
-        return GitHubRun(spec, context, base, options, redact,
+        return GitHubRun(spec, context, base, options,
                          on_message=release_messages(redact, debug=bool(args.debug)),
                          comment=args.comment, environment="" if args.environment == "default"
                          else args.environment).run()
@@ -144,7 +143,7 @@ def handle(args: Namespace) -> int:
         print(f"warning: {redact(warning)}", file=sys.stderr)
     result = run_spec(spec, context, base.in_namespace, options,
                       on_message=release_messages(redact, debug=bool(args.debug)))
-    data = redacted(result.to_json(), redact)
+    data = options.redactor.redact_data(result.to_json())
     if args.output == "json":
         import json
 
@@ -199,14 +198,3 @@ def load(args: Namespace, default_namespace: str) -> tuple[Any, Any]:
     return load_spec(path, environment=args.environment, context=context,
                      default_namespace=default_namespace), context
 
-
-def redactor(secrets: set[str]) -> Any:
-    """What hides secret values in every output: each string of `secrets` (the leaves of the
-    releases' secretValues files and their base64 forms; the run adds the old ones)."""
-    def redact(value: str) -> str:
-        for secret in sorted(secrets, key=len, reverse=True):
-            if secret in value:
-                value = value.replace(secret, "[redacted]")
-        return value
-
-    return redact

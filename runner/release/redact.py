@@ -1,7 +1,9 @@
 """The one redaction layer: secret values hidden from everything a user or a report sees.
 
-Hook logs, failure evidence, and (later) spec diffs and GitHub reports all pass their
-text through a `Redactor` before it is printed, stored or sent. An action holds one
+Hook logs, failure evidence, `test --logs`, and everything `run` shows (what its releases
+tell, its text, markdown and JSON result, the GitHub report, its `::add-mask::` lines and
+the pull request comment) pass their text through a `Redactor` before it is printed,
+stored or sent; each is replaced by MASK. An action holds one
 (ActionConfig.redactor), filled from what is secret in that run:
 
     redactor = Redactor()
@@ -13,15 +15,24 @@ text through a `Redactor` before it is printed, stored or sent. An action holds 
     redactor.redact(text)            # -> text with every secret form replaced by MASK
     redactor.redact_lines(lines)     # -> the same, line by line
     redactor.redact_data(tree)       # -> a copy of a JSON-like tree, its strings redacted
+    redactor.forms()                 # -> every form hidden (what `::add-mask::` is given)
+
+`deploy-runner run` shares one Redactor among its releases (RunOptions.redactor): what any
+release marks secret is hidden from every release's output and from the run's reports.
+A Redactor may be filled and used from several threads at once.
 
 What is hidden, for each secret value:
-- the value itself; a multi-line value also line by line (logs are read a line at a time);
+- the value itself, as written and without surrounding whitespace; a multi-line value
+  also line by line (logs are read a line at a time);
 - its standard and URL-safe base64, whole (as a Secret's `data` holds it) and at each of
   the three alignments it can take inside longer base64 text (at its end, with the
   padded last group);
 - its JSON-escaped form (a value with quotes or newlines, as JSON prints it).
 
-Values shorter than MIN_LENGTH characters, booleans, nulls and the plain words YAML
+A number counts by its text as Go prints it (a float64 value 1000000 is `1e+06`, as a
+template shows it).
+
+Values shorter than MIN_LENGTH (3) characters, booleans, nulls and the plain words YAML
 reads as such are not secrets to hide: masking "on" or "true" would hide ordinary
 text and reveal nothing. Longer values are masked wherever they appear, even inside
 a longer word: a secret may be printed glued to anything.
@@ -32,6 +43,7 @@ from __future__ import annotations
 import base64
 import json
 import re
+import threading
 from collections.abc import Iterable
 
 TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
@@ -41,7 +53,7 @@ if TYPE_CHECKING:
     from runner.release.record import Release
 
 MASK = "[REDACTED]"
-MIN_LENGTH = 4
+MIN_LENGTH = 3
 _PLAIN_WORDS = frozenset({"true", "false", "null", "none", "yes", "off"})
 _MIN_BASE64_PIECE = 6  # an aligned piece shorter than this would match by chance
 
@@ -52,6 +64,7 @@ class Redactor:
     def __init__(self, values: Iterable[str] = ()) -> None:
         self._forms: set[str] = set()
         self._pattern: re.Pattern[str] | None = None
+        self._lock = threading.Lock()  # a run's releases add and redact at once
         for value in values:
             self.add(value)
 
@@ -64,14 +77,18 @@ class Redactor:
         """One secret value (a string; numbers count by their text, booleans never)."""
         if value is None or isinstance(value, bool):
             return
-        text = value if isinstance(value, str) else str(value)
+        text = _text(value)
         pieces = [text, *text.splitlines()] if "\n" in text else [text]
+        forms: set[str] = set()
         for piece in pieces:
             stripped = piece.strip()
-            if len(stripped) < MIN_LENGTH or stripped.lower() in _PLAIN_WORDS:
-                continue
-            self._forms.update(_forms_of(stripped))
-            self._pattern = None
+            if len(stripped) >= MIN_LENGTH and stripped.lower() not in _PLAIN_WORDS:
+                # as written too: the base64 of "cert\n" (a YAML block scalar) is not that of "cert"
+                forms |= _forms_of(stripped) | _forms_of(piece)
+        if forms - self._forms:
+            with self._lock:
+                self._forms = self._forms | forms  # a new set: a reader's copy stays whole
+                self._pattern = None
 
     def add_values(self, tree: Any) -> None:
         """Every leaf of a values tree (maps and lists walked)."""
@@ -105,6 +122,10 @@ class Redactor:
 
     # -- hiding ----------------------------------------------------------------------
 
+    def forms(self) -> list[str]:
+        """Every form hidden, longest first."""
+        return sorted(self._forms, key=len, reverse=True)
+
     def redact(self, text: str) -> str:
         if not self._forms or not text:
             return text
@@ -123,11 +144,22 @@ class Redactor:
         return tree
 
     def _compiled(self) -> re.Pattern[str]:
-        if self._pattern is None:
-            # Longest first: a whole base64 value wins over its aligned pieces.
-            ordered = sorted(self._forms, key=len, reverse=True)
-            self._pattern = re.compile("|".join(re.escape(form) for form in ordered))
-        return self._pattern
+        with self._lock:
+            if self._pattern is None:
+                # Longest first: a whole base64 value wins over its aligned pieces.
+                self._pattern = re.compile("|".join(re.escape(form) for form in self.forms()))
+            return self._pattern
+
+
+def _text(value: Any) -> str:
+    """A value as a template prints it (Go's formatting of a float64)."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, float):
+        from runner.golang.strconv import format_float
+
+        return format_float(value, "g", -1, 64)
+    return str(value)
 
 
 def _forms_of(value: str) -> set[str]:
@@ -135,7 +167,7 @@ def _forms_of(value: str) -> set[str]:
     escaped = json.dumps(value)[1:-1]
     if escaped != value:
         forms.add(escaped)
-    data = value.encode("utf-8")
+    data = value.encode("utf-8", "surrogateescape")  # a file's undecodable bytes, as read
     for encode in (base64.b64encode, base64.urlsafe_b64encode):
         whole = encode(data).decode("ascii")
         forms.update({whole, whole.rstrip("=")})

@@ -120,7 +120,7 @@ class HookLogs(_Model):
     """Hook Job/Pod logs in the run's result (helm.sh/hook-output-log-policy chooses which)."""
 
     show: bool = Field(True, description="include hook logs in the result and its reports")
-    cap: int = Field(200, ge=0, description="lines kept per hook log (the last ones)")
+    cap: int = Field(200, ge=0, description="lines kept per hook log (the last ones; 0: all)")
 
 
 class When(_Model):

@@ -1,7 +1,8 @@
 """The result of running a spec: one RunResult, one ReleaseOutcome per release, as plain
 data. `to_json()` is the documented, stable form (docs/run-json.md): `--output json`
 prints it, the text and markdown reports (runner.report.run) and the GitHub report
-are made from it, after the redactor has passed over every string in it.
+are made from it, after the run's redactor (runner.release.redact.Redactor.redact_data)
+has passed over every string in it.
 
 Statuses: `planned` (--plan: it would change), `deployed`, `uninstalled`,
 `unchanged` (nothing to do: no new revision), `failed`, `skipped` (a release it
@@ -141,14 +142,3 @@ class RunResult:
             "releases": [r.to_json() for r in self.releases],
         }
 
-
-def redacted(data: Any, redact: Any) -> Any:
-    """`data` (a to_json() value) with `redact(text)` applied to every string in it: the
-    one place a run's output meets the redactor."""
-    if isinstance(data, str):
-        return redact(data)
-    if isinstance(data, dict):
-        return {key: redacted(value, redact) for key, value in data.items()}
-    if isinstance(data, list):
-        return [redacted(item, redact) for item in data]
-    return data

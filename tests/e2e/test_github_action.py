@@ -5,6 +5,7 @@ workflow_dispatch, repository_dispatch; a failing hook; a canary secret nowhere.
 
 from __future__ import annotations
 
+import base64
 import json
 import uuid
 from pathlib import Path
@@ -113,6 +114,8 @@ def no_canary(github: FakeGitHub, result: StepResult, root: Path, canary: str) -
     lines = result.log.splitlines()
     masks = [i for i, line in enumerate(lines) if line.startswith("::add-mask::")]
     assert masks == list(range(len(masks))) and f"::add-mask::{canary}" in lines
+    encoded = base64.b64encode(canary.encode()).decode()  # the forms the run's redactor hides
+    assert f"::add-mask::{encoded}" in lines and f"::add-mask::{encoded.rstrip('=')}" in lines
     shown = "\n".join(lines[len(masks):])
     assert canary not in shown and canary not in result.summary
     assert canary not in str(result.outputs)

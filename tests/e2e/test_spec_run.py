@@ -264,7 +264,7 @@ def test_a_canary_secret_never_appears_in_any_output(cluster, namespace, project
     api = next(r for r in plan["releases"] if r["name"] == "api")
     secret_change = next(c for c in api["diff"]["changes"] if c["kind"] == "Secret")
     assert secret_change["secret_keys"] == {"added": [], "changed": ["token"], "removed": []}
-    assert "[redacted]" in outputs[5].out  # the ConfigMap's copy of the token, hidden
+    assert MASK in outputs[5].out  # the ConfigMap's copy of the token, hidden
 
 
 def test_a_plain_helmfile_from_helmfiles_documentation_runs(cluster, namespace, tmp_path, monkeypatch):

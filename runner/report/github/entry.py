@@ -32,7 +32,7 @@ from runner.report.github.event import PULL_REQUEST, TEARDOWN, GitHubEvent
 from runner.report.github.session import PreviewTarget, Session
 from runner.report.model import RunReport
 from runner.report.workflow import Workflow
-from runner.spec.result import FAILED, UNINSTALLED, ReleaseOutcome, RunResult, redacted
+from runner.spec.result import FAILED, UNINSTALLED, ReleaseOutcome, RunResult
 
 RESULT_FILE = "deploy-runner-result.json"
 
@@ -42,8 +42,7 @@ class GitHubRun:
     spec: Any  # runner.spec.load.LoadedSpec
     context: Any  # runner.spec.context.RunContext
     base: Any  # runner.actions.release_config.ActionConfig of the flags' namespace
-    options: RunOptions
-    redact: Callable[[str], str]
+    options: RunOptions  # its redactor hides secret values from every part of the report
     on_message: Callable[[str, Any], None]  # what a release tells while it runs (the CLI prints)
     environment: str = ""
     comment: bool = False
@@ -60,7 +59,7 @@ class GitHubRun:
 
         def execute() -> RunReport:
             result = self._execute(event, chosen, previews)
-            data = redacted(result.to_json(), self.redact)
+            data = self.options.redactor.redact_data(result.to_json())
             named = os.environ.get("DEPLOY_RUNNER_RESULT") or RESULT_FILE
             (event.workspace / named).write_text(json.dumps(data, indent=2) + "\n",
                                                  encoding="utf-8")
@@ -73,7 +72,7 @@ class GitHubRun:
         # a closed pull request concerns its previews only: the others get no check run
         reported = previews if event.mode == TEARDOWN else chosen
         return session.run([r.name for r in reported], execute,
-                           secrets=self.options.secrets, previews=targets)
+                           secrets=self.options.redactor.forms(), previews=targets)
 
     def _environment(self, event: GitHubEvent, release: Any) -> str:
         """The GitHub deployment environment of a release's preview."""

@@ -3,6 +3,7 @@ apply (no revision without a change) vs sync, plan writing nothing, uninstall or
 
 from __future__ import annotations
 
+import json
 import threading
 from pathlib import Path
 
@@ -10,6 +11,7 @@ import pytest
 
 from runner.actions.release_config import ActionConfig
 from runner.actions.run import RunOptions, run_spec
+from runner.release.redact import MASK
 from runner.release.storage import Storage
 from runner.spec.context import RunContext
 from runner.spec.load import parse_spec
@@ -229,6 +231,20 @@ def test_a_deploys_hook_logs_as_the_result_keeps_them():
     assert _hook_logs(captured, SimpleNamespace(hook_logs_show=False, hook_logs_cap=2)) == []
 
 
+def test_a_hook_log_cap_of_0_keeps_every_line():
+    """`hookLogs.cap: 0` keeps them all, as `--hook-log-lines 0` does (not none)."""
+    from types import SimpleNamespace
+
+    from runner.actions.results import FAILED as HOOK_FAILED
+    from runner.actions.results import HookLog
+    from runner.actions.run import _hook_logs
+
+    captured = [HookLog("migrate", "pre-install", "web/templates/migrate.yaml", "Job", HOOK_FAILED,
+                        pod="migrate-x", container="m", lines=["a", "b", "c"])]
+    [kept] = _hook_logs(captured, SimpleNamespace(hook_logs_show=True, hook_logs_cap=0))
+    assert (kept.log, kept.truncated) == ("a\nb\nc", False)
+
+
 def test_the_evidence_of_a_failure_as_the_result_keeps_it():
     from runner.actions.results import ContainerEvidence, Evidence
     from runner.actions.run import _not_ready
@@ -247,3 +263,52 @@ def test_the_evidence_of_a_failure_as_the_result_keeps_it():
                                "    | no table",
                      "template": "web/templates/migrate.yaml"}
     assert (second["template"], second["reason"]) == ("", "Deployment/web (waited on): InProgress")
+
+
+SECRET = """apiVersion: v1
+kind: Secret
+metadata:
+  name: {{ .Release.Name }}-secret
+stringData:
+  token: {{ .Values.token | default "none" | quote }}
+---
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: {{ .Release.Name }}-copy
+data:
+  token: {{ .Values.token | default "none" | quote }}  # a copy the diff shows
+"""
+
+
+def _secret_run(world, spec_text: str):
+    """A run as `deploy-runner run` makes it: one redactor, filled from the spec first."""
+    from runner.actions.run import add_secret_values
+
+    root, _, _, connect = world
+    (root / "deploy-runner.yaml").write_text(spec_text)
+    spec = parse_spec(spec_text, "deploy-runner.yaml", str(root), context=RunContext(), default_namespace="ns")
+    options = RunOptions()
+    add_secret_values(options.redactor, spec.releases)
+    result = run_spec(spec, RunContext(), connect, options)
+    return json.dumps(options.redactor.redact_data(result.to_json()))
+
+
+def test_one_redactor_hides_what_any_release_or_revision_holds_secret(world):
+    """The run's redactor is each deploy's: a Secret's data one release deploys, the leaves
+    of secretValues files, and what the last revision held there are hidden from the
+    whole result (a diff's old side included)."""
+    root, cluster, _, _ = world
+    (root / "chart" / "templates" / "secret.yaml").write_text(SECRET)
+    (root / "secrets.yaml").write_text("message: old-s3cret-message\n")
+    spec_text = ("releases:\n- name: db\n  chart: ./chart\n  set: [{name: token, value: db-token-from-set}]\n"
+                 "- name: api\n  chart: ./chart\n  secretValues: [secrets.yaml]\n")
+    first = _secret_run(world, spec_text)
+    (root / "secrets.yaml").write_text("message: new-s3cret-message\n")
+    second = _secret_run(world, spec_text)
+
+    assert cluster.get("ConfigMap", "api-config")["data"]["message"] == "new-s3cret-message"
+    assert MASK in second
+    for shown in (first, second):
+        for secret in ("db-token-from-set", "old-s3cret-message", "new-s3cret-message"):
+            assert secret not in shown

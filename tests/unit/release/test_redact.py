@@ -49,10 +49,59 @@ def test_json_escaped_and_multi_line_values_are_hidden_line_by_line() -> None:
 
 def test_short_values_booleans_and_plain_words_are_not_secrets_to_hide() -> None:
     redactor = Redactor()
-    redactor.add_values({"a": "on", "b": True, "c": None, "d": "true", "e": 1, "f": "abc"})
+    redactor.add_values({"a": "on", "b": True, "c": None, "d": "true", "e": 1, "f": "ab"})
 
     assert not redactor
-    assert redactor.redact("on true 1 abc") == "on true 1 abc"
+    assert redactor.redact("on true 1 ab") == "on true 1 ab"
+
+
+# What `run` hid before it used this redactor (its own closure over the leaves of the
+# secretValues files): each value of 3 characters or more, as text and in standard base64,
+# a float as Go prints it. Every one is still hidden whole, nothing of it left.
+@pytest.mark.parametrize(("leaf", "text"), [
+    ("abc", "abc"), (123456, "123456"), (1e6, "1e+06"), (0.5, "0.5"),
+    ("hunter22\n", "hunter22\n"),  # a YAML block scalar keeps its last newline
+    ("  padded  ", "  padded  "),
+    ("-----BEGIN KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\n-----END KEY-----\n",
+     "-----BEGIN KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\n-----END KEY-----\n"),
+    ("caf\udce9-secret", "caf\udce9-secret"),  # an undecodable byte of the file, as read
+])
+def test_every_form_runs_closure_hid_is_still_hidden(leaf: object, text: str) -> None:
+    redactor = Redactor()
+    redactor.add_values({"leaf": leaf})
+    encoded = base64.b64encode(text.encode("utf-8", "surrogateescape")).decode()
+
+    assert MASK in redactor.redact(f"x {text} y")
+    assert text.strip() not in redactor.redact(f"x {text} y")
+    assert redactor.redact(encoded) == MASK
+    assert redactor.redact(f"token: {encoded}\n") == f"token: {MASK}\n"
+
+
+def test_it_can_be_filled_while_other_threads_redact() -> None:
+    """A run's releases share one redactor: some add their secrets while others print."""
+    import threading
+
+    redactor = Redactor([CANARY])
+    errors: list[BaseException] = []
+
+    def add() -> None:
+        for n in range(300):
+            redactor.add(f"secret-number-{n}")
+
+    def redact() -> None:
+        try:
+            for _ in range(300):
+                assert redactor.redact(f"with {CANARY}") == f"with {MASK}"
+        except BaseException as err:  # noqa: BLE001 - reported by the main thread
+            errors.append(err)
+
+    threads = [threading.Thread(target=add), *(threading.Thread(target=redact) for _ in range(3))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not errors
+    assert redactor.redact("secret-number-299") == MASK
 
 
 def test_every_leaf_of_a_values_tree_is_secret() -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 from runner.diff.model import MODIFY, ObjectChange, ReleaseDiff, SourceRef
+from runner.release.redact import MASK, Redactor
 from runner.report.run import markdown, text
 from runner.spec.result import (
     DEPLOYED,
@@ -16,7 +17,6 @@ from runner.spec.result import (
     NotReady,
     ReleaseOutcome,
     RunResult,
-    redacted,
 )
 
 
@@ -46,9 +46,9 @@ def test_the_json_form_is_stable_and_documented():
 
 
 def test_redaction_reaches_every_string_and_every_format():
-    data = redacted(_result().to_json(), lambda s: s.replace("canary-token", "[redacted]"))
+    data = Redactor(["canary-token"]).redact_data(_result().to_json())
     for rendered in (json.dumps(data), text(data), markdown(data)):
-        assert "canary-token" not in rendered and "[redacted]" in rendered
+        assert "canary-token" not in rendered and MASK in rendered
 
 
 def test_text_and_markdown_say_what_happened_to_each_release():
@@ -80,7 +80,7 @@ def _failed() -> RunResult:
 
 
 def test_the_text_report_shows_what_failed_the_release_and_the_hook_logs():
-    out = text(redacted(_failed().to_json(), lambda s: s.replace("canary-token", "[redacted]")))
+    out = text(Redactor(["canary-token"]).redact_data(_failed().to_json()))
 
     assert ("  error: failed pre-install: job failed: BackoffLimitExceeded\n"
             "  evidence: revision 1: failed\n"
@@ -88,24 +88,24 @@ def test_the_text_report_shows_what_failed_the_release_and_the_hook_logs():
             "    Job migrate: job failed: BackoffLimitExceeded\n"
             "    pod migrate-x1: container main terminated (exit code 1, Error)\n"
             "      last lines:\n"
-            "        connecting with [redacted]\n"
+            "        connecting with [REDACTED]\n"
             "        ERROR relation exists\n") in out
     assert ("  hook Job/migrate (Failed), pod migrate-x1, container main  [api/templates/job.yaml]\n"
             "    [earlier lines cut: the spec's hookLogs.cap keeps the last ones]\n"
-            "    step 3\n    connecting with [redacted]\n    ERROR relation exists\n"
+            "    step 3\n    connecting with [REDACTED]\n    ERROR relation exists\n"
             "  hook Job/seed (Succeeded)\n"
             "    No logs for hook seed: no pod of Job/seed is left\n") in out
     assert "canary-token" not in out
 
 
 def test_the_markdown_report_shows_them_too():
-    md = markdown(redacted(_failed().to_json(), lambda s: s.replace("canary-token", "[redacted]")))
+    md = markdown(Redactor(["canary-token"]).redact_data(_failed().to_json()))
 
     assert ("- revision 1: failed\n\n"
             "**Not ready:** Job/migrate in ns (pre-install hook api/templates/job.yaml) `api/templates/job.yaml`\n"
             "```\nJob migrate: job failed: BackoffLimitExceeded\n") in md
     assert ("**Hook log:** Job/migrate (Failed), pod migrate-x1, container main `api/templates/job.yaml`\n"
             "_[earlier lines cut: the spec's hookLogs.cap keeps the last ones]_\n"
-            "```\nstep 3\nconnecting with [redacted]\nERROR relation exists\n```") in md
+            "```\nstep 3\nconnecting with [REDACTED]\nERROR relation exists\n```") in md
     assert "**Hook log:** Job/seed (Succeeded)\n```\nNo logs for hook seed" in md
     assert "canary-token" not in md
