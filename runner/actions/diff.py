@@ -83,6 +83,7 @@ def plan_release(cfg: ActionConfig, opts: DeployOptions, own: UpgradeOptions | N
     `installed`, of uninstalling it). Reads records and objects; writes nothing."""
     own = own or UpgradeOptions()
     options = options or DiffOptions()
+    cfg.redactor.add_values(opts.secret_values)  # a secret copied into any object stays hidden
     last, current = _records(cfg, opts.name)
     if not installed:
         return _uninstall_plan(cfg, opts.name, last, current, options)

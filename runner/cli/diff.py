@@ -58,7 +58,7 @@ def handle(args: Namespace) -> int:
                          reset_then_reuse_values=args.reset_then_reuse_values)
     plan = plan_release(cfg, opts, own, options=DiffOptions(
         context=args.context, view=args.view, include_tests=args.include_tests))
-    data = plan.diff.to_json()
+    data = cfg.redactor.redact_data(plan.diff.to_json())
     if args.output == "table":
         if plan.action == "install":
             print(f'release "{name}" has no deployed revision: the diff is an install', file=sys.stderr)

@@ -125,3 +125,20 @@ def test_the_live_view_flags_what_helm_diffs_three_way_merge_flags(cluster, name
     # The stored manifest knows nothing of the hand edit: the manifest view leaves rel-b out.
     assert (namespace, "rel-b", "ConfigMap", "modify") not in _ours(cluster, namespace, "rel", str(v2),
                                                                     "--view", "manifest")
+
+
+def test_a_secret_value_copied_into_a_configmap_is_hidden_in_the_diff(cluster, namespace, tmp_path):
+    from tests.e2e.release_helpers import write_chart
+
+    cm = ("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}-cm\n"
+          "data:\n  dsn: \"postgres://app:{{ .Values.password }}@db\"\n")
+    chart = write_chart(tmp_path, templates={"cm.yaml": cm}, values="password: public\n")
+    assert ours(cluster, namespace, "install", "sec", str(chart)).code == 0
+    secrets = tmp_path / "secrets.yaml"
+    secrets.write_text("password: canary-7f3a9\n")
+    for output in ("table", "json"):
+        run = ours(cluster, namespace, "diff", "sec", str(chart), "--secret-values", str(secrets),
+                   "-o", output)
+        assert run.code == 0, run.err
+        assert "dsn" in run.out and "[REDACTED]" in run.out, run.out
+        assert "canary-7f3a9" not in run.out + run.err
