@@ -63,13 +63,18 @@ def _flags(fs: FlagSet) -> None:
     report_flags(fs)
 
 
-def report_flags(fs: FlagSet) -> None:
-    def report(text: str, _current: Any) -> str:
-        if text not in REPORTS:
-            raise ValueError(f"must be one of {', '.join(REPORTS)}")
+def _one_of(choices: tuple[str, ...], type_name: str, default: str) -> FuncValue:
+    """A flag value that must be one of `choices`."""
+    def parse(text: str, _current: Any) -> str:
+        if text not in choices:
+            raise ValueError(f"must be one of {', '.join(choices)}")
         return text
 
-    fs.add("report", FuncValue("string", "auto", report, "auto"),
+    return FuncValue(type_name, default, parse, default)
+
+
+def report_flags(fs: FlagSet) -> None:
+    fs.add("report", _one_of(REPORTS, "string", "auto"),
            "where the result is reported: github (check runs, job summary, outputs: "
            "docs/github.md), none, or auto (github inside GitHub Actions)")
     fs.bool("comment", "with the GitHub report, on a pull request: one comment with the plan, "
@@ -83,12 +88,7 @@ def spec_flags(fs: FlagSet) -> None:
 
 
 def output_flag(fs: FlagSet) -> None:
-    def parse(text: str, _current: Any) -> str:
-        if text not in OUTPUTS:
-            raise ValueError(f"must be one of {', '.join(OUTPUTS)}")
-        return text
-
-    fs.add("output", FuncValue("format", "text", parse, "text"),
+    fs.add("output", _one_of(OUTPUTS, "format", "text"),
            "how the result is printed: text, json (one JSON document) or markdown", short="o")
 
 
