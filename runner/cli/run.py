@@ -141,8 +141,9 @@ def handle(args: Namespace) -> int:
                          else args.environment).run()
     for warning in spec.warnings:
         print(f"warning: {redact(warning)}", file=sys.stderr)
-    result = run_spec(spec, context, base.in_namespace, options,
-                      on_message=release_messages(redact, debug=bool(args.debug)))
+    with options.redactor.hiding_errors():  # a run that stops: its error shows no secret
+        result = run_spec(spec, context, base.in_namespace, options,
+                          on_message=release_messages(redact, debug=bool(args.debug)))
     data = options.redactor.redact_data(result.to_json())
     if args.output == "json":
         import json

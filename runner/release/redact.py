@@ -16,6 +16,8 @@ stored or sent; each is replaced by MASK. An action holds one
     redactor.redact_lines(lines)     # -> the same, line by line
     redactor.redact_data(tree)       # -> a copy of a JSON-like tree, its strings redacted
     redactor.forms()                 # -> every form hidden (what `::add-mask::` is given)
+    redactor.listen(hear)            # hear(forms) now with every form, then with each new one
+    with redactor.hiding_errors(): ...  # an error raised inside is raised with secrets hidden
 
 `deploy-runner run` shares one Redactor among its releases (RunOptions.redactor): what any
 release marks secret is hidden from every release's output and from the run's reports.
@@ -41,10 +43,11 @@ a longer word: a secret may be printed glued to anything.
 from __future__ import annotations
 
 import base64
+import contextlib
 import json
 import re
 import threading
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
 
 TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
@@ -65,6 +68,7 @@ class Redactor:
         self._forms: set[str] = set()
         self._pattern: re.Pattern[str] | None = None
         self._lock = threading.Lock()  # a run's releases add and redact at once
+        self._listeners: list[Callable[[list[str]], None]] = []
         for value in values:
             self.add(value)
 
@@ -85,10 +89,17 @@ class Redactor:
             if len(stripped) >= MIN_LENGTH and stripped.lower() not in _PLAIN_WORDS:
                 # as written too: the base64 of "cert\n" (a YAML block scalar) is not that of "cert"
                 forms |= _forms_of(stripped) | _forms_of(piece)
-        if forms - self._forms:
-            with self._lock:
-                self._forms = self._forms | forms  # a new set: a reader's copy stays whole
-                self._pattern = None
+        with self._lock:
+            new = forms - self._forms
+            if not new:
+                return
+            self._forms = self._forms | new  # a new set: a reader's copy stays whole
+            self._pattern = None
+            listeners = list(self._listeners)
+        # outside the lock (a listener may redact), before `add` returns: whatever is
+        # printed once the value is known comes after its listeners heard it
+        for hear in listeners:
+            hear(sorted(new, key=len, reverse=True))
 
     def add_values(self, tree: Any) -> None:
         """Every leaf of a values tree (maps and lists walked)."""
@@ -125,6 +136,42 @@ class Redactor:
     def forms(self) -> list[str]:
         """Every form hidden, longest first."""
         return sorted(self._forms, key=len, reverse=True)
+
+    def listen(self, hear: Callable[[list[str]], None]) -> None:
+        """`hear(forms)` at once with every form hidden so far, then with the forms of each
+        value learned later (a release's Secrets, a previous revision's secrets), from the
+        thread that learns them, before anything can show them: GitHub's `::add-mask::`
+        must come before the value's first appearance in the job's log."""
+        with self._lock:
+            self._listeners.append(hear)
+            known = self._forms
+        hear(sorted(known, key=len, reverse=True))
+
+    @contextlib.contextmanager
+    def hiding_errors(self) -> Iterator[None]:
+        """An error raised inside shows no secret: raised again as `redacted_error` makes
+        it (itself, traceback and all, when its text holds none)."""
+        try:
+            yield
+        except Exception as err:
+            hidden = self.redacted_error(err)
+            if hidden is err:
+                raise
+            raise hidden from None
+
+    def redacted_error(self, err: Exception) -> Exception:
+        """`err` itself when its text shows no secret, else a RunnerError of the same text
+        (an internal error's one line) and exit code with the secrets hidden: the error the
+        CLI prints when a run stops."""
+        from runner.errors import RunnerError, internal_error
+
+        failure = err if isinstance(err, RunnerError) else internal_error(err)
+        message, details = self.redact(str(failure)), self.redact(failure.details)
+        if message == str(failure) and details == failure.details:
+            return err
+        hidden = RunnerError(message)
+        hidden.details, hidden.exit_code = details, failure.exit_code
+        return hidden
 
     def redact(self, text: str) -> str:
         if not self._forms or not text:

@@ -13,11 +13,13 @@ import contextlib
 import os
 import secrets
 import sys
+import threading
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
+from runner.release.redact import Redactor
 from runner.report import limits
 
 
@@ -37,34 +39,40 @@ def command(name: str, message: str = "", **properties: str | int | None) -> str
 
 @dataclass
 class Workflow:
-    """The step's side of the runtime: its log (`out`) and its environment files."""
+    """The step's side of the runtime: its log (`out`) and its environment files. Whatever
+    it writes (log lines, command messages and properties, output values, the summary)
+    has the secrets its `redactor` knows hidden; `::add-mask::` alone holds them."""
 
     out: TextIO = field(default_factory=lambda: sys.stdout)
     output_file: Path | None = None
     summary_file: Path | None = None
     masked: set[str] = field(default_factory=set)
+    redactor: Redactor = field(default_factory=Redactor)
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     @classmethod
-    def from_environment(cls, out: TextIO | None = None) -> Workflow:
+    def from_environment(cls, out: TextIO | None = None,
+                         redactor: Redactor | None = None) -> Workflow:
         def path(name: str) -> Path | None:
             value = os.environ.get(name, "")
             return Path(value) if value else None
 
         return cls(out=out or sys.stdout, output_file=path("GITHUB_OUTPUT"),
-                   summary_file=path("GITHUB_STEP_SUMMARY"))
+                   summary_file=path("GITHUB_STEP_SUMMARY"), redactor=redactor or Redactor())
 
     def mask(self, values: Iterable[str]) -> None:
         """`::add-mask::` each secret value (each line of a multi-line one: the runner
         masks line by line) before anything else reaches the log."""
-        for value in values:
-            for line in value.splitlines() or [value]:
-                if line.strip() and line not in self.masked:
-                    self.masked.add(line)
-                    self._print(command("add-mask", line))
+        with self._lock:  # a redactor's listener: called from the releases' threads
+            fresh = [line for value in values for line in value.splitlines() or [value]
+                     if line.strip() and line not in self.masked]
+            self.masked.update(fresh)
+            for line in dict.fromkeys(fresh):
+                self._write(command("add-mask", line))
 
     @contextlib.contextmanager
     def group(self, title: str) -> Iterator[None]:
-        self._print(command("group", title))
+        self._print(command("group", self._hide(title)))
         try:
             yield
         finally:
@@ -72,29 +80,43 @@ class Workflow:
 
     def error(self, message: str, *, file: str | None = None, line: int | None = None,
               title: str | None = None) -> None:
-        self._print(command("error", message, file=file, line=line, title=title))
+        self._command("error", message, file=file, line=line, title=title)
 
     def warning(self, message: str, *, file: str | None = None, line: int | None = None,
                 title: str | None = None) -> None:
-        self._print(command("warning", message, file=file, line=line, title=title))
+        self._command("warning", message, file=file, line=line, title=title)
 
     def log(self, text: str) -> None:
-        self._print(text)
+        self._print(self._hide(text))
 
     def set_outputs(self, outputs: dict[str, str]) -> None:
         if self.output_file is None:
             return
         with self.output_file.open("a", encoding="utf-8") as handle:
             for name, value in outputs.items():
-                handle.write(_output_entry(name, value))
+                handle.write(_output_entry(name, self._hide(value)))
 
     def append_summary(self, markdown: str) -> None:
         if self.summary_file is None:
             return
         with self.summary_file.open("a", encoding="utf-8") as handle:
-            handle.write(limits.cut_bytes(markdown, limits.STEP_SUMMARY_BYTES - 1) + "\n")
+            handle.write(limits.cut_bytes(self._hide(markdown), limits.STEP_SUMMARY_BYTES - 1)
+                         + "\n")
+
+    def _command(self, name: str, message: str, *, file: str | None, line: int | None,
+                 title: str | None) -> None:
+        # hidden before escaping: a secret with `%`, `:` or `,` is matched as written
+        self._print(command(name, self._hide(message), file=file and self._hide(file),
+                            line=line, title=title and self._hide(title)))
+
+    def _hide(self, text: str) -> str:
+        return self.redactor.redact(text)
 
     def _print(self, line: str) -> None:
+        with self._lock:
+            self._write(line)
+
+    def _write(self, line: str) -> None:
         self.out.write(line + "\n")
         self.out.flush()
 

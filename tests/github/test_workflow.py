@@ -119,3 +119,27 @@ def test_a_spec_that_cannot_be_used_is_annotated_at_its_lines(
         for n in (4, 5)]
     assert lines[0].endswith("::deploy/spec.yaml:4: releases[0].applyMethod: must be one of "
                              "ssa, csa, auto")
+
+
+def test_whatever_it_writes_hides_the_secrets_its_redactor_knows(tmp_path: Path) -> None:
+    """A GitHub API error quoted in a ::warning::, an ::error:: line and its properties, a
+    log line, an output, the summary: the secret in none, but in its ::add-mask:: line."""
+    from runner.release.redact import MASK, Redactor
+
+    secret = "s3cr3t:value,with%signs"
+    log = io.StringIO()
+    workflow = Workflow(out=log, output_file=tmp_path / "output",
+                        summary_file=tmp_path / "summary", redactor=Redactor([secret]))
+    workflow.redactor.listen(workflow.mask)
+    workflow.warning(f"GitHub answered 422: {secret}")
+    workflow.error(f"failed:\n{secret}", file=f"{secret}.yaml", title=f"{secret} failed")
+    with workflow.group(f"web {secret}"):
+        workflow.log(f"token {secret}")
+    workflow.set_outputs({"web-status": secret})
+    workflow.append_summary(f"| {secret} |")
+    lines = log.getvalue().splitlines()
+    masks = [line for line in lines if line.startswith("::add-mask::")]
+    assert lines[:len(masks)] == masks and "::add-mask::s3cr3t:value,with%25signs" in masks
+    written = "\n".join([*lines[len(masks):], (tmp_path / "output").read_text(),
+                         (tmp_path / "summary").read_text()])
+    assert "s3cr3t" not in written and written.count(MASK) == 8

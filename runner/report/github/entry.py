@@ -48,9 +48,14 @@ class GitHubRun:
     comment: bool = False
 
     def run(self) -> int:
+        """The run's exit code; an error that stops it is raised with the secrets hidden."""
+        with self.options.redactor.hiding_errors():
+            return self._report()
+
+    def _report(self) -> int:
         event = GitHubEvent.from_environment()
-        session = Session(event, Workflow.from_environment(), environment=self.environment,
-                          comment=self.comment)
+        session = Session(event, Workflow.from_environment(redactor=self.options.redactor),
+                          environment=self.environment, comment=self.comment)
         chosen = [r for r in self.spec.releases if not self.options.releases
                   or r.name in self.options.releases or r.key in self.options.releases]
         previews = self._previews(event, chosen)
@@ -71,8 +76,7 @@ class GitHubRun:
 
         # a closed pull request concerns its previews only: the others get no check run
         reported = previews if event.mode == TEARDOWN else chosen
-        return session.run([r.name for r in reported], execute,
-                           secrets=self.options.redactor.forms(), previews=targets)
+        return session.run([r.name for r in reported], execute, previews=targets)
 
     def _environment(self, event: GitHubEvent, release: Any) -> str:
         """The GitHub deployment environment of a release's preview."""

@@ -1,6 +1,6 @@
 """A run inside GitHub Actions, from the first line of the log to the exit code.
 
-    masks -> check runs in_progress -> the run -> each release: log group, ::error lines,
+    masks (then each secret learned, as learned) -> check runs in_progress -> the run -> each release: log group, ::error lines,
     its check run completed -> preview deployments -> plan comment -> outputs -> job summary
 
 The run itself is handed in (`execute`), so this module decides nothing about which
@@ -48,16 +48,22 @@ class Session:
                                        self.event.repository, self.policy)
 
     def run(self, selected: Iterable[str], execute: Callable[[], RunReport], *,
-            secrets: Iterable[str] = (), previews: Iterable[PreviewTarget] = ()) -> int:
-        self.workflow.mask([*secrets, self.event.token])
+            previews: Iterable[PreviewTarget] = ()) -> int:
+        # `::add-mask::` for every form the workflow's redactor hides, before any other
+        # line; and for each form it learns later (a release's Secrets, an old revision's
+        # secrets) as it learns it, so later lines and later steps show none either
+        redactor = self.workflow.redactor
+        redactor.add(self.event.token)
+        redactor.listen(self.workflow.mask)
         checks = self._checks()
         if checks is not None:
             checks.start(selected)
         try:
             report = execute()
         except BaseException:
-            # no check run stays in_progress: the error itself goes to the log, not to
-            # GitHub (the report's input is redacted, an exception's text is not)
+            # no check run stays in_progress: the error itself goes to the log (its secrets
+            # hidden: GitHubRun), not to GitHub, as it may quote what only ::add-mask::
+            # hides from the log (the action's cluster credentials)
             self._close(checks, FAILED, "the run stopped before this release finished: "
                                         "see the workflow log")
             raise

@@ -150,3 +150,43 @@ def test_redact_data_hides_strings_in_a_tree() -> None:
     redactor = Redactor([CANARY])
 
     assert redactor.redact_data({"lines": [f"x {CANARY}"], "n": 1}) == {"lines": [f"x {MASK}"], "n": 1}
+
+
+def test_a_listener_hears_every_form_once_now_and_as_it_is_learned() -> None:
+    """What GitHub's `::add-mask::` is fed: the forms known, then each new one as it is
+    learned, from several threads at once, never twice."""
+    import threading
+
+    redactor = Redactor([CANARY])
+    heard: list[str] = []
+    redactor.listen(heard.extend)
+    assert sorted(heard) == sorted(redactor.forms())
+
+    def add(start: int) -> None:
+        for n in range(200):
+            redactor.add(f"secret-number-{(start + n) % 300}")
+
+    threads = [threading.Thread(target=add, args=(start,)) for start in (0, 100, 200)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    redactor.add(CANARY)  # known: nothing new to hear
+    assert len(heard) == len(set(heard)) and set(heard) == set(redactor.forms())
+
+
+def test_an_error_keeps_its_text_and_exit_code_with_the_secrets_hidden() -> None:
+    from runner.errors import RunnerError, UsageError
+
+    redactor = Redactor([CANARY])
+    plain = RunnerError("nothing secret")
+    assert redactor.redacted_error(plain) is plain
+    usage = UsageError(f"bad flag {CANARY}")
+    usage.details = f"evidence: {CANARY}"
+    hidden = redactor.redacted_error(usage)
+    assert (str(hidden), hidden.details, hidden.exit_code) == (  # type: ignore[attr-defined]
+        f"bad flag {MASK}", f"evidence: {MASK}", 2)
+    bug = redactor.redacted_error(KeyError(CANARY))
+    assert str(bug) == f"internal error: KeyError: '{MASK}'"
+    with pytest.raises(RunnerError, match=r"stopped: \[REDACTED\]$"), redactor.hiding_errors():
+        raise RuntimeError(f"stopped: {CANARY}")
