@@ -165,7 +165,7 @@ def git_context(environment: str = "default", cwd: str = ".",
         return name if name and name != "HEAD" else None
 
     lookups: dict[str, Callable[[], str | None]] = {
-        "sha": lambda: _git_text(cwd, "rev-parse", "HEAD"),
+        "sha": lambda: checkout_commit(cwd),
         "ref": lambda: _git_text(cwd, "symbolic-ref", "-q", "HEAD"),
         "branch": branch,
         "actor": lambda: env.get("USER") or env.get("USERNAME") or None,
@@ -198,6 +198,11 @@ def _repository(url: str | None) -> str | None:
     """owner/name of a GitHub-style remote URL (https://github.com/o/n.git, git@github.com:o/n)."""
     match = _REMOTE.search(url or "")
     return match.group(1) if match else None
+
+
+def checkout_commit(cwd: str) -> str | None:
+    """The commit checked out at `cwd` (None outside a git checkout)."""
+    return _git_text(cwd, "rev-parse", "HEAD")
 
 
 def _git_text(cwd: str, *args: str) -> str | None:

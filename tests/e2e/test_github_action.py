@@ -37,6 +37,7 @@ metadata:
   name: {{ .Release.Name }}-secret
 stringData:
   token: {{ .Values.token | quote }}
+  password: {{ .Values.password | quote }}
 """,
 }
 FAILING_HOOK = """apiVersion: batch/v1
@@ -94,7 +95,8 @@ def repository(tmp_path: Path, namespace: str) -> tuple[Path, str]:
         chart = root / "charts" / name
         (chart / "templates").mkdir(parents=True)
         (chart / "Chart.yaml").write_text(f"apiVersion: v2\nname: {name}\nversion: 1.0.0\n")
-        (chart / "values.yaml").write_text("message: hello\ntoken: none\n")
+        (chart / "values.yaml").write_text(
+            f"message: hello\ntoken: none\npassword: {generated(canary)}\n")
         for file, text in TEMPLATES.items():
             (chart / "templates" / file).write_text(text)
     (root / "secrets.yaml").write_text(f"token: {canary}\n")
@@ -103,25 +105,33 @@ def repository(tmp_path: Path, namespace: str) -> tuple[Path, str]:
 
 
 def step(github: FakeGitHub, cluster: Any, root: Path, event: str, payload: dict[str, Any],
-         **inputs: str) -> StepResult:
+         sha: str = "f" * 40, **inputs: str) -> StepResult:
     kubeconfig = Path(cluster.kubeconfig).read_text()
-    return run_step(github, root, event, payload, {"kubeconfig": kubeconfig, **inputs})
+    return run_step(github, root, event, payload, {"kubeconfig": kubeconfig, **inputs}, sha=sha)
 
 
 def no_canary(github: FakeGitHub, result: StepResult, root: Path, canary: str) -> None:
     """The canary nowhere: not in a log line (an `::add-mask::` command is the runner's, never
-    shown, and comes before any other line), an output, the summary, the result, a request."""
+    shown, and comes before any other line), an output, the summary, the result, a request.
+    Nor the chart's own Secret (`generated`), learned while a release deploys."""
     lines = result.log.splitlines()
-    masks = [i for i, line in enumerate(lines) if line.startswith("::add-mask::")]
-    assert masks == list(range(len(masks))) and f"::add-mask::{canary}" in lines
+    first = lines.index(next(line for line in lines if not line.startswith("::add-mask::")))
+    assert f"::add-mask::{canary}" in lines[:first]
     encoded = base64.b64encode(canary.encode()).decode()  # the forms the run's redactor hides
-    assert f"::add-mask::{encoded}" in lines and f"::add-mask::{encoded.rstrip('=')}" in lines
-    shown = "\n".join(lines[len(masks):])
-    assert canary not in shown and canary not in result.summary
-    assert canary not in str(result.outputs)
-    assert not any(canary in sent for sent in github.everything_sent())
-    assert canary not in (root / "deploy-runner-result.json").read_text()
+    assert f"::add-mask::{encoded}" in lines[:first]
+    assert f"::add-mask::{encoded.rstrip('=')}" in lines[:first]
+    shown = "\n".join(line for line in lines if not line.startswith("::add-mask::"))
+    for secret in (canary, generated(canary)):
+        assert secret not in shown and secret not in result.summary
+        assert secret not in str(result.outputs)
+        assert not any(secret in sent for sent in github.everything_sent())
+        assert secret not in (root / "deploy-runner-result.json").read_text()
     assert github.rejections == []
+
+
+def generated(canary: str) -> str:
+    """The value of the chart's own Secret (not a secretValues leaf)."""
+    return canary.replace("canary-", "generated-")
 
 
 def conclusions(github: FakeGitHub) -> dict[str, list[str]]:
@@ -147,6 +157,8 @@ def test_push_then_dispatches(cluster: Any, repository: tuple[Path, str]) -> Non
         assert "level=DEBUG" not in pushed.log  # Helm's debug lines only with --debug
         [warning] = [line for line in pushed.log.splitlines() if "recreatePods" in line]
         assert warning.startswith("::warning::") and "ignored by deploy-runner" in warning
+        # learned from the release's Secret as it deployed: masked for the rest of the job
+        assert f"::add-mask::{generated(canary)}" in pushed.log.splitlines()
         web = github.runs_named("deploy-runner web")[0]
         assert {a["path"] for a in web.annotations} == {"charts/web/templates/config.yaml",
                                                         "charts/web/templates/secret.yaml"}
@@ -195,6 +207,18 @@ def test_pull_request_preview_lifecycle(cluster: Any, repository: tuple[Path, st
         assert len(github.comments) == 1  # edited, never a second comment
         no_canary(github, second, root, canary)
 
+        # pull_request_target (GitHub's pull_request payload, GITHUB_SHA the base branch's
+        # commit) runs as pull_request: the preview deployed, reported on the head commit
+        base = synchronized["pull_request"]["base"]["sha"]
+        checks = len(github.check_runs)
+        target = step(github, cluster, root, "pull_request_target", synchronized, sha=base)
+        assert target.code == 0, target.log
+        assert target.outputs["web-status"] == "deployed"
+        assert target.outputs["api-status"] == "planned"
+        assert [r.fields["head_sha"] for r in list(github.check_runs.values())[checks:]] == [
+            synchronized["pull_request"]["head"]["sha"]] * 2
+        no_canary(github, target, root, canary)
+
         # a label added (GitHub's payload differs in `action` and `label`): the preview's
         # change is planned, not deployed
         template = root / "charts" / "web" / "templates" / "config.yaml"
@@ -202,7 +226,7 @@ def test_pull_request_preview_lifecycle(cluster: Any, repository: tuple[Path, st
         labeled = {**synchronized, "action": "labeled", "label": {"name": "preview"}}
         planned = step(github, cluster, root, "pull_request", labeled)
         assert planned.code == 0, planned.log
-        assert planned.outputs["web-status"] == "planned" and len(github.deployments) == 2
+        assert planned.outputs["web-status"] == "planned" and len(github.deployments) == 3
         config = get_object(cluster, f"/api/v1/namespaces/{name}/configmaps/web-config")
         assert config is not None and "added" not in config["data"]
 

@@ -6,6 +6,7 @@ pull_request_target runs as pull_request does."""
 from __future__ import annotations
 
 import json
+import subprocess
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -175,3 +176,24 @@ def test_pull_request_target_plans_and_reports_on_the_pull_requests_head(
     assert world.drivers.get("ns") is None or world.drivers["ns"].heads("web") == []
     assert [r.fields["head_sha"] for r in github.check_runs.values()] == [head]
     assert CANARY not in world.shown(log)
+    assert "pull_request_target" not in log  # not a checkout: nothing to say about it
+
+
+def test_pull_request_target_says_when_the_checkout_is_not_the_pull_request(
+        world: World, capsys: pytest.CaptureFixture[str]) -> None:
+    """GitHub's default checkout under pull_request_target is the base branch: what runs
+    is then not the pull request's code, which the step says (log and summary)."""
+    git = ["git", "-C", str(world.root), "-c", "user.name=t", "-c", "user.email=t@example.com"]
+    subprocess.run([*git, "init", "-q"], check=True)
+    subprocess.run([*git, "add", "."], check=True)
+    subprocess.run([*git, "commit", "-qm", "base"], check=True)
+    commit = subprocess.run([*git, "rev-parse", "HEAD"], check=True, capture_output=True,
+                            text=True).stdout.strip()
+    payload = octokit.event_payload("pull_request", "synchronize")
+    assert world.run("pull_request_target", payload) == 0
+    head = payload["pull_request"]["head"]["sha"]
+    [warning] = [line for line in capsys.readouterr().out.splitlines()
+                 if line.startswith("::warning::pull_request_target")]
+    assert f"holds commit {commit[:12]}, not the pull request's head {head[:12]}" in warning
+    summary = (world.root.parent / "files" / "summary").read_text()
+    assert f"holds commit {commit[:12]}" in summary

@@ -6,6 +6,7 @@ event decides what runs, the session reports it.
 | pull_request opened / synchronize / reopened | releases with preview.enabled deploy into the pull request's preview; the others are planned |
 | pull_request, other activity (labeled, edited, ...) | every release is planned, those with a preview in it |
 | pull_request closed | the previews are torn down |
+| pull_request_target | as pull_request (a warning when the workspace is not the pull request's head) |
 | anything else | the selected releases deploy (or plan, with --plan) |
 
 The JSON result is written to `deploy-runner-result.json` in the workspace (the `result`
@@ -64,6 +65,7 @@ class GitHubRun:
 
         def execute() -> RunReport:
             result = self._execute(event, chosen, previews)
+            result.warnings += _checkout_warnings(event)
             data = self.options.redactor.redact_data(result.to_json())
             named = os.environ.get("DEPLOY_RUNNER_RESULT") or RESULT_FILE
             (event.workspace / named).write_text(json.dumps(data, indent=2) + "\n",
@@ -131,6 +133,22 @@ class GitHubRun:
                     reason=f"pull request closed: preview {namespace} removed",
                     error="\n".join(problems)))
         return result
+
+
+def _checkout_warnings(event: GitHubEvent) -> list[str]:
+    """pull_request_target runs the base branch's workflow, whose checkout is the base
+    branch's commit unless the workflow checks out the pull request: then what is planned
+    and deployed is not the pull request's code, though reported on its head commit."""
+    from runner.spec.context import checkout_commit
+
+    if event.name != "pull_request_target" or event.mode == TEARDOWN:
+        return []
+    commit = checkout_commit(str(event.workspace))
+    if commit is None or commit == event.sha:
+        return []
+    return [f"pull_request_target: the workspace holds commit {commit[:12]}, not the pull "
+            f"request's head {event.sha[:12]}: the spec and charts planned and deployed are "
+            f"those of {commit[:12]} (docs/github.md, \"pull_request_target\")"]
 
 
 def _merged(releases: list[Any], *results: RunResult) -> RunResult:
