@@ -1,7 +1,8 @@
 """A run inside GitHub Actions, from the first line of the log to the exit code.
 
-    masks (then each secret learned, as learned) -> check runs in_progress -> the run -> each release: log group, ::error lines,
-    its check run completed -> preview deployments -> plan comment -> outputs -> job summary
+    masks -> check runs in_progress -> the run (each secret it learns masked as learned)
+    -> each release: log group, ::error lines, its check run completed -> preview
+    deployments -> plan comment -> outputs -> job summary
 
 The run itself is handed in (`execute`), so this module decides nothing about which
 releases deploy: the event's rules are the run's (runner.actions.run). Whatever GitHub
