@@ -334,10 +334,10 @@ class _LogRequests:
             self.read.append(path)
         return self.inner.request(method, path, query, headers, body)
 
-    def stream(self, path, query, headers, read_timeout):
+    def stream(self, path, query, headers, read_timeout, deadline=float("inf")):
         if path.endswith("/log"):
             self.followed.append(dict(query))
-        return self.inner.stream(path, query, headers, read_timeout)
+        return self.inner.stream(path, query, headers, read_timeout, deadline)
 
     def close(self) -> None:
         self.inner.close()

@@ -10,6 +10,7 @@ and can refuse lists with a status.
 from __future__ import annotations
 
 import json
+import math
 import queue
 import threading
 from dataclasses import dataclass, field
@@ -145,7 +146,8 @@ class FakeApi:
             obj = self.collections.get(collection, {}).get(name)
             return Response(200, obj) if obj else Response(404, {"message": "not found"})
 
-    def stream(self, path: str, query: list[tuple[str, str]], read_timeout: float) -> _Watch:
+    def stream(self, path: str, query: list[tuple[str, str]], read_timeout: float,
+               deadline: float = math.inf) -> _Watch:
         if path in self.refuse:
             raise KubeError("watch refused", self.refuse[path])
         watch = _Watch(self, path)
