@@ -70,6 +70,7 @@ class _Watch:
 class FakeApi:
     collections: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict)  # path -> name -> obj
     requests: list[str] = field(default_factory=list)  # "LIST path", "WATCH path", "GET path"
+    watch_queries: list[dict[str, str]] = field(default_factory=list)  # the query of each watch opened
     refuse: dict[str, int] = field(default_factory=dict)  # collection -> status of its lists
     watches: list[_Watch] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
@@ -131,6 +132,7 @@ class FakeApi:
     def request(self, method: str, path: str, *, query: list[tuple[str, str]] | None = None,
                 **_: Any) -> Response:
         selector = dict(query or []).get("fieldSelector", "")
+        labels = dict(part.split("=", 1) for part in dict(query or []).get("labelSelector", "").split(",") if part)
         with self.lock:
             if path in self.collections or path in self.refuse or path.endswith("/pods"):
                 self.requests.append(f"LIST {path}")
@@ -139,6 +141,8 @@ class FakeApi:
                 items = list(self.collections.get(path, {}).values())
                 if selector.startswith("metadata.name="):
                     items = [i for i in items if i["metadata"]["name"] == selector.split("=", 1)[1]]
+                items = [i for i in items
+                         if all((i["metadata"].get("labels") or {}).get(k) == v for k, v in labels.items())]
                 return Response(200, {"metadata": {"resourceVersion": str(self.version)},
                                       "items": json.loads(json.dumps(items))})
             self.requests.append(f"{method} {path}")
@@ -153,5 +157,6 @@ class FakeApi:
         watch = _Watch(self, path)
         with self.lock:
             self.requests.append(f"WATCH {path}")
+            self.watch_queries.append(dict(query))
             self.watches.append(watch)
         return watch
