@@ -93,16 +93,24 @@ def pods_of(cluster: Cluster, resource: Resource, live: dict[str, Any] | None) -
     Pod itself, a workload's by its selector's labels."""
     if resource.kind == "Pod":
         return [live] if live is not None else []
-    if resource.kind not in _WORKLOADS:
-        return []
+    selector, uid = pod_selector(resource, live)
+    return owned(cluster.pods(resource.namespace, selector=selector), uid) if selector else []
+
+
+def pod_selector(resource: Resource, live: dict[str, Any] | None) -> tuple[str, str]:
+    """How a workload's pods are found: their label selector ("" when it has none) and,
+    for a Job, its uid, which must own them (`owned`; "": any)."""
+    if resource.kind not in _WORKLOADS or resource.kind == "Pod":
+        return "", ""
     if resource.kind == "Job":
-        uid = ((live or {}).get("metadata") or {}).get("uid", "")
-        found = cluster.pods(resource.namespace, selector=f"job-name={resource.name}")
-        return [p for p in found if not uid or _owned_by(p, uid)]
+        return f"job-name={resource.name}", ((live or {}).get("metadata") or {}).get("uid", "")
     labels = (((live or {}).get("spec") or {}).get("selector") or {}).get("matchLabels") or {}
-    if not labels:
-        return []
-    return cluster.pods(resource.namespace, selector=",".join(f"{k}={v}" for k, v in sorted(labels.items())))
+    return ",".join(f"{k}={v}" for k, v in sorted(labels.items())), ""
+
+
+def owned(pods: list[dict[str, Any]], uid: str) -> list[dict[str, Any]]:
+    """Those of `pods` that `uid` owns (all when uid is "")."""
+    return [p for p in pods if not uid or _owned_by(p, uid)]
 
 
 def _owned_by(pod: dict[str, Any], uid: str) -> bool:

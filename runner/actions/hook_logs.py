@@ -19,6 +19,9 @@ container of each (init containers first, in the order they ran, then the others
   followed by one stream (`Cluster.follow_log`). They are shown whatever the outcome,
   so only such hooks are followed live: a hook listing one outcome is shown when it
   ends (buffering its lines until then would show nothing sooner than the block does).
+  Which containers have started is learnt from a watch of the hook's pods
+  (`Cluster.watch_pods`): a Job's next try, or its next container, is followed as
+  soon as the API server reports it, and nothing polls while the hook runs.
 - Output goes through ActionConfig.hook_output, the proposal's HookOutputFunc:
   (namespace, pod, container) -> a writer (`.write(text)`); a note about a hook
   without pods goes to (namespace, "", ""). None (--no-log-output) shows nothing.
@@ -38,7 +41,7 @@ from collections.abc import Sequence
 
 from runner.actions import evidence as evidence_of
 from runner.actions.results import FAILED, SUCCEEDED, HookLog
-from runner.kube.cluster import Cluster, LogFollow
+from runner.kube.cluster import Cluster, LogFollow, PodWatch
 from runner.kube.resources import Resource
 from runner.release.record import Hook
 
@@ -51,7 +54,9 @@ if TYPE_CHECKING:
 OUTPUT_LOG_POLICIES = {SUCCEEDED: "hook-succeeded", FAILED: "hook-failed"}
 LOGGED_KINDS = ("Job", "Pod")
 DEFAULT_LOG_LINES = 500
-PODS_CHECK_SECONDS = 1.0  # how often a followed hook's pods are listed for containers that started
+# A log stream that ended while its container still runs (a dropped connection, or the
+# container's end not yet reported): after this long, still running, it is opened again.
+REFOLLOW_SECONDS = 1.0
 FULL_LOG_BYTES = 16 << 20  # a larger log is read as its tail only
 
 
@@ -247,10 +252,11 @@ class _LiveLogs:
     """Follows a hook's containers while it runs: one log stream per container that has
     started (GET .../log?follow=true), its lines written (redacted) as they come.
 
-    The hook's pods are listed every PODS_CHECK_SECONDS to find the containers that
-    started since (a Job's next try, the next init container); the lines themselves
-    come as the container writes them. A stream that ends while its container still
-    runs (a dropped connection) is opened again, and the lines already shown skipped."""
+    The hook's pods are watched (`Cluster.watch_pods`: one list, then a watch) to find
+    the containers that start (a Job's next try, the next init container) as the API
+    server reports them; the lines themselves come as the container writes them. A
+    stream that ends while its container still runs (a dropped connection) is opened
+    again REFOLLOW_SECONDS later, and the lines already shown skipped."""
 
     def __init__(self, observer: HookObserver, hook: Hook, resources: Sequence[Resource]) -> None:
         self.observer, self.hook, self.resources = observer, hook, resources
@@ -259,7 +265,9 @@ class _LiveLogs:
         self._lock = threading.Lock()
         self._streams: dict[tuple[str, str], LogFollow | None] = {}  # followed now (None: opening)
         self._ended: set[tuple[str, str]] = set()  # followed to the end of their stream once
+        self._states: dict[tuple[str, str], set[str]] = {}  # each container's state, as last reported
         self._followers: list[threading.Thread] = []
+        self._pods: PodWatch | None = None
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name=f"hook-logs-{hook.name}", daemon=True)
         self._thread.start()
@@ -268,29 +276,51 @@ class _LiveLogs:
         self._stop.set()
         with self._lock:
             streams = [stream for stream in self._streams.values() if stream is not None]
-        for stream in streams:
-            stream.close()
+            pods = self._pods
+        for closeable in [*streams, *([pods] if pods is not None else [])]:
+            closeable.close()
         self._thread.join(timeout=30)
-        for follower in self._followers:  # complete: the pod lister has stopped
+        for follower in self._followers:  # complete: the pod watcher has stopped
             follower.join(timeout=30)
         with self._lock:
             return dict(self.shown)
 
     def _run(self) -> None:
-        while True:
-            # Live output is a courtesy: the capture at the end is what counts.
-            with contextlib.suppress(Exception):
-                self._follow_new_containers()
-            if self._stop.wait(PODS_CHECK_SECONDS):
+        # Live output is a courtesy: the capture at the end is what counts.
+        with contextlib.suppress(Exception):
+            watch, uid = self._watch_pods()
+            if watch is None:
                 return
+            for pods in watch:
+                with contextlib.suppress(Exception):
+                    self._follow_new_containers(evidence_of.owned(pods, uid))
 
-    def _follow_new_containers(self) -> None:
-        for pod in self.observer.pods(self.hook, self.resources):
+    def _watch_pods(self) -> tuple[PodWatch | None, str]:
+        """The watch of the hook's pods, and the uid that must own them ("": any)."""
+        resource = next((r for r in self.resources if r.kind == self.hook.kind), None)
+        if resource is None:
+            return None, ""
+        cluster = self.observer.cluster
+        if resource.kind == "Pod":
+            watch, uid = cluster.watch_pods(self.namespace, name=resource.name), ""
+        else:
+            selector, uid = evidence_of.pod_selector(resource, cluster.live(resource))
+            watch = cluster.watch_pods(self.namespace, selector=selector)
+        with self._lock:
+            if self._stop.is_set():  # stopped while it was being opened
+                watch.close()
+                return None, ""
+            self._pods = watch
+        return watch, uid
+
+    def _follow_new_containers(self, pods: list[dict[str, Any]]) -> None:
+        for pod in pods:
             name = (pod.get("metadata") or {}).get("name", "")
             for status, _init in evidence_of.container_statuses(pod):
                 state = set(status.get("state") or {})
                 key = (name, str(status.get("name", "")))
                 with self._lock:
+                    self._states[key] = state
                     if (self._stop.is_set() or not {"running", "terminated"} & state or key in self._streams
                             or (key in self._ended and "running" not in state)):
                         continue
@@ -301,25 +331,33 @@ class _LiveLogs:
                 follower.start()
 
     def _follow(self, key: tuple[str, str]) -> None:
+        """Follow the container's log to its end; again while it is still reported running."""
         try:
-            stream = self.observer.cluster.follow_log(self.namespace, *key)
-        except Exception:  # noqa: BLE001 - not started after all, or gone: the next look tries again
-            with self._lock:
-                del self._streams[key]
-            return
-        with self._lock:
-            if self._stop.is_set():
-                stream.close()
-                del self._streams[key]
-                return
-            self._streams[key] = stream
-        try:
-            with contextlib.suppress(Exception):  # as above: the block at the end has every line
-                self._write(key, stream)
+            while True:
+                with contextlib.suppress(Exception):  # not started after all, or gone: as below
+                    self._follow_once(key)
+                if self._stop.wait(REFOLLOW_SECONDS):
+                    return
+                with self._lock:
+                    if "running" not in self._states.get(key, set()):
+                        return
         finally:
             with self._lock:
                 del self._streams[key]
                 self._ended.add(key)
+
+    def _follow_once(self, key: tuple[str, str]) -> None:
+        stream = self.observer.cluster.follow_log(self.namespace, *key)
+        with self._lock:
+            if self._stop.is_set():
+                stream.close()
+                return
+            self._streams[key] = stream
+        try:
+            self._write(key, stream)  # as above: the block at the end has every line
+        finally:
+            with self._lock:
+                self._streams[key] = None
 
     def _write(self, key: tuple[str, str], stream: LogFollow) -> None:
         """The stream's complete lines as they come; a stream opened again starts at the

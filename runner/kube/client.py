@@ -9,6 +9,7 @@ not used. Build a client with `KubeClient.connect(ClusterAccess(...))`.
 from __future__ import annotations
 
 import json
+import math
 import threading
 from dataclasses import dataclass
 from urllib.parse import quote
@@ -137,14 +138,15 @@ class KubeClient:
         return Response(raw.status, _json(raw.data))
 
     def stream(self, path: str, query: list[tuple[str, str]], read_timeout: float, *,
-               accept: str = JSON) -> Any:
-        """A GET read as it comes (a watch, a followed log): the unread urllib3 response."""
+               accept: str = JSON, deadline: float = math.inf) -> Any:
+        """A GET read as it comes (a watch, a followed log): the unread urllib3 response.
+        Opening it (retries included) gives up at `deadline` (time.monotonic())."""
         from runner.kube.transport import ConnectionFailed
 
         if self._version is None:
             self.reachable()
         try:
-            return self.transport.stream(path, query, {"Accept": accept}, read_timeout)
+            return self.transport.stream(path, query, {"Accept": accept}, read_timeout, deadline)
         except ConnectionFailed as err:
             raise KubeError(str(err)) from err
 

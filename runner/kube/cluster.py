@@ -40,6 +40,18 @@ class LogFollow(Protocol):
         ...
 
 
+class PodWatch(Protocol):
+    """Pods as the API server reports them while they change (runner.kube.observe.PodWatch)."""
+
+    def __iter__(self) -> Iterator[list[dict[str, Any]]]:
+        """Every pod, oldest first: once listed, then again after each change; ends at close()."""
+        ...
+
+    def close(self) -> None:
+        """End it now (safe from another thread)."""
+        ...
+
+
 class Cluster(Protocol):
     # -- discovery ------------------------------------------------------------
     def server_version(self) -> str:
@@ -130,6 +142,10 @@ class Cluster(Protocol):
     def container_log(self, namespace: str, pod: str, container: str, *, tail_lines: int | None = None,
                       limit_bytes: int | None = None) -> tuple[int, str]:
         """One container's log (HTTP status, text or the error's message)."""
+        ...
+
+    def watch_pods(self, namespace: str, *, selector: str = "", name: str = "") -> PodWatch:
+        """The pods a label selector matches (or the one named): listed, then watched."""
         ...
 
     def follow_log(self, namespace: str, pod: str, container: str) -> LogFollow:
@@ -284,6 +300,11 @@ class KubeCluster:
 
         return observe.container_log(self.client, namespace, pod, container, tail_lines=tail_lines,
                                      limit_bytes=limit_bytes)
+
+    def watch_pods(self, namespace: str, *, selector: str = "", name: str = "") -> PodWatch:
+        from runner.kube import observe
+
+        return observe.PodWatch(self.client, namespace, selector=selector, name=name)
 
     def follow_log(self, namespace: str, pod: str, container: str) -> LogFollow:
         from runner.kube import observe

@@ -1,9 +1,12 @@
-"""Reading what a workload left behind: the live object, its pods, their containers'
-logs, and the events that name it (hook output logs and failure evidence)."""
+"""Reading what a workload left behind: the live object, its pods (listed, or watched
+as they change), their containers' logs, and the events that name it (hook output
+logs and failure evidence)."""
 
 from __future__ import annotations
 
 import contextlib
+import math
+import threading
 from urllib.parse import quote, urlencode
 
 from runner.kube.client import KubeClient, status_text
@@ -11,8 +14,10 @@ from runner.kube.resources import Resource
 
 TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Iterable, Iterator
     from typing import Any
+
+WAKE_SECONDS = 1.0  # PodWatch: how often its reader looks up from an idle watch (no request)
 
 
 def live(client: KubeClient, resource: Resource) -> dict[str, Any] | None:
@@ -27,8 +32,48 @@ def pods(client: KubeClient, namespace: str, *, selector: str = "", name: str = 
     reply = client.request("GET", f"/api/v1/namespaces/{quote(namespace, safe='')}/pods", query=query)
     if not reply.ok:
         return []
-    items = [item for item in reply.body.get("items") or [] if isinstance(item, dict)]
-    return sorted(items, key=lambda pod: (_meta(pod).get("creationTimestamp") or "", _meta(pod).get("name", "")))
+    return _oldest_first(item for item in reply.body.get("items") or [] if isinstance(item, dict))
+
+
+def _oldest_first(pods: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    return sorted(pods, key=lambda pod: (_meta(pod).get("creationTimestamp") or "", _meta(pod).get("name", "")))
+
+
+class PodWatch:
+    """The pods a label selector matches (or the one named), as the API server reports
+    them: listed once, then watched from the list's resourceVersion (runner.kube.watch,
+    which lists again when a watch ends). Iterating yields every pod, oldest first, at
+    once and again after each change; `close()`, from any thread, ends it."""
+
+    def __init__(self, client: KubeClient, namespace: str, *, selector: str = "", name: str = "") -> None:
+        from runner.kube.watch import Observer, Target
+
+        self._target = Target(f"/api/v1/namespaces/{quote(namespace, safe='')}/pods",
+                              field_selector=f"metadata.name={name}" if name else "", label_selector=selector)
+        self._observer = Observer(client, [self._target], math.inf)
+        self._closed = threading.Event()
+
+    def __iter__(self) -> Iterator[list[dict[str, Any]]]:
+        pods: dict[str, dict[str, Any]] = {}
+        with self._observer as observer:
+            while not self._closed.is_set():
+                news = observer.next(WAKE_SECONDS)
+                if news is None:
+                    continue  # a quiet while, or woken by close()
+                if news.kind == "failed" and news.error is not None:
+                    raise news.error
+                if news.kind == "listed":
+                    pods = {_meta(pod).get("name", ""): pod for pod in news.objects}
+                    observer.decide(self._target, watch=True)
+                elif news.kind == "DELETED":
+                    pods.pop(_meta(news.objects[0]).get("name", ""), None)
+                else:
+                    pods[_meta(news.objects[0]).get("name", "")] = news.objects[0]
+                yield _oldest_first(pods.values())
+
+    def close(self) -> None:
+        self._closed.set()
+        self._observer.close()
 
 
 def container_log(client: KubeClient, namespace: str, pod: str, container: str, *,

@@ -18,12 +18,14 @@ A request is sent again only where that cannot apply it twice:
 Waits: the server's Retry-After when it gives one (never sooner; a longer one
 than MAX_RETRY_AFTER_SECONDS is not waited for, the answer stands), else an
 exponential backoff; at most MAX_RETRIES retries (client-go's maxRetries),
-MAX_WAIT_SECONDS of waiting and no new attempt MAX_RETRY_SECONDS after the first.
+MAX_WAIT_SECONDS of waiting and no new attempt MAX_RETRY_SECONDS after the first, nor
+past the caller's deadline (a watch opened for a wait: the wait ends at its --timeout).
 """
 
 from __future__ import annotations
 
 import json
+import math
 import time
 from dataclasses import dataclass, field
 
@@ -136,6 +138,7 @@ class Budget:
     """The retries one request has left, and how long to wait before the next."""
 
     started: float = field(default_factory=time.monotonic)
+    deadline: float = math.inf  # time.monotonic() after which no attempt starts
     retries: int = 0
     waited: float = 0.0
 
@@ -146,8 +149,9 @@ class Budget:
             return None
         wait = asked if asked is not None else min(
             FIRST_BACKOFF_SECONDS * 2 ** self.retries, MAX_BACKOFF_SECONDS)
+        resumes = time.monotonic() + wait
         if (self.retries >= MAX_RETRIES or self.waited + wait > MAX_WAIT_SECONDS
-                or time.monotonic() + wait - self.started > MAX_RETRY_SECONDS):
+                or resumes - self.started > MAX_RETRY_SECONDS or resumes >= self.deadline):
             return None
         self.retries += 1
         self.waited += wait

@@ -21,6 +21,7 @@ What client-go's transport does and users rely on is done the same way here:
 from __future__ import annotations
 
 import ipaddress
+import math
 import os
 import socket
 import ssl
@@ -47,6 +48,7 @@ if TYPE_CHECKING:
 DIAL_TIMEOUT_SECONDS = 30.0           # client-go's net.Dialer Timeout
 TLS_HANDSHAKE_TIMEOUT_SECONDS = 10.0  # client-go's TLSHandshakeTimeout
 READ_TIMEOUT_SECONDS = 60.0
+MIN_TIMEOUT_SECONDS = 0.01  # urllib3 refuses a timeout of 0: a try at the deadline fails at once
 DEFAULT_QPS, DEFAULT_BURST = 5.0, 10  # client-go's when the config leaves them 0
 
 
@@ -101,23 +103,29 @@ class Transport:
         return self._retried(call, lambda: self._attempt(method, path, query, headers, body))
 
     def stream(self, path: str, query: list[tuple[str, str]], headers: dict[str, str],
-               read_timeout: float) -> Any:
+               read_timeout: float, deadline: float = math.inf) -> Any:
         """A GET whose body is read as it comes (a watch): the urllib3 response, unread;
         the caller closes it. A read waits at most `read_timeout` seconds. Opening it is
-        retried as any GET is (a watch is a read); a connection that drops once events
-        flow is the caller's to open again (runner.kube.watch lists again)."""
+        retried as any GET is (a watch is a read), but never past `deadline`
+        (time.monotonic()): each try's connect and header waits end there, and no retry
+        starts after it, so a wait on a misbehaving server ends at its own timeout. A
+        connection that drops once events flow is the caller's to open again
+        (runner.kube.watch lists again)."""
         from runner.kube import retry
 
-        timeout = urllib3.Timeout(connect=DIAL_TIMEOUT_SECONDS, read=read_timeout)
-        reply = self._retried(retry.Call("GET", path, query), lambda: self._attempt(
-            "GET", path, query, headers, None, preload_content=False, timeout=timeout))
+        def attempt() -> Reply:
+            left = max(deadline - time.monotonic(), MIN_TIMEOUT_SECONDS)
+            timeout = urllib3.Timeout(connect=min(DIAL_TIMEOUT_SECONDS, left), read=min(read_timeout, left))
+            return self._attempt("GET", path, query, headers, None, preload_content=False, timeout=timeout)
+
+        reply = self._retried(retry.Call("GET", path, query), attempt, retry.Budget(deadline=deadline))
         return reply.stream
 
-    def _retried(self, call: Any, attempt: Callable[[], Reply]) -> Reply:
+    def _retried(self, call: Any, attempt: Callable[[], Reply], budget: Any = None) -> Reply:
         """`attempt` until its answer stands (runner.kube.retry decides), or no retry is left."""
         from runner.kube import retry
 
-        budget = retry.Budget()
+        budget = budget or retry.Budget()
         while True:
             try:
                 reply = attempt()

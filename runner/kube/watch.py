@@ -8,6 +8,11 @@ ERROR event comes (410 Gone: the resourceVersion is too old). Each of those
 just ends the iteration: the caller lists again and watches from there, as
 client-go's reflector does.
 
+Nothing here outlives the caller's deadline (the `timeout` a watch is opened with,
+the Observer's `deadline`), however the server misbehaves: opening a watch (its
+retries included) gives up there, and so does a read of its events. A watch without
+a deadline is asked to end after MAX_WATCH_SECONDS, then opened again.
+
 A read blocked on the socket is out of reach of the KeyboardInterrupt that
 cancels the work (runner.deepstack passes it on between Python steps only), so
 while a watch is open an interrupt also shuts its socket down; so does
@@ -40,6 +45,9 @@ READ_GRACE_SECONDS = 5.0  # past the server's own end of the watch, a silent soc
 # An API server answers a watch's headers at once: a watch unanswered this long is lost
 # (a proxy that took the request and stalls), and waiting on it would cost its whole timeout.
 HEADERS_SECONDS = 10.0
+# client-go's reflector asks for 5 to 10 minutes: a longer watch is ended and opened again.
+MAX_WATCH_SECONDS = 300.0
+JOIN_SECONDS = 1.0  # Observer.close(): how long its threads, all woken, have to end together
 FIRST_RETRY_SECONDS, LAST_RETRY_SECONDS = 0.8, 30.0  # the kstatus watcher's backoff
 
 
@@ -49,28 +57,33 @@ class Stream:
     errors of its own)."""
 
     def __init__(self, client: KubeClient, collection: str, *, resource_version: str, timeout: float,
-                 field_selector: str = "") -> None:
+                 field_selector: str = "", label_selector: str = "") -> None:
+        self.deadline = time.monotonic() + timeout
+        timeout = min(timeout, MAX_WATCH_SECONDS)
         query = [("watch", "1"), ("resourceVersion", resource_version),
                  ("timeoutSeconds", str(max(1, math.ceil(timeout)))), ("allowWatchBookmarks", "false")]
         if field_selector:
             query.append(("fieldSelector", field_selector))
-        self.response = client.stream(collection, query, read_timeout=min(HEADERS_SECONDS, timeout + READ_GRACE_SECONDS))
+        if label_selector:
+            query.append(("labelSelector", label_selector))
+        self.response = client.stream(collection, query, read_timeout=HEADERS_SECONDS, deadline=self.deadline)
         if self.response.status >= 400:
             body = _decode(self.response.data) or {}
             self.close()
             raise KubeError(f"watch {collection}: {body.get('message') or f'HTTP {self.response.status}'}",
                             self.response.status, str(body.get("reason", "")), body)
-        # The events may be minutes apart: from here a read waits until the watch's own end.
+        # The events may be minutes apart: from here a read waits until the watch's own end
+        # (a server that never ends it: the caller's deadline).
         sock = getattr(getattr(self.response, "connection", None), "sock", None)
         if sock is not None:
-            sock.settimeout(timeout + READ_GRACE_SECONDS)
+            sock.settimeout(max(min(timeout + READ_GRACE_SECONDS, self.deadline - time.monotonic()), 0.01))
 
     def __iter__(self) -> Iterator[tuple[str, dict[str, Any]]]:
         """(type, object) for each ADDED / MODIFIED / DELETED, until the watch ends."""
         from urllib3.exceptions import HTTPError
 
         try:
-            yield from _read_events(self.response)
+            yield from _read_events(self.response, self.deadline)
         except (HTTPError, OSError, ValueError):
             return  # dropped, timed out or shut down: the caller lists again
         finally:
@@ -94,7 +107,7 @@ def events(client: KubeClient, collection: str, *, resource_version: str, timeou
            field_selector: str = "") -> Iterator[tuple[str, dict[str, Any]]]:
     """(type, object) for each ADDED / MODIFIED / DELETED in `collection` after
     `resource_version`, for at most `timeout` seconds. A refusal (403: no `watch`
-    permission) raises KubeError; the caller may poll instead."""
+    permission; or no answer before the timeout) raises KubeError; the caller may poll instead."""
     from runner.deepstack import WakeOnInterrupt
 
     stream = Stream(client, collection, resource_version=resource_version, timeout=timeout,
@@ -103,9 +116,11 @@ def events(client: KubeClient, collection: str, *, resource_version: str, timeou
         yield from stream
 
 
-def _read_events(response: Any) -> Iterator[tuple[str, dict[str, Any]]]:
+def _read_events(response: Any, deadline: float) -> Iterator[tuple[str, dict[str, Any]]]:
     pending = b""
     for chunk in response.stream(decode_content=True):
+        if time.monotonic() >= deadline:
+            return  # a server trickling bytes past the watch's end keeps no one waiting
         pending += chunk
         *lines, pending = pending.split(b"\n")
         for line in lines:
@@ -132,10 +147,17 @@ def _decode(data: bytes) -> dict[str, Any] | None:
 
 @dataclass(frozen=True)
 class Target:
-    """A collection to observe: a kind in a namespace, narrowed to one name when only one is wanted."""
+    """A collection to observe: a kind in a namespace, narrowed to one name when only one
+    is wanted (or to the objects a label selector matches)."""
 
     collection: str  # e.g. /apis/apps/v1/namespaces/ns/deployments
     field_selector: str = ""
+    label_selector: str = ""
+
+    @property
+    def query(self) -> list[tuple[str, str]]:
+        return [(name, value) for name, value in (("fieldSelector", self.field_selector),
+                                                  ("labelSelector", self.label_selector)) if value]
 
 
 @dataclass(frozen=True)
@@ -196,15 +218,20 @@ class Observer:
         self._decisions[target].put(watch)
 
     def close(self) -> None:
+        """Stop every thread (a caller blocked in next() is woken: None)."""
         self._stopped.set()
+        self._news.put(None)
         for decision in self._decisions.values():
             decision.put(False)
         with self._lock:
             streams = list(self._streams.values())
         for stream in streams:  # each reading thread, woken, closes its own
             stream.shut_down()
+        # One budget for all: a thread still opening its watch ends by the deadline
+        # anyway, and joining each for a second would put the caller that much past it.
+        end = time.monotonic() + JOIN_SECONDS
         for thread in self._threads:
-            thread.join(timeout=1.0)
+            thread.join(timeout=max(end - time.monotonic(), 0.0))
 
     def _observe(self, target: Target) -> None:
         pause = FIRST_RETRY_SECONDS
@@ -226,8 +253,7 @@ class Observer:
 
     def _list(self, target: Target) -> str | None:
         """List the target; tell what it holds; its resourceVersion (None: stop)."""
-        query = [("fieldSelector", target.field_selector)] if target.field_selector else []
-        reply = self.client.request("GET", target.collection, query=query)
+        reply = self.client.request("GET", target.collection, query=target.query)
         if not reply.ok:
             raise KubeError(f"failed to list {target.collection}: {reply.message}", reply.status,
                             str(reply.body.get("reason", "")), reply.body)
@@ -243,7 +269,7 @@ class Observer:
         if left <= 0:
             return
         stream = Stream(self.client, target.collection, resource_version=version, timeout=left,
-                        field_selector=target.field_selector)
+                        field_selector=target.field_selector, label_selector=target.label_selector)
         with self._lock:
             self._streams[target] = stream
         if self._stopped.is_set():  # closed while the request was on its way

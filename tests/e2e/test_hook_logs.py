@@ -324,20 +324,26 @@ def test_a_terminal_sees_the_lines_while_the_hook_runs(cluster, namespace, tmp_p
 
 
 class _LogRequests:
-    """The client's transport, noting each request for a pod's log (polled or followed)."""
+    """The client's transport, noting each request for a pod's log (polled or followed)
+    and each list or watch of pods."""
 
     def __init__(self, inner) -> None:
         self.inner, self.read, self.followed = inner, [], []
+        self.pod_lists, self.pod_watches = [], []
 
     def request(self, method, path, query, headers, body):
         if "/log" in path:
             self.read.append(path)
+        if path.endswith("/pods"):
+            self.pod_lists.append(dict(query))
         return self.inner.request(method, path, query, headers, body)
 
-    def stream(self, path, query, headers, read_timeout):
+    def stream(self, path, query, headers, read_timeout, deadline=float("inf")):
         if path.endswith("/log"):
             self.followed.append(dict(query))
-        return self.inner.stream(path, query, headers, read_timeout)
+        if path.endswith("/pods"):
+            self.pod_watches.append(dict(query))
+        return self.inner.stream(path, query, headers, read_timeout, deadline)
 
     def close(self) -> None:
         self.inner.close()
@@ -375,3 +381,7 @@ def test_a_running_hooks_lines_are_streamed_not_polled(cluster, namespace, tmp_p
     assert [query["follow"] for query in recorder.followed] == ["true"]
     assert recorder.followed[0]["container"] == "main"
     assert len(recorder.read) <= 2, recorder.read  # the block at the end (and its tail), no polling
+    # Its pods are watched while it runs (one list, one watch), then listed for the block
+    # at the end: not listed every second of the 6 s it ran.
+    assert [query["labelSelector"] for query in recorder.pod_watches] == ["job-name=s-slow"], recorder.pod_watches
+    assert len(recorder.pod_lists) <= 3, recorder.pod_lists

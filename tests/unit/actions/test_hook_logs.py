@@ -267,9 +267,8 @@ def test_live_lines_are_redacted(cfg, fake, chart, output, monkeypatch):
 
 
 def test_each_container_is_followed_once_it_starts(cfg, fake, chart, output, monkeypatch):
-    """An init container first; the main one is followed when it starts, a new header
-    telling whose lines come next."""
-    monkeypatch.setattr(hook_logs, "PODS_CHECK_SECONDS", 0.01)
+    """An init container first; the main one is followed as soon as the watch of the
+    hook's pods reports it started, a new header telling whose lines come next."""
     fake.run_hook("Job/app-migrate", {"name": "app-migrate-1", "init": [("setup", {"running": {}}, "setting up\n")],
                                       "containers": [("main", NOT_STARTED, "")]})
 
@@ -288,8 +287,36 @@ def test_each_container_is_followed_once_it_starts(cfg, fake, chart, output, mon
     assert fake.follows == [("app-migrate-1", "setup"), ("app-migrate-1", "main")]
 
 
+def test_a_running_hooks_pods_are_watched_not_listed_and_a_retry_is_followed_at_once(
+        cfg, fake, chart, output, monkeypatch):
+    """While the hook runs its pods are watched (one watch, no list): a Job's next try
+    is followed as soon as it is reported. Only the capture at the end lists them."""
+    fake.run_hook("Job/app-migrate", {"name": "app-migrate-1", "containers": [("main", {"running": {}}, "one\n")]})
+    listed, took = [], []
+
+    def while_running():
+        _until(lambda: "one" in output.text, "the first try's line")
+        fake.end_container("app-migrate-1", "main", FAILED_RUN)
+        begun = time.monotonic()
+        fake.add_pod("app-migrate-2", [("main", {"running": {}}, "two\n")], labels={"job-name": "app-migrate"},
+                     owner_uid=fake.get("Job", "app-migrate")["metadata"]["uid"], created="2026-01-01T00:00:09Z")
+        _until(lambda: "two" in output.text, "the retry's line")
+        took.append(time.monotonic() - begun)
+        time.sleep(1.5)  # a hook that runs on: polling (every second) would have listed by now
+        listed.append(fake.pod_lists)
+        fake.end_container("app-migrate-2", "main", DONE)
+
+    _live_install(cfg, fake, chart, monkeypatch, while_running)
+
+    assert listed == [0]
+    assert fake.pod_watches == [("ns", "job-name=app-migrate", "")]
+    assert fake.follows == [("app-migrate-1", "main"), ("app-migrate-2", "main")]
+    assert took[0] < 1.0  # reported at once (asserted generously: a slow machine)
+    assert fake.pod_lists == 1  # the capture at the end
+
+
 def test_a_stream_that_drops_is_opened_again_without_repeating(cfg, fake, chart, output, monkeypatch):
-    monkeypatch.setattr(hook_logs, "PODS_CHECK_SECONDS", 0.01)
+    monkeypatch.setattr(hook_logs, "REFOLLOW_SECONDS", 0.01)
     fake.run_hook("Job/app-migrate", {"name": "app-migrate-1", "containers": [("main", {"running": {}}, "one\n")]})
     opened = []
     follow = fake.follow_log

@@ -60,6 +60,8 @@ class FakeCluster:
     event_list: list[dict] = field(default_factory=list)
     log_requests: list[tuple] = field(default_factory=list)  # (pod, container, tail_lines), in order
     follows: list[tuple[str, str]] = field(default_factory=list)  # (pod, container) of each log followed
+    pod_lists: int = 0  # calls of pods(): what a list of pods would cost the API server
+    pod_watches: list[tuple[str, str, str]] = field(default_factory=list)  # (namespace, selector, name)
     # Kind/name of a hook -> the pods it makes when created: runner.kube's "runs" of a Job or Pod
     runs: dict[str, list[dict]] = field(default_factory=dict)
     lock_log: list[str] = field(default_factory=list)  # "acquire x" / "release x", in order
@@ -72,7 +74,8 @@ class FakeCluster:
     _locks: dict[str, str] = field(default_factory=dict)  # release -> holder
     _expired: dict[str, PreviousHolder] = field(default_factory=dict)
     _uids: int = 0
-    _log_written: threading.Condition = field(default_factory=threading.Condition)
+    _log_written: threading.Condition = field(default_factory=threading.Condition)  # and any pod change
+    _pods_version: int = 0  # moves at each change of a pod (what a watch of pods would report)
 
     def __post_init__(self) -> None:
         for mapping in KINDS:
@@ -121,10 +124,17 @@ class FakeCluster:
                         "containers": [{"name": c[0]} for c in containers]},
                "status": {"initContainerStatuses": [{"name": c[0], "state": c[1]} for c in init],
                           "containerStatuses": [{"name": c[0], "state": c[1]} for c in containers]}}
-        self.objects[f"/api/v1/namespaces/{namespace}/pods/{name}"] = pod
-        for container, _state, log in [*init, *containers]:
-            self.container_logs[(name, container)] = log
+        with self._log_written:
+            self.objects[f"/api/v1/namespaces/{namespace}/pods/{name}"] = pod
+            for container, _state, log in [*init, *containers]:
+                self.container_logs[(name, container)] = log
+            self._pods_changed()
         return pod
+
+    def _pods_changed(self) -> None:
+        """(holding _log_written) A pod was added, changed or deleted: watches see it."""
+        self._pods_version += 1
+        self._log_written.notify_all()
 
     def write_log(self, pod: str, container: str, text: str) -> None:
         """The running container prints `text` (a follower sees it at once)."""
@@ -138,7 +148,7 @@ class FakeCluster:
             status = self._container_status(namespace, pod, container)
             assert status is not None, f"no container {container} in pod {pod}"
             status["state"] = state
-            self._log_written.notify_all()
+            self._pods_changed()
 
     def _container_status(self, namespace: str, pod: str, container: str) -> dict | None:
         live = self.objects.get(f"/api/v1/namespaces/{namespace}/pods/{pod}")
@@ -249,9 +259,11 @@ class FakeCluster:
 
     def _collect_garbage(self, uid: str | None) -> None:
         """What the owner's deletion takes with it (a Job's pods)."""
-        for path, obj in list(self.objects.items()):
-            if uid and any(ref.get("uid") == uid for ref in obj["metadata"].get("ownerReferences") or []):
-                del self.objects[path]
+        with self._log_written:
+            for path, obj in list(self.objects.items()):
+                if uid and any(ref.get("uid") == uid for ref in obj["metadata"].get("ownerReferences") or []):
+                    del self.objects[path]
+            self._pods_changed()
 
     def wait(self, resources: Sequence[Resource], timeout: float, *, strategy: str = "watcher",
              jobs: bool = False) -> None:
@@ -306,6 +318,10 @@ class FakeCluster:
         return copy.deepcopy(self.objects.get(resource.path))
 
     def pods(self, namespace: str, *, selector: str = "", name: str = "") -> list[dict]:
+        self.pod_lists += 1
+        return self._matching_pods(namespace, selector, name)
+
+    def _matching_pods(self, namespace: str, selector: str, name: str) -> list[dict]:
         wanted = dict(part.split("=", 1) for part in selector.split(",") if part)
         found = [obj for obj in self.objects.values() if obj.get("kind") == "Pod"
                  and obj["metadata"].get("namespace") == namespace
@@ -332,6 +348,10 @@ class FakeCluster:
             return 400, (f'container "{container}" in pod "{pod}" is waiting to start: '
                          f'{status["state"]["waiting"]["reason"]}')
         return None
+
+    def watch_pods(self, namespace: str, *, selector: str = "", name: str = "") -> FakePodWatch:
+        self.pod_watches.append((namespace, selector, name))
+        return FakePodWatch(self, namespace, selector, name)
 
     def follow_log(self, namespace: str, pod: str, container: str) -> FakeLogFollow:
         refused = self._log_refused(namespace, pod, container)
@@ -429,6 +449,32 @@ class FakeLogFollow:
     def _running(self) -> bool:
         status = self.fake._container_status(self.namespace, *self.key)
         return status is not None and "running" in status["state"]
+
+    def close(self) -> None:
+        with self.fake._log_written:
+            self.closed = True
+            self.fake._log_written.notify_all()
+
+
+class FakePodWatch:
+    """The matching pods at once, then again at each change of a pod (add_pod,
+    end_container, a Job's deletion), until close."""
+
+    def __init__(self, fake: FakeCluster, namespace: str, selector: str, name: str) -> None:
+        self.fake, self.query = fake, (namespace, selector, name)
+        self.closed = False
+
+    def __iter__(self) -> Iterator[list[dict]]:
+        seen, changed = -1, self.fake._log_written
+        while True:
+            with changed:
+                while not self.closed and self.fake._pods_version == seen:
+                    changed.wait()
+                if self.closed:
+                    return
+                seen = self.fake._pods_version
+                pods = self.fake._matching_pods(*self.query)
+            yield pods
 
     def close(self) -> None:
         with self.fake._log_written:

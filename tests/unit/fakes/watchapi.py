@@ -10,6 +10,7 @@ and can refuse lists with a status.
 from __future__ import annotations
 
 import json
+import math
 import queue
 import threading
 from dataclasses import dataclass, field
@@ -69,6 +70,7 @@ class _Watch:
 class FakeApi:
     collections: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict)  # path -> name -> obj
     requests: list[str] = field(default_factory=list)  # "LIST path", "WATCH path", "GET path"
+    watch_queries: list[dict[str, str]] = field(default_factory=list)  # the query of each watch opened
     refuse: dict[str, int] = field(default_factory=dict)  # collection -> status of its lists
     watches: list[_Watch] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
@@ -130,6 +132,7 @@ class FakeApi:
     def request(self, method: str, path: str, *, query: list[tuple[str, str]] | None = None,
                 **_: Any) -> Response:
         selector = dict(query or []).get("fieldSelector", "")
+        labels = dict(part.split("=", 1) for part in dict(query or []).get("labelSelector", "").split(",") if part)
         with self.lock:
             if path in self.collections or path in self.refuse or path.endswith("/pods"):
                 self.requests.append(f"LIST {path}")
@@ -138,6 +141,8 @@ class FakeApi:
                 items = list(self.collections.get(path, {}).values())
                 if selector.startswith("metadata.name="):
                     items = [i for i in items if i["metadata"]["name"] == selector.split("=", 1)[1]]
+                items = [i for i in items
+                         if all((i["metadata"].get("labels") or {}).get(k) == v for k, v in labels.items())]
                 return Response(200, {"metadata": {"resourceVersion": str(self.version)},
                                       "items": json.loads(json.dumps(items))})
             self.requests.append(f"{method} {path}")
@@ -145,11 +150,13 @@ class FakeApi:
             obj = self.collections.get(collection, {}).get(name)
             return Response(200, obj) if obj else Response(404, {"message": "not found"})
 
-    def stream(self, path: str, query: list[tuple[str, str]], read_timeout: float) -> _Watch:
+    def stream(self, path: str, query: list[tuple[str, str]], read_timeout: float,
+               deadline: float = math.inf) -> _Watch:
         if path in self.refuse:
             raise KubeError("watch refused", self.refuse[path])
         watch = _Watch(self, path)
         with self.lock:
             self.requests.append(f"WATCH {path}")
+            self.watch_queries.append(dict(query))
             self.watches.append(watch)
         return watch

@@ -181,7 +181,7 @@ class WatchedLeases(FakeLeases):
         self.gets += method == "GET"
         return super().request(method, path, **kw)
 
-    def stream(self, path, query, read_timeout):
+    def stream(self, path, query, read_timeout, deadline=float("inf")):
         self.watches.append(dict(query))
         return _WatchResponse(self.events, float(dict(query)["timeoutSeconds"]), self.watch_status)
 

@@ -263,3 +263,17 @@ def test_a_wait_before_a_retry_ends_at_ctrl_c_on_the_deep_stack_thread() -> None
 ])
 def test_whether_a_live_object_shows_a_write(sent, live, same):
     assert retry.reflects(sent, live) is same
+
+
+def test_a_watch_is_not_opened_again_past_its_callers_deadline():
+    """A 429 asking for 5 s when 2 s are left: the answer stands (the wait ends at its
+    timeout); a drop with time left is retried as any read is."""
+    import time
+
+    transport = Scripted(Reply(429, b"{}", "5"), ok())
+    transport.stream("/api/v1/namespaces/ns/pods", [("watch", "1")], {}, 10, deadline=time.monotonic() + 2)
+    assert transport.sent == [("GET", "/api/v1/namespaces/ns/pods")] and transport.waits == []
+
+    transport = Scripted(dropped(), ok())
+    transport.stream("/api/v1/namespaces/ns/pods", [("watch", "1")], {}, 10, deadline=time.monotonic() + 2)
+    assert len(transport.sent) == 2 and transport.waits == [0.2]
