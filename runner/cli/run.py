@@ -94,13 +94,8 @@ def output_flag(fs: FlagSet) -> None:
 
 def diff_flags(fs: FlagSet) -> None:
     """How diffs are shown (run, and diff)."""
-    def view(text: str, _current: Any) -> str:
-        if text not in ("live", "manifest"):
-            raise ValueError("must be live or manifest")
-        return text
-
     fs.int("context", "lines of context around each change (-1: whole objects)", default=3, short="C")
-    fs.add("view", FuncValue("string", "live", view, "live"),
+    fs.add("view", _one_of(("live", "manifest"), "string", "live"),
            "live: objects dry-run applied and compared with the cluster's; manifest: the last "
            "stored manifest against the new one (as helm diff)")
 

@@ -57,3 +57,11 @@ def test_schema_prints_the_json_schema(monkeypatch, capsys):
     schema = json.loads(out)
     assert code == 0 and schema["title"] == "deploy-runner spec"
     assert "releases" in schema["properties"]
+
+
+def test_a_choice_flag_names_its_choices(monkeypatch, capsys):
+    for flags, choices in ((["--view", "both"], "live, manifest"), (["-o", "yaml"], "text, json, markdown"),
+                           (["--report", "slack"], "auto, github, none")):
+        code, out, err = _cli(["run", *flags], monkeypatch, capsys)
+        assert (code, out) == (1, ""), err
+        assert f"must be one of {choices}" in err and err.startswith("Error: invalid argument"), err
