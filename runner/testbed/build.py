@@ -126,6 +126,7 @@ def go_tool(subdir: str, module: str, package: str, name: str,
         fcntl.flock(lock, fcntl.LOCK_EX)  # another process may be building it
         if not target.is_file():
             log(f"testbed: building {module} {version} (first run only)")
+            started = time.monotonic()
             staging = target.parent.with_name(target.parent.name + ".partial")
             shutil.rmtree(staging, ignore_errors=True)
             staging.mkdir(parents=True)
@@ -134,6 +135,7 @@ def go_tool(subdir: str, module: str, package: str, name: str,
             built.rename(staging / name)
             shutil.rmtree(target.parent, ignore_errors=True)
             staging.rename(target.parent)
+            log(f"testbed: {module} {version} built in {time.monotonic() - started:.0f}s")
     return target
 
 
