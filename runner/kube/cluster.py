@@ -62,6 +62,11 @@ class Cluster(Protocol):
         """Served group/versions and group/version/Kinds (Capabilities.APIVersions)."""
         ...
 
+    def lookup(self, api_version: str, kind: str, namespace: str, name: str) -> dict[str, Any]:
+        """Helm's `lookup` template function: the object (a name) or the list (no name) as
+        unstructured content, {} when not found; a refusal raises RunnerError in Helm's words."""
+        ...
+
     # -- objects of a release -------------------------------------------------
     def build(self, manifest: str, namespace: str) -> list[Resource]:
         """Helm's Build: the manifest's objects, mapped; namespaced ones default to `namespace`."""
@@ -177,7 +182,7 @@ class KubeCluster:
     """The Cluster over a real API server: each operation is a runner.kube function.
     They are imported where used: status, history and get load this module and never
     apply, wait or delete anything. Every wait tells `on_progress` what it awaits;
-    what Helm's waiters log at their default level goes to `on_log`."""
+    what Helm's waiters and lookup log at their default level goes to `on_log`."""
 
     def __init__(self, client: KubeClient) -> None:
         self.client = client
@@ -189,6 +194,11 @@ class KubeCluster:
 
     def api_versions(self) -> list[str]:
         return self.client.api_versions()
+
+    def lookup(self, api_version: str, kind: str, namespace: str, name: str) -> dict[str, Any]:
+        from runner.kube.lookup import lookup
+
+        return lookup(self.client, api_version, kind, namespace, name, log=self.on_log)
 
     def build(self, manifest: str, namespace: str) -> list[Resource]:
         from runner.kube.resources import build

@@ -179,6 +179,19 @@ class FakeCluster:
         versions = {m.api_version for m in self._kinds.values()}
         return sorted(versions) + sorted(f"{m.api_version}/{m.kind}" for m in self._kinds.values())
 
+    def lookup(self, api_version: str, kind: str, namespace: str, name: str) -> dict:
+        """The object (or a list of the kind's objects) as stored; {} for what is not there."""
+        mapping = self._kinds.get((api_version, kind))
+        if mapping is None:
+            return {}
+        where = namespace if mapping.namespaced else ""
+        if name:
+            return copy.deepcopy(self.objects.get(mapping.object_path(name, where), {}))
+        items = [copy.deepcopy(obj) for _, obj in sorted(self.objects.items())
+                 if (obj.get("apiVersion"), obj.get("kind")) == (api_version, kind)
+                 and (not where or (obj.get("metadata") or {}).get("namespace") == where)]
+        return {"apiVersion": api_version, "kind": f"{kind}List", "metadata": {}, "items": items}
+
     def build(self, manifest: str, namespace: str) -> list[Resource]:
         return build(self, manifest, namespace)
 
