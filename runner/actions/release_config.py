@@ -248,6 +248,9 @@ class RenderRequest:
     render_subchart_notes: bool = False
     post_renderer: Any = None  # runner.postrender.PostRenderer (--post-renderer)
     track_positions: bool = False  # documents answer source_for(line) (a diff's source lines)
+    # Install's step between processing the chart's dependencies and reading the cluster's
+    # capabilities: its crds/ (called with the chart, its disabled subcharts gone).
+    before_render: Callable[[Any], None] | None = None
 
 
 @dataclass
@@ -275,6 +278,8 @@ def render_release(cfg: ActionConfig, chart: Any, chart_source: str | None,
     from runner.chart.prepare import check_installable, check_kube_version
 
     check_installable(chart)
+    if req.before_render is not None:
+        req.before_render(chart)
     lookup = None  # --dry-run=client: Helm's lookup has no cluster (empty maps)
     if req.offline:
         caps, version = default_capabilities(), ""

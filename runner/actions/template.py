@@ -157,6 +157,11 @@ def render_template(opts: TemplateOptions, on_warning: Callable[[str], None],
                                              skip_schema_validation=opts.skip_schema_validation)
     for warning in warnings:
         on_warning(warning)
+    if opts.cluster is not None and not opts.skip_crds and chart.crd_objects():
+        from runner.actions.apply_steps import CRDS_ON_DRY_RUN  # a server dry run: warned of
+        from runner.golang.slog import text_line
+
+        on_warning(text_line("WARN", CRDS_ON_DRY_RUN))
     release = engine.ReleaseOptions(opts.release_name, opts.namespace, 1,
                                     not opts.is_upgrade, opts.is_upgrade)
     top = engine.to_render_values(chart, values, release, caps)

@@ -163,8 +163,11 @@ class Cluster(Protocol):
         ...
 
     # -- set-up -------------------------------------------------------------------
-    def install_crds(self, manifests: Sequence[str], timeout: float) -> list[str]:
-        """A chart's crds/: created (never updated), then waited Established; refs created."""
+    def install_crds(self, crds: Sequence[tuple[str, str]], timeout: float, *, server_side: bool,
+                     force: bool = False) -> list[str]:
+        """A chart's crds/ files, (name, manifest) in order: server-side applied (an existing
+        CRD brought to the chart's version) or created (an existing one left as it is),
+        then waited Established; the refs of those written."""
         ...
 
     def ensure_namespace(self, namespace: str) -> None:
@@ -326,25 +329,14 @@ class KubeCluster:
 
         return observe.events(self.client, namespace, kind, name)
 
-    def install_crds(self, manifests: Sequence[str], timeout: float) -> list[str]:
-        from runner.kube.apply import create
-        from runner.kube.client import KubeError
-        from runner.kube.resources import parse_documents, resource_of
+    def install_crds(self, crds: Sequence[tuple[str, str]], timeout: float, *, server_side: bool,
+                     force: bool = False) -> list[str]:
+        from runner.kube.crds import install_crds
 
-        crds: list[Resource] = []
-        for manifest in manifests:
-            for obj in parse_documents(manifest):
-                crd = resource_of(self.client, obj, "")
-                try:
-                    create(self.client, crd)
-                except KubeError as err:
-                    if err.status != 409:
-                        raise
-                    continue
-                crds.append(crd)
-        if crds:
-            self._wait_established(crds, timeout)
-        return [crd.ref() for crd in crds]
+        written = install_crds(self.client, crds, server_side=server_side, force=force)
+        if written:
+            self._wait_established(written, timeout)
+        return [crd.ref() for crd in written]
 
     def _wait_established(self, crds: Sequence[Resource], timeout: float) -> None:
         """Until each CRD is Established (watched, as any wait), then on: objects of a CRD

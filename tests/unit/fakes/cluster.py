@@ -376,17 +376,18 @@ class FakeCluster:
     def events(self, namespace: str, kind: str, name: str) -> list[dict]:
         return [e for e in self.event_list if e["involvedObject"] == {"kind": kind, "name": name}]
 
-    def install_crds(self, manifests: Sequence[str], timeout: float) -> list[str]:
-        created = []
-        for manifest in manifests:
+    def install_crds(self, crds: Sequence[tuple[str, str]], timeout: float, *, server_side: bool,
+                     force: bool = False) -> list[str]:
+        written = []
+        for _, manifest in crds:
             for obj in parse_documents(manifest):
                 crd = build(self, _yaml(obj), "")[0]
-                if crd.path in self.objects:
-                    continue
+                if crd.path in self.objects and not server_side:
+                    continue  # AlreadyExists: client-side create leaves it as it is
                 self.objects[crd.path] = copy.deepcopy(crd.obj)
                 self._serve(crd.obj)
-                created.append(crd.ref())
-        return created
+                written.append(crd.ref())
+        return written
 
     def ensure_namespace(self, namespace: str) -> None:
         self.namespaces.add(namespace)
