@@ -34,9 +34,6 @@ def chart_crds(chart: Any) -> list[tuple[str, str]]:
     return [(file.name, file.data.decode("utf-8", "replace")) for _, file in chart.crd_objects()]
 
 
-CRDS_ON_DRY_RUN = "This chart or one of its subcharts contains CRDs. Rendering may fail or contain inaccuracies."
-
-
 def install_chart_crds(cfg: ActionConfig, chart: Any, *, dry_run: str, skip: bool,
                        server_side: bool, force: bool, timeout: float) -> None:
     """Install.Run's CRD step, before the chart is rendered (so .Capabilities and lookup
@@ -47,6 +44,7 @@ def install_chart_crds(cfg: ActionConfig, chart: Any, *, dry_run: str, skip: boo
     if skip or not crds or dry_run == "client":
         return
     if dry_run:
+        from runner.actions.template import CRDS_ON_DRY_RUN
         from runner.golang.slog import text_line
 
         cfg.warn(text_line("WARN", CRDS_ON_DRY_RUN))

@@ -34,6 +34,8 @@ if TYPE_CHECKING:
 
 NOTES_SUFFIX = "NOTES.txt"
 DEBUG_HINT = "\n\nUse --debug flag to render out invalid YAML"
+# Install.Run's warning when a server dry run (install, template) leaves a chart's crds/ out.
+CRDS_ON_DRY_RUN = "This chart or one of its subcharts contains CRDs. Rendering may fail or contain inaccuracies."
 _SOURCE_NAME = LazyPattern(r"# Source: [^/]+/(.+)")
 
 
@@ -158,8 +160,7 @@ def render_template(opts: TemplateOptions, on_warning: Callable[[str], None],
     for warning in warnings:
         on_warning(warning)
     if opts.cluster is not None and not opts.skip_crds and chart.crd_objects():
-        from runner.actions.apply_steps import CRDS_ON_DRY_RUN  # a server dry run: warned of
-        from runner.golang.slog import text_line
+        from runner.golang.slog import text_line  # a server dry run: its crds/ are warned of
 
         on_warning(text_line("WARN", CRDS_ON_DRY_RUN))
     release = engine.ReleaseOptions(opts.release_name, opts.namespace, 1,
