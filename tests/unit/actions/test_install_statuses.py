@@ -9,9 +9,9 @@ import pytest
 
 from runner.actions.deploy import DeployOptions
 from runner.actions.install import InstallError, InstallOptions, install
-from runner.actions.upgrade import upgrade
 from runner.actions.release_config import PendingError
 from runner.actions.results import NOTICE
+from runner.actions.upgrade import upgrade
 from runner.errors import RunnerError
 from runner.kube.apply import ApplyConflictError
 from runner.release.record import PENDING_INSTALL, Info, Release

@@ -17,9 +17,9 @@ from runner.actions.install import install
 from runner.actions.rollback import RollbackOptions, rollback
 from runner.actions.template import TemplateOptions, render_template
 from runner.actions.upgrade import upgrade
-from runner.golang.gofunc import FuncError
 from runner.engine import Engine
 from runner.errors import RunnerError
+from runner.golang.gofunc import FuncError
 
 # The Bitnami way: a password generated at the first install, read back afterwards.
 PASSWORD = {"secret.yaml": """{{- $old := lookup "v1" "Secret" .Release.Namespace "app-auth" }}
