@@ -340,13 +340,14 @@ class KubeCluster:
 
     def _wait_established(self, crds: Sequence[Resource], timeout: float) -> None:
         """Until each CRD is Established (watched, as any wait), then on: objects of a CRD
-        still not served fail later with the API server's own error."""
+        still not served fail later with the API server's own error. Quietly: Helm shows
+        nothing here (it waits only with --wait), and it takes a moment."""
         import contextlib
 
         from runner.kube import wait
 
         with contextlib.suppress(wait.WaitError):
-            wait.watch_ready(self.client, crds, timeout, progress=self.on_progress)
+            wait.watch_ready(self.client, crds, timeout)
 
     def ensure_namespace(self, namespace: str) -> None:
         from runner.kube.client import KubeError
