@@ -149,7 +149,7 @@ class AwsSession:
 
     def _refusal(self, action: str, err: Any) -> str:
         error = err.response.get("Error") or {}
-        code, message = str(error.get("Code") or "error"), str(error.get("Message") or "").strip()
+        code, message = str(error.get("Code") or "error"), _one_line(str(error.get("Message") or ""))
         operation = str(getattr(err, "operation_name", "") or "")
         if operation == "AssumeRole":
             return f"sts:AssumeRole of {self.role_arn} was refused: {code}: {message}"
@@ -158,8 +158,15 @@ class AwsSession:
         return f"{action} was refused: {code}: {message}"
 
     def _error(self, text: str) -> EksError:
+        text = _one_line(text)
         where = f'EKS cluster "{self.cluster}"' + (f" ({self.region})" if getattr(self, "region", "") else "")
         return EksError(f"{where}: {text}")
+
+
+def _one_line(text: str, limit: int = 400) -> str:
+    """AWS's words on one line (an answer botocore could not parse arrives whole, as XML)."""
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[:limit] + "..."
 
 
 def _assumed_role_session(botocore: Any, base: Any, region: str, role_arn: str) -> Any:

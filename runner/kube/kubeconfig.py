@@ -355,9 +355,9 @@ def _eks_config(access: ClusterAccess) -> ConnectionConfig:
     impersonation flags apply over what DescribeCluster gives; a kubeconfig, context or
     token would name another cluster or identity, so they are refused with it."""
     if not access.eks_cluster:
-        given = " and ".join(f for f, v in (("--eks-region", access.eks_region),
-                                            ("--eks-role-arn", access.eks_role_arn)) if v)
-        raise KubeconfigError(f"{given} need --eks-cluster (the EKS cluster's name)")
+        given = [f for f, v in (("--eks-region", access.eks_region), ("--eks-role-arn", access.eks_role_arn)) if v]
+        raise KubeconfigError(f"{' and '.join(given)} {'need' if len(given) > 1 else 'needs'} --eks-cluster "
+                              "(the EKS cluster's name)")
     clash = [f for f, v in (("--kubeconfig", access.kubeconfig), ("--kube-context", access.context),
                             ("--kube-token", access.token)) if v]
     if clash:
