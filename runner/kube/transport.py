@@ -20,6 +20,7 @@ What client-go's transport does and users rely on is done the same way here:
 
 from __future__ import annotations
 
+import contextlib
 import ipaddress
 import math
 import os
@@ -235,10 +236,8 @@ class Transport:
 
 def _release(response: Any) -> None:
     """Give up an answer unread, its connection back to the pool."""
-    try:
+    with contextlib.suppress(urllib3.exceptions.HTTPError):
         response.drain_conn()
-    except urllib3.exceptions.HTTPError:
-        pass
     response.release_conn()
 
 
