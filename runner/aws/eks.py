@@ -130,9 +130,13 @@ class AwsSession:
         return endpoint, ca
 
     def caller_arn(self) -> str:
-        """Who these credentials are (sts:GetCallerIdentity); "" when that cannot be had."""
+        """Who these credentials are (sts:GetCallerIdentity); "" when that cannot be had
+        quickly: it only adds to an error message, so one short try."""
+        from botocore.config import Config
+
+        brief = self._config.merge(Config(connect_timeout=5, read_timeout=5, retries={"total_max_attempts": 1}))
         try:
-            return str(self.client("sts").get_caller_identity().get("Arn") or "")
+            return str(self.session.create_client("sts", config=brief).get_caller_identity().get("Arn") or "")
         except (self._errors.BotoCoreError, self._errors.ClientError):
             return ""
 
