@@ -94,13 +94,15 @@ class AwsSession:
         base = botocore.session.Session()
         # AWS_REGION first, as aws-cli v2 reads it (botocore alone reads AWS_DEFAULT_REGION
         # and the profile's region).
-        self.region = region or os.environ.get("AWS_REGION") or base.get_config_variable("region") or ""
+        self.region = ""
+        self.region = (region or os.environ.get("AWS_REGION")
+                       or self.call(lambda: base.get_config_variable("region"), "the AWS configuration") or "")
         if not self.region:
             raise self._error("no AWS region: give --eks-region (or the spec's eks.region), or set AWS_REGION")
         # Always the regional STS endpoint: the one EKS's authenticator expects in the token.
         base.set_config_variable("sts_regional_endpoints", "regional")
         self._config = botocore.config.Config(region_name=self.region, retries={"mode": "standard"})
-        if base.get_credentials() is None:
+        if self.call(base.get_credentials, "the AWS credentials") is None:
             raise self._error("no AWS credentials found (looked for AWS_* variables, web identity, a "
                               "profile, SSO, and a container, instance or function role)")
         self.session = _assumed_role_session(botocore, base, self.region, role_arn) if role_arn else base
@@ -163,7 +165,7 @@ class AwsSession:
 
     def _error(self, text: str) -> EksError:
         text = _one_line(text)
-        where = f'EKS cluster "{self.cluster}"' + (f" ({self.region})" if getattr(self, "region", "") else "")
+        where = f'EKS cluster "{self.cluster}"' + (f" ({self.region})" if self.region else "")
         return EksError(f"{where}: {text}")
 
 

@@ -233,3 +233,12 @@ def test_commands_without_an_eks_cluster_never_import_the_aws_sdk(tmp_path: Path
                 " and (m.startswith('runner.aws') or not m.startswith('runner'))), file=sys.stderr)")
         done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False)
         assert done.stderr.splitlines()[-1] == "[]", (args, done.stderr)
+
+
+def test_a_profile_that_does_not_exist_is_one_line(aws_env, monkeypatch):
+    monkeypatch.delenv("AWS_REGION")
+    monkeypatch.setenv("AWS_PROFILE", "nowhere")
+    with pytest.raises(EksError) as missing:
+        AwsSession(cluster="prod")
+    assert str(missing.value) == ('EKS cluster "prod": the AWS configuration: The config profile (nowhere) '
+                                  "could not be found")
