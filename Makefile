@@ -14,7 +14,7 @@ $(STAMP): pyproject.toml Makefile
 	$(PYTHON) -m venv --clear $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	# compat: a plain path in a .pth; the default finder costs ~10 ms at every start
-	$(PY) -m pip install --quiet -e '.[test]' --config-settings editable_mode=compat
+	$(PY) -m pip install --quiet -e '.[test,aws]' --config-settings editable_mode=compat
 	# setuptools builds in pip's isolated env; left in the venv, its distutils-precedence.pth
 	# runs at every Python start (~0.5 ms per deploy-runner run)
 	$(PY) -m pip uninstall --quiet --yes setuptools
