@@ -71,6 +71,7 @@ class Reply:
     data: bytes
     retry_after: str = ""  # the Retry-After header of a 429 or 5xx
     stream: Any = None     # stream(): the urllib3 response, its body unread (data is empty)
+    warnings: tuple[str, ...] = ()  # the Warning headers, as sent (runner.kube.warning_header)
 
     def discard(self) -> None:
         """Give up this answer for another attempt (a stream's connection goes back)."""
@@ -183,9 +184,10 @@ class Transport:
         if response.status == 401:
             self.credentials.unauthorized()
         retry_after = response.headers.get("Retry-After", "")
+        warnings = tuple(_utf8(value) for value in response.headers.getlist("Warning"))
         if options.get("preload_content", True):
-            return Reply(response.status, response.data, retry_after)
-        return Reply(response.status, b"", retry_after, response)
+            return Reply(response.status, response.data, retry_after, warnings=warnings)
+        return Reply(response.status, b"", retry_after, response, warnings)
 
     def close(self) -> None:
         with self._lock:
@@ -218,6 +220,14 @@ class Transport:
             manager = urllib3.PoolManager(**options)
         manager.pool_classes_by_scheme = {"http": _HTTPPool, "https": _HTTPSPool}
         return manager
+
+
+def _utf8(header: str) -> str:
+    """A header value as Go reads it: its bytes (http.client decodes them as latin-1) in UTF-8."""
+    try:
+        return header.encode("latin-1").decode("utf-8")
+    except UnicodeError:
+        return header  # not latin-1 text to begin with, or not UTF-8: left as it came
 
 
 def _ssl_context(config: ConnectionConfig, cert: tuple[bytes, bytes]) -> ssl.SSLContext:
