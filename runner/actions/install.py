@@ -35,6 +35,7 @@ from runner.errors import RunnerError
 from runner.kube.apply import ApplyResult
 from runner.kube.cluster import Lock
 from runner.kube.crds import CRDInstallError
+from runner.kube.wait import in_effect
 from runner.release.applymethod import method_for, resolve_server_side
 from runner.release.record import (
     FAILED,
@@ -99,7 +100,9 @@ def _install_crds(cfg: ActionConfig, opts: DeployOptions, chart: Any) -> None:
     try:
         install_chart_crds(cfg, chart, dry_run=opts.dry_run, skip=opts.skip_crds,
                            server_side=resolve_server_side(opts.server_side),
-                           force=opts.force_conflicts, timeout=opts.timeout)
+                           force=opts.force_conflicts,
+                           # the --wait strategy, before --rollback-on-failure raises hookOnly
+                           strategy=in_effect(opts.wait, opts.wait_strategy))
     except CRDInstallError as err:
         raise InstallError(str(err)) from err
 

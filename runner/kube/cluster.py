@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
-    from runner.kube.apply import ApplyResult, FieldConflict
+    from runner.kube.apply import ApplyResult
     from runner.kube.client import KubeClient
     from runner.kube.lease import PreviousHolder
     from runner.kube.preview import Preview
@@ -68,8 +68,10 @@ class Cluster(Protocol):
         ...
 
     # -- objects of a release -------------------------------------------------
-    def build(self, manifest: str, namespace: str) -> list[Resource]:
-        """Helm's Build: the manifest's objects, mapped; namespaced ones default to `namespace`."""
+    def build(self, manifest: str, namespace: str, *, validate: bool = True) -> list[Resource]:
+        """Helm's Build: the manifest's objects, mapped; namespaced ones default to `namespace`.
+        A document without a kind, or of a kind the cluster does not serve, raises
+        ManifestBuildError in Helm's words (`validate`: Build's OpenAPI validation)."""
         ...
 
     def existing(self, resources: Sequence[Resource], release: str, namespace: str, *,
@@ -78,8 +80,9 @@ class Cluster(Protocol):
         unless `take_ownership`. Sets each resource's `exists` (and `live`)."""
         ...
 
-    def preflight(self, resources: Sequence[Resource]) -> list[FieldConflict]:
-        """Every server-side apply conflict of a dry-run apply (force off); nothing written."""
+    def preflight(self, resources: Sequence[Resource], *, ignore_manager: str = "") -> list[str]:
+        """Helm's error for each object whose server-side apply would conflict (a dry run, force
+        off; causes of `ignore_manager` left out); nothing written."""
         ...
 
     def create(self, resources: Sequence[Resource], *, server_side: bool, force: bool = False,
@@ -163,11 +166,12 @@ class Cluster(Protocol):
         ...
 
     # -- set-up -------------------------------------------------------------------
-    def install_crds(self, crds: Sequence[tuple[str, str]], timeout: float, *, server_side: bool,
-                     force: bool = False) -> list[str]:
+    def install_crds(self, crds: Sequence[tuple[str, str]], *, server_side: bool, force: bool = False,
+                     strategy: str = "hookOnly") -> list[str]:
         """A chart's crds/ files, (name, manifest) in order: server-side applied (an existing
         CRD brought to the chart's version) or created (an existing one left as it is),
-        then waited Established; the refs of those written."""
+        then, by the --wait strategy's waiter (hookOnly: none), waited for up to 60 s;
+        the refs of those written."""
         ...
 
     def ensure_namespace(self, namespace: str) -> None:
@@ -203,10 +207,10 @@ class KubeCluster:
 
         return lookup(self.client, api_version, kind, namespace, name, log=self.on_log)
 
-    def build(self, manifest: str, namespace: str) -> list[Resource]:
+    def build(self, manifest: str, namespace: str, *, validate: bool = True) -> list[Resource]:
         from runner.kube.resources import build
 
-        return build(self.client, manifest, namespace)
+        return build(self.client, manifest, namespace, validate=validate)
 
     def existing(self, resources: Sequence[Resource], release: str, namespace: str, *,
                  take_ownership: bool) -> list[Resource]:
@@ -215,10 +219,10 @@ class KubeCluster:
         return existing_resources(self.client, resources, release, namespace,
                                   take_ownership=take_ownership)
 
-    def preflight(self, resources: Sequence[Resource]) -> list[FieldConflict]:
+    def preflight(self, resources: Sequence[Resource], *, ignore_manager: str = "") -> list[str]:
         from runner.kube.apply import preflight_conflicts
 
-        return preflight_conflicts(self.client, resources)
+        return preflight_conflicts(self.client, resources, ignore_manager=ignore_manager)
 
     def create(self, resources: Sequence[Resource], *, server_side: bool, force: bool = False,
                result: ApplyResult | None = None) -> ApplyResult:
@@ -329,25 +333,15 @@ class KubeCluster:
 
         return observe.events(self.client, namespace, kind, name)
 
-    def install_crds(self, crds: Sequence[tuple[str, str]], timeout: float, *, server_side: bool,
-                     force: bool = False) -> list[str]:
-        from runner.kube.crds import install_crds
+    def install_crds(self, crds: Sequence[tuple[str, str]], *, server_side: bool, force: bool = False,
+                     strategy: str = "hookOnly") -> list[str]:
+        from runner.kube import wait
+        from runner.kube.crds import CRD_WAIT_SECONDS, install_crds
 
         written = install_crds(self.client, crds, server_side=server_side, force=force)
         if written:
-            self._wait_established(written, timeout)
+            wait.wait_for(strategy, self.client, written, CRD_WAIT_SECONDS, progress=self.on_progress)
         return [crd.ref() for crd in written]
-
-    def _wait_established(self, crds: Sequence[Resource], timeout: float) -> None:
-        """Until each CRD is Established (watched, as any wait), then on: objects of a CRD
-        still not served fail later with the API server's own error. Quietly: Helm shows
-        nothing here (it waits only with --wait), and it takes a moment."""
-        import contextlib
-
-        from runner.kube import wait
-
-        with contextlib.suppress(wait.WaitError):
-            wait.watch_ready(self.client, crds, timeout)
 
     def ensure_namespace(self, namespace: str) -> None:
         from runner.kube.client import KubeError
