@@ -96,7 +96,9 @@ class Plan:
     server_side: bool
     error: type[DeployError]  # what a failure raises: InstallError or UpgradeError
     previous: Release | None = None  # upgrade: the release whose objects are live now
-    migrating_from_csa: bool = False  # a CSA record upgraded with SSA: fold managers first
+    # SSA over objects client-side apply may have written (a CSA release upgraded, objects an
+    # install adopts): our own `helm` Update entries are folded into the Apply entry first
+    migrating_from_csa: bool = False
     three_way_for_custom: bool = False  # CSA take-over merges custom resources three-way
     force_replace: bool = False  # PUT changed objects instead of patching them
     replace: bool = False  # install --replace (or a retry): supersede the last record first
@@ -211,8 +213,8 @@ def _apply(cfg: ActionConfig, cluster: Cluster, opts: DeployOptions, plan: Plan,
         if not opts.no_hooks:
             _hooks(cfg, cluster, plan, opts, "pre", observer)
         if plan.installing and not current:
-            cluster.create(target, server_side=plan.server_side, force=opts.force_conflicts,
-                           result=applied)
+            # Helm's install creates without forcing: nothing exists yet to conflict with.
+            cluster.create(target, server_side=plan.server_side, force=False, result=applied)
         else:
             cluster.update(current, target, server_side=plan.server_side,
                            force=opts.force_conflicts, upgrade_csa_manager=plan.migrating_from_csa,

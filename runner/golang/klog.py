@@ -15,9 +15,10 @@ if TYPE_CHECKING:
 
 
 def header(severity: str, when: datetime, pid: int, caller: str) -> str:
-    """`Lmmdd hh:mm:ss.uuuuuu threadid file:line] ` (klog's pid stands in for the thread id)."""
+    """`Lmmdd hh:mm:ss.uuuuuu threadid file:line] ` (klog's pid stands in for the thread id,
+    in seven columns: nDigits keeps the last seven digits)."""
     return (f"{severity[0]}{when.month:02d}{when.day:02d} {when.hour:02d}:{when.minute:02d}:"
-            f"{when.second:02d}.{when.microsecond:06d} {pid:>7d} {caller}] ")
+            f"{when.second:02d}.{when.microsecond:06d} {pid % 10_000_000:>7d} {caller}] ")
 
 
 def info_s(message: str, caller: str, when: datetime | None = None, pid: int | None = None) -> str:

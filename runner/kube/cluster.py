@@ -174,8 +174,9 @@ class Cluster(Protocol):
         the refs of those written."""
         ...
 
-    def ensure_namespace(self, namespace: str) -> None:
-        """--create-namespace: create it unless it exists."""
+    def ensure_namespace(self, namespace: str, *, server_side: bool = True) -> None:
+        """--create-namespace: Helm's Create of the namespace labelled `name: NAMESPACE`
+        (server-side apply also labels an existing one; a create leaves it)."""
         ...
 
     def lock(self, namespace: str, release: str, wait_seconds: float,
@@ -343,13 +344,17 @@ class KubeCluster:
             wait.wait_for(strategy, self.client, written, CRD_WAIT_SECONDS, progress=self.on_progress)
         return [crd.ref() for crd in written]
 
-    def ensure_namespace(self, namespace: str) -> None:
+    def ensure_namespace(self, namespace: str, *, server_side: bool = True) -> None:
         from runner.kube.client import KubeError
+        from runner.kube.operations import create_all
+        from runner.kube.resources import Resource
 
-        body = {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": namespace}}
-        reply = self.client.request("POST", "/api/v1/namespaces", body=body)
-        if not reply.ok and reply.status != 409:
-            raise KubeError(f"failed to create namespace {namespace}: {reply.message}", reply.status)
+        body = {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": namespace, "labels": {"name": namespace}}}
+        try:
+            create_all(self.client, [Resource(body, self.client.mapping("v1", "Namespace"))], server_side=server_side)
+        except KubeError as err:
+            if err.reason != "AlreadyExists":
+                raise
 
     def lock(self, namespace: str, release: str, wait_seconds: float,
              on_wait: Callable[[str], None] | None = None) -> Lock:

@@ -394,7 +394,7 @@ class FakeCluster:
                 written.append(crd.ref())
         return written
 
-    def ensure_namespace(self, namespace: str) -> None:
+    def ensure_namespace(self, namespace: str, *, server_side: bool = True) -> None:
         self.namespaces.add(namespace)
 
     def lock(self, namespace: str, release: str, wait_seconds: float,
