@@ -196,6 +196,7 @@ class KubeCluster:
         self.client = client
         self.on_progress: Progress | None = None
         self.on_log: Log | None = None
+        self._unwaited_crds: list[Resource] = []  # crds/ written without --wait, this run
 
     def server_version(self) -> str:
         return self.client.server_version()
@@ -209,9 +210,30 @@ class KubeCluster:
         return lookup(self.client, api_version, kind, namespace, name, log=self.on_log)
 
     def build(self, manifest: str, namespace: str, *, validate: bool = True) -> list[Resource]:
-        from runner.kube.resources import build
+        from runner.kube.resources import ManifestBuildError, build
 
+        try:
+            return build(self.client, manifest, namespace, validate=validate)
+        except ManifestBuildError:
+            if not self._unwaited_crds:
+                raise
+        self._settle_new_crds()
         return build(self.client, manifest, namespace, validate=validate)
+
+    def _settle_new_crds(self) -> None:
+        """CRDs this run wrote without --wait (so not waited for, as Helm's are not), once a
+        build could not map everything: waited for until Established, quietly and at most the
+        60 s Helm gives them with --wait, before the build is tried again. The API server
+        serves a new CRD within milliseconds, usually before the chart is even rendered;
+        this closes the rare window in which Helm's Build, a moment too early, fails."""
+        import contextlib
+
+        from runner.kube import wait
+        from runner.kube.crds import CRD_WAIT_SECONDS
+
+        crds, self._unwaited_crds = self._unwaited_crds, []
+        with contextlib.suppress(wait.WaitError):
+            wait.watch_ready(self.client, crds, CRD_WAIT_SECONDS)
 
     def existing(self, resources: Sequence[Resource], release: str, namespace: str, *,
                  take_ownership: bool) -> list[Resource]:
@@ -342,6 +364,8 @@ class KubeCluster:
         written = install_crds(self.client, crds, server_side=server_side, force=force)
         if written:
             wait.wait_for(strategy, self.client, written, CRD_WAIT_SECONDS, progress=self.on_progress)
+            if strategy == "hookOnly":
+                self._unwaited_crds = list(written)
         return [crd.ref() for crd in written]
 
     def ensure_namespace(self, namespace: str, *, server_side: bool = True) -> None:
