@@ -2,9 +2,13 @@
 create / three-way patch, and the conflict preflight.
 
 Server-side apply sends the whole object as `application/apply-patch+yaml`
-(JSON is YAML) with `fieldManager=helm`, as Helm 4 does, so the helm CLI and
-we share field ownership. A 409 carries one cause per conflicting field; we
-keep every one of them so a user sees all fields and their managers at once.
+(JSON is YAML) with `fieldManager=helm` and `fieldValidation=Strict`, as Helm 4
+does, so the helm CLI and we share field ownership and refuse the same objects.
+Client-side create and patch send no validation directive (the server's default
+warns of an unknown field and drops it), as Helm's do. Failures are Helm's
+words: the server's text, a conflict or a client-side patch wrapped as Helm
+wraps them. A 409 carries one cause per conflicting field (the preflight reads
+them to leave out our own client-side entries).
 """
 
 from __future__ import annotations
@@ -123,10 +127,11 @@ def preflight_conflicts(client: KubeClient, resources: Sequence[Resource], *,
         reply = ssa_request(client, resource, force=False, dry_run=True, warnings=False)
         if not (reply.status == 409 and reply.body.get("reason") == "Conflict"):
             return ""
-        causes = [c for c in conflicts_of(resource, reply) if not ignore_manager or c.manager != ignore_manager]
+        every = conflicts_of(resource, reply)
+        causes = [c for c in every if not ignore_manager or c.manager != ignore_manager]
         if not causes:
             return ""
-        message = reply.error_text if ignore_manager == "" else conflict_message(causes)
+        message = reply.error_text if len(causes) == len(every) else conflict_message(causes)
         return conflict_text(resource, message)
 
     return [text for text in parallel.each(list(resources), one) if text]
