@@ -147,7 +147,7 @@ def conflict_message(conflicts: Sequence[FieldConflict]) -> str:
         by_manager.setdefault(conflict.message.replace("conflict with ", "", 1), []).append(conflict.field)
     lines = []
     for manager in sorted(by_manager):
-        lines.append(f"conflicts with {manager}")
+        lines.append(f"conflicts with {manager}:")
         lines += [f"- {path}" for path in by_manager[manager]]
     return f"Apply failed with {len(conflicts)} conflicts: " + "\n".join(lines)
 

@@ -53,7 +53,7 @@ def test_ssa_conflicts_are_all_reported_with_field_and_manager_before_anything_i
     assert result.code != 0
     assert result.err.splitlines() == [
         f"Error: INSTALLATION FAILED: conflict occurred while applying object {namespace}/c-cm /v1, "
-        'Kind=ConfigMap: Apply failed with 2 conflicts: conflicts with "kubectl"',
+        'Kind=ConfigMap: Apply failed with 2 conflicts: conflicts with "kubectl":',
         "- .data.message",
         "- .data.other",
         f"conflict occurred while applying object {namespace}/c-two /v1, Kind=ConfigMap: "

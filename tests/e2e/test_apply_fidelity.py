@@ -399,3 +399,26 @@ def test_create_namespace_creates_or_labels_it_as_helm_does(cluster, helm, tmp_p
             client.request("DELETE", f"/api/v1/namespaces/{namespace}")
     assert seen["ours"] == seen["helm"]
     assert [labels.get("name") for _, _, labels, _ in seen["helm"]] == ["NS", "NS", None]
+
+
+def test_a_conflict_when_a_client_side_release_moves_to_server_side_reads_as_helms(cluster, helm, tmp_path):
+    """Our own client-side entries are folded before the apply (Helm's upgrade does it), so
+    only another manager's fields conflict; the preflight's dry run, made before the fold,
+    leaves our entries' causes out and words the rest as the API server does."""
+    seen: dict[str, list[tuple[int, str, str]]] = {}
+    with _tools(cluster, helm) as tools:
+        for tool, (run, namespace, _) in tools.items():
+            chart = _chart(tmp_path / tool, "objects", OBJECTS)
+            names = {namespace: "NS"}
+            first = run("install", "m", chart, "--server-side=false", "--set", "name=m1")
+            assert first.code == 0, first.err
+            body = {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "m1"}, "data": {"a": "theirs"}}
+            assert cluster.client().request(
+                "PATCH", f"/api/v1/namespaces/{namespace}/configmaps/m1", body=body,
+                query=[("fieldManager", "kubectl"), ("force", "true")], content_type="application/apply-patch+yaml").ok
+            done = run("upgrade", "m", chart, "--server-side=true", "--set", "name=m1,a=2")
+            seen[tool] = [(done.code, _masked(done.out, names), _masked(done.err, names))]
+    assert seen["ours"][0][2].splitlines()[-1] == seen["helm"][0][2].splitlines()[-1] == (
+        'Error: UPGRADE FAILED: conflict occurred while applying object NS/m1 /v1, Kind=ConfigMap: '
+        'Apply failed with 1 conflict: conflict with "kubectl": .data.a')
+    assert seen["ours"][0][0] == seen["helm"][0][0] == 1

@@ -25,16 +25,17 @@ def test_every_cause_becomes_a_conflict_with_field_and_manager():
 
 
 def test_the_servers_message_is_rebuilt_from_the_causes_left_grouped_by_manager():
-    """apimachinery's getConflictMessage: one conflict inline, several under each manager
-    (sorted); used when the preflight drops our own client-side entries' causes."""
+    """apimachinery's getConflictMessage (managedfields/internal/conflict.go): one conflict
+    inline, several under each manager (sorted); used when the preflight drops our own
+    client-side entries' causes."""
     resource = Resource({"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "web"}},
                         DEPLOY, "prod")
     causes = conflicts_of(resource, Response(409, STATUS_409))
     assert conflict_message(causes[:1]) == 'Apply failed with 1 conflict: conflict with "kubectl" using apps/v1: .spec.replicas'
     assert conflict_message(causes) == (
-        'Apply failed with 2 conflicts: conflicts with "hpa-controller"\n'
+        'Apply failed with 2 conflicts: conflicts with "hpa-controller":\n'
         '- .spec.template.spec.containers[name="web"].image\n'
-        'conflicts with "kubectl" using apps/v1\n'
+        'conflicts with "kubectl" using apps/v1:\n'
         '- .spec.replicas')
 
 
