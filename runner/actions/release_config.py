@@ -90,6 +90,7 @@ class ActionConfig:
         # that holds the connection pool's sockets open until a garbage collection.
         cluster.on_progress, cluster.on_log = _weakly(cfg.tell_progress), _weakly(cfg.warn)
         client.on_debug = _weakly(cfg.debug)  # runner.kube's steps are told as the actions' are
+        client.on_warning = _weakly(cfg.server_warning)
         return cfg
 
     def in_namespace(self, namespace: str) -> ActionConfig:
@@ -134,6 +135,12 @@ class ActionConfig:
 
     def warn(self, text: str) -> None:
         self.tell(WARNING, text)
+
+    def server_warning(self, text: str) -> None:
+        """A warning of the API server, told as the line client-go logs for it in Helm."""
+        from runner.kube.warning_header import logged_line
+
+        self.tell(WARNING, logged_line(text), text)
 
     def tell_progress(self, progress: WaitProgress) -> None:
         """A wait's progress (runner.kube.wait): told as data, with a line that sums it up.

@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from runner.actions import evidence
-from runner.actions.apply_steps import preflight
+from runner.actions.apply_steps import build, preflight
 from runner.actions.hook_logs import HookObserver
 from runner.actions.hooks import run_hooks
 from runner.actions.release_config import (
@@ -33,6 +33,7 @@ from runner.actions.release_config import (
     validate_name,
 )
 from runner.actions.results import ReleaseResult
+from runner.actions.template import BUILD_FAILED_FROM
 from runner.errors import CANCELED, RunnerError
 from runner.kube.cluster import Lock
 from runner.kube.ownership import set_release_metadata
@@ -204,7 +205,8 @@ def _preflight(cfg: ActionConfig, target: Release, apply: bool = True) -> list[R
     """Beyond Helm: every SSA conflict reported at once, before the record or any object
     changes (`apply`: the dry-run applies; else the objects are only built against the API)."""
     cluster = cfg.require_cluster()
-    resources = cluster.build(target.manifest, target.namespace)
+    resources = build(cluster, target.manifest, target.namespace,
+                      context=f"{BUILD_FAILED_FROM} new release manifest")
     set_release_metadata(resources, target.name, target.namespace)
     if apply:
         preflight(cluster, resources, migrating_from_csa=True)
@@ -215,8 +217,8 @@ def _perform(cfg: ActionConfig, opts: RollbackOptions, current: Release, target:
              server_side: bool, result: ReleaseResult) -> None:
     cfg.debug("performing rollback", name=target.name)
     cluster = cfg.require_cluster()
-    old = cluster.build(current.manifest, current.namespace)
-    new = cluster.build(target.manifest, target.namespace)
+    old = build(cluster, current.manifest, current.namespace, context=f"{BUILD_FAILED_FROM} current release manifest")
+    new = build(cluster, target.manifest, target.namespace, context=f"{BUILD_FAILED_FROM} new release manifest")
     observer = HookObserver(cfg, cluster)
     if not opts.no_hooks:
         run_hooks(cluster, target, "pre-rollback", server_side=server_side, timeout=opts.timeout,
@@ -226,7 +228,10 @@ def _perform(cfg: ActionConfig, opts: RollbackOptions, current: Release, target:
         applied = cluster.update(old, new, server_side=server_side, force=opts.force_conflicts,
                                  upgrade_csa_manager=server_side, three_way_for_custom=False)
     except RunnerError as err:
+        from runner.golang.slog import text_line
+
         message = f'Rollback "{target.name}" failed: {err}'
+        cfg.warn(text_line("WARN", message))
         current.info.status, target.info.status = SUPERSEDED, FAILED
         target.info.description = message
         cfg.storage.update(current)

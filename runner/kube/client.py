@@ -104,11 +104,15 @@ class KubeClient:
         self.default_namespace = namespace
         # Where the steps Helm logs at debug level go (ActionConfig.debug): `debug()`.
         self.on_debug: Callable[..., None] | None = None
+        # Where the API server's warnings go, each answer's as it comes (client-go's
+        # WarningLogger; ActionConfig.server_warning prints them as Helm does).
+        self.on_warning: Callable[[str], None] | None = None
         # Each group/version's kinds, from discovery once per client; None: not served (404).
         self._groups: dict[str, dict[str, RestMapping] | None] = {}
         self._lock = threading.Lock()
         self._version: dict[str, Any] | None = None
         self._reach_lock = threading.Lock()
+        self._preferred: dict[str, str] | None = None  # group -> its preferred version
 
     @classmethod
     def connect(cls, access: ClusterAccess | None = None) -> KubeClient:
@@ -140,10 +144,14 @@ class KubeClient:
 
     def request(self, method: str, path: str, *, body: Any = None,
                 query: list[tuple[str, str]] | None = None, content_type: str = JSON,
-                accept: str = JSON) -> Response:
-        """One HTTP call; returns the status and the decoded JSON (errors included)."""
+                accept: str = JSON, warnings: bool = True) -> Response:
+        """One HTTP call; returns the status and the decoded JSON (errors included). The
+        server's warnings are reported (`on_warning`) unless `warnings` is False: a request
+        Helm does not make (our conflict preflight), whose warnings the real one repeats."""
         data = None if body is None else json.dumps(body).encode()
         raw = self._send(method, path, query or [], {"Accept": accept, "Content-Type": content_type}, data)
+        if warnings:
+            self._report(raw.warnings)
         return Response(raw.status, _json(raw.data))
 
     def stream(self, path: str, query: list[tuple[str, str]], read_timeout: float, *,
@@ -155,13 +163,16 @@ class KubeClient:
         if self._version is None:
             self.reachable()
         try:
-            return self.transport.stream(path, query, {"Accept": accept}, read_timeout, deadline)
+            response = self.transport.stream(path, query, {"Accept": accept}, read_timeout, deadline)
         except ConnectionFailed as err:
             raise KubeError(str(err)) from err
+        self._report(response.headers.getlist("Warning"))
+        return response
 
     def text(self, path: str) -> tuple[int, str]:
         """GET a plain-text body (pod logs): the status and the text (an error's message)."""
         raw = self._send("GET", path, [], {"Accept": "*/*"}, None)
+        self._report(raw.warnings)
         text = raw.data.decode("utf-8", "replace")
         return raw.status, (str(_json(text).get("message", text)) if raw.status >= 400 else text)
 
@@ -175,6 +186,14 @@ class KubeClient:
             return self.transport.request(method, path, query, headers, data)
         except ConnectionFailed as err:
             raise KubeError(str(err)) from err
+
+    def _report(self, headers: Any) -> None:
+        if self.on_warning is None or not headers:
+            return
+        from runner.kube.warning_header import warnings_to_report
+
+        for text in warnings_to_report(headers):
+            self.on_warning(text)
 
     def reachable(self) -> dict[str, Any]:
         """Helm's IsReachable: GET /version once; the server's version info."""
@@ -222,11 +241,24 @@ class KubeClient:
         if found is None:
             # A CRD created a moment ago: discovery may be stale, so look once more.
             found = (self.served_kinds(api_version, refresh=True) or {}).get(kind)
-        if found is None:
-            raise NoKindMatchError(
-                f'resource mapping not found for kind "{kind}" in version "{api_version}": '
-                f'no matches for kind "{kind}" in version "{api_version}"')
+        if found is None:  # meta.NoKindMatchError's text (Build adds which object it was)
+            raise NoKindMatchError(f'no matches for kind "{kind}" in version "{api_version}"')
         return found
+
+    def preferred_mapping(self, mapping: RestMapping) -> RestMapping:
+        """The kind at its group's preferred version, as a REST mapping asked by group and
+        kind alone gives it (kstatus' watcher reads objects so); `mapping` itself when
+        that version is the same or does not serve the kind."""
+        with self._lock:
+            if self._preferred is None:
+                reply = self.request("GET", "/apis")
+                groups = reply.body.get("groups") or [] if reply.ok else []
+                self._preferred = {str(g.get("name", "")): str((g.get("preferredVersion") or {}).get("version", ""))
+                                   for g in groups}
+            version = self._preferred.get(mapping.group, "")
+        if not mapping.group or not version or version == mapping.version:
+            return mapping
+        return (self.served_kinds(f"{mapping.group}/{version}") or {}).get(mapping.kind, mapping)
 
     def api_versions(self) -> list[str]:
         """Every served group/version and group/version/Kind (Helm's Capabilities.APIVersions),

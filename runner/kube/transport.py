@@ -72,6 +72,7 @@ class Reply:
     data: bytes
     retry_after: str = ""  # the Retry-After header of a 429 or 5xx
     stream: Any = None     # stream(): the urllib3 response, its body unread (data is empty)
+    warnings: tuple[str, ...] = ()  # the Warning headers, as sent (runner.kube.warning_header)
 
     def discard(self) -> None:
         """Give up this answer for another attempt (a stream's connection goes back)."""
@@ -177,12 +178,13 @@ class Transport:
             _release(response)
             response = self._send(method, url, headers, body, options)
         retry_after = response.headers.get("Retry-After", "")
+        warnings = tuple(_utf8(value) for value in response.headers.getlist("Warning"))
         if not options.get("preload_content", True):
-            return Reply(response.status, b"", retry_after, response)
+            return Reply(response.status, b"", retry_after, response, warnings)
         data = response.data
         if response.status == 401 and self._tls:
             data = _with_refusal(data, self.credentials.refusal())
-        return Reply(response.status, data, retry_after)
+        return Reply(response.status, data, retry_after, warnings=warnings)
 
     def _send(self, method: str, url: str, headers: dict[str, str], body: bytes | None,
               options: dict[str, Any]) -> Any:
@@ -257,6 +259,14 @@ def _with_refusal(data: bytes, refusal: str) -> bytes:
                   "code": 401, "message": "Unauthorized"}
     status["message"] = f"{status.get('message') or 'Unauthorized'}: {refusal}"
     return json.dumps(status).encode()
+
+
+def _utf8(header: str) -> str:
+    """A header value as Go reads it: its bytes (http.client decodes them as latin-1) in UTF-8."""
+    try:
+        return header.encode("latin-1").decode("utf-8")
+    except UnicodeError:
+        return header  # not latin-1 text to begin with, or not UTF-8: left as it came
 
 
 def _ssl_context(config: ConnectionConfig, cert: tuple[bytes, bytes]) -> ssl.SSLContext:
