@@ -38,7 +38,7 @@ lock:
 
 # ruff, then the import contracts of pyproject.toml (the layers of docs/architecture.md)
 lint: $(STAMP)
-	$(VENV)/bin/ruff check runner tests benchmarks lambda
+	$(VENV)/bin/ruff check runner tests benchmarks lambda action
 	$(VENV)/bin/lint-imports --no-logo
 
 unit: $(STAMP)
