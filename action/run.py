@@ -11,4 +11,4 @@ sys.argv = ["deploy-runner", "action"]
 
 from runner.cli import main  # noqa: E402 - after the path is set
 
-main()
+sys.exit(main())

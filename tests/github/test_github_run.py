@@ -23,9 +23,9 @@ from runner.spec.context import RunContext
 from runner.spec.load import parse_spec
 from runner.testbed import octokit
 from runner.testbed.github import TOKEN, FakeGitHub
-from tests.e2e.github_action import parse_outputs
 from tests.unit.fakes.cluster import FakeCluster
 from tests.unit.fakes.storage import RecordingDriver
+from tests.workflows.executor import env_file as parse_outputs
 
 CANARY = "canary-5e1f0c2b9a7d"
 GENERATED = "generated-7c3d9e1f"  # a chart's own Secret: learned only while deploying
@@ -213,6 +213,7 @@ def test_the_result_goes_to_the_runners_temp_never_into_the_checkout(
     assert sorted(p.relative_to(world.root) for p in world.root.rglob("*")) == before
     # asked for (the action's result_file input): a path in the workspace
     monkeypatch.setenv("DEPLOY_RUNNER_RESULT", "out/result.json")
+    monkeypatch.chdir(world.root)
     assert world.run("push", octokit.event_payload("push")) == 0
     assert world.outputs()["result"] == str(world.root / "out" / "result.json")
     assert json.loads((world.root / "out" / "result.json").read_text())["releases"]

@@ -91,10 +91,11 @@ class Runner:
     secrets: dict[str, str] = field(default_factory=dict)
     variables: dict[str, str] = field(default_factory=dict)
     base_env: dict[str, str] = field(default_factory=dict)  # the machine's variables
+    checkout: Path | None = None  # the workspace, when a test keeps its files there
 
     @property
     def workspace(self) -> Path:
-        return self.root / "work" / self.repository.split("/")[1]
+        return self.checkout or self.root / "work" / self.repository.split("/")[1]
 
     def directories(self) -> None:
         for path in (self.workspace, self.root / "temp", self.root / "toolcache",

@@ -17,8 +17,8 @@ import pytest
 from runner.testbed import octokit
 from runner.testbed.github import FakeGitHub
 from tests.e2e.release_helpers import get_object
-from tests.workflows.conftest import EXAMPLES, ROOT
 from tests.workflows.executor import Job, run_job
+from tests.workflows.machine import EXAMPLES, ROOT
 
 pytestmark = pytest.mark.e2e
 RELEASES = ("postgres", "redis", "storefront")

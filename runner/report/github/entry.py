@@ -11,7 +11,8 @@ event decides what runs, the session reports it.
 
 The JSON result is written outside the checkout, to a new file in the runner's temporary
 directory (RUNNER_TEMP, emptied after each job), or where DEPLOY_RUNNER_RESULT says (a
-path relative to the workspace, or absolute); the `result` output is its absolute path.
+path relative to the current directory, or absolute); the `result` output is its
+absolute path.
 """
 
 from __future__ import annotations
@@ -38,15 +39,15 @@ from runner.spec.result import FAILED, UNINSTALLED, ReleaseOutcome, RunResult
 RESULT_PREFIX = "deploy-runner-result-"
 
 
-def result_file(workspace: Path) -> Path:
-    """Where the JSON result goes: DEPLOY_RUNNER_RESULT (made relative to the workspace),
-    else a new file in RUNNER_TEMP (the system's temporary directory outside Actions):
+def result_file() -> Path:
+    """Where the JSON result goes: DEPLOY_RUNNER_RESULT (relative to the current
+    directory), else a new file in RUNNER_TEMP (the system's temporary directory outside Actions):
     never into the user's checkout unless asked, and never over another step's result."""
     import tempfile
 
     asked = os.environ.get("DEPLOY_RUNNER_RESULT", "")
     if asked:
-        path = (workspace / asked).resolve()
+        path = Path(asked).resolve()
         path.parent.mkdir(parents=True, exist_ok=True)
         return path
     handle, name = tempfile.mkstemp(prefix=RESULT_PREFIX, suffix=".json",
@@ -86,7 +87,7 @@ class GitHubRun:
             result = self._execute(event, chosen, previews)
             result.warnings += _checkout_warnings(event)
             data = self.options.redactor.redact_data(result.to_json())
-            named = result_file(event.workspace)
+            named = result_file()
             named.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
             report = run_report(data, Path(self.spec.base_dir), result_path=str(named),
                                 preview_urls={t.release: t.url for t in targets})
