@@ -56,3 +56,14 @@ def test_actionlint_checks_the_inputs_and_outputs_against_action_yml(
     assert 'input "kubeconfg" is not defined in action "deploy-runner" defined at "./"' \
         in done.stdout, done.stdout
     assert 'property "web-revision" is not defined' in done.stdout, done.stdout
+
+
+def test_the_repositorys_own_workflows_pass_actionlint(actionlint: Path, tmp_path: Path) -> None:
+    """ci.yml and release.yml."""
+    shutil.copytree(ROOT / ".github", tmp_path / ".github")
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True, timeout=60)
+    done = subprocess.run([str(actionlint), "-no-color"], cwd=tmp_path, capture_output=True,
+                          text=True, timeout=120, check=False)
+    assert sorted(p.name for p in (tmp_path / ".github" / "workflows").iterdir()) == [
+        "ci.yml", "release.yml"]
+    assert done.returncode == 0, done.stdout + done.stderr
