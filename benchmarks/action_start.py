@@ -23,22 +23,8 @@ from pathlib import Path
 import yaml
 
 from tests.workflows.executor import Runner, run_job
-from tests.workflows.machine import ACTION_NAME, copy_action, machine_env
+from tests.workflows.machine import ACTION_NAME, action_answering_version, machine_env
 from tests.workflows.stand_ins import stand_ins
-
-VERSION = ('"$DEPLOY_RUNNER_PYTHON" -I -X utf8 -c "import sys; sys.path[0] = sys.argv[1]; '
-           'from runner.cli import main; sys.exit(main([\'version\', \'--short\']))" '
-           '"$GITHUB_ACTION_PATH"')
-
-
-def action_answering_version(root: Path) -> Path:
-    action = copy_action(root)
-    metadata = yaml.safe_load((action / "action.yml").read_text())
-    [run] = [s for s in metadata["runs"]["steps"] if s.get("id") == "run"]
-    run["run"] = VERSION
-    (action / "action.yml").write_text(yaml.safe_dump(metadata, sort_keys=False))
-    return action
-
 
 def one(root: Path, action: Path, store: Path, inputs: dict[str, str]) -> float:
     job_root = Path(tempfile.mkdtemp(dir=root))

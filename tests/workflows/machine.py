@@ -8,6 +8,8 @@ import shutil
 import sys
 from pathlib import Path
 
+import yaml
+
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples" / "workflows"
 ACTION_NAME = "deploy-runner/deploy-runner"  # as examples/workflows name it
@@ -32,3 +34,20 @@ def machine_env(**extra: str) -> dict[str, str]:
     env["PATH"] = os.pathsep.join(p for p in env.get("PATH", "").split(os.pathsep)
                                   if p != venv_bin)
     return {**env, **extra}
+
+
+# the run step of action.yml answering `version --short` instead of running `action`
+VERSION = ('"$DEPLOY_RUNNER_PYTHON" -I -X utf8 -c "import sys; sys.path[0] = sys.argv[1]; '
+           'from runner.cli import main; sys.exit(main([\'version\', \'--short\']))" '
+           '"$GITHUB_ACTION_PATH"')
+
+
+def action_answering_version(runner_root: Path) -> Path:
+    """The action copied, its last step asking deploy-runner for its version: every step
+    before it as they are (for start times, and the Python it finds or installs)."""
+    action = copy_action(runner_root)
+    metadata = yaml.safe_load((action / "action.yml").read_text())
+    [run] = [s for s in metadata["runs"]["steps"] if s.get("id") == "run"]
+    run["run"] = VERSION
+    (action / "action.yml").write_text(yaml.safe_dump(metadata, sort_keys=False))
+    return action

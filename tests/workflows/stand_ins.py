@@ -48,6 +48,8 @@ def setup_python(python: str | None = None) -> StandIn:
     def run(call: Call) -> None:
         known(call, SETUP_PYTHON_INPUTS, "actions/setup-python")
         found = python or getattr(sys, "_base_executable", sys.executable)
+        call.job.log.append(f"setup-python: Python {call.inputs.get('python-version')} "
+                            f"asked, {found} given")
         call.outputs.update({"python-path": found, "python-version": ".".join(
             map(str, sys.version_info[:3]))})
         if call.inputs.get("update-environment", "true") != "false":
