@@ -26,6 +26,7 @@ from tests.workflows.executor import Runner, run_job
 from tests.workflows.machine import ACTION_NAME, action_answering_version, machine_env
 from tests.workflows.stand_ins import stand_ins
 
+
 def one(root: Path, action: Path, store: Path, inputs: dict[str, str]) -> float:
     job_root = Path(tempfile.mkdtemp(dir=root))
     workspace = job_root / "workspace"
