@@ -6,6 +6,9 @@
 - ``namespace`` (function): a fresh namespace, deleted afterwards.
 - ``helm`` (function): ``helm("status", "x", "-n", ns)`` runs Helm 4.1.4
   against the testbed and returns the CompletedProcess (text, not checked).
+- ``action_dir`` (session): this repository copied as the Actions runner puts an action it
+  downloads; ``cache_store`` (session): the cache service's store for actions/cache's
+  stand-in (tests/workflows: the executor that runs workflows and action.yml).
 - ``eks`` (session): the testbed as an EKS cluster named ``testbed``: moto in server
   mode (runner.testbed.aws) answers DescribeCluster with the testbed's endpoint and CA
   and serves STS; the testbed's token webhook trusts that STS. ``eks.identity(groups=...)``
@@ -185,3 +188,16 @@ def helm(cluster: Cluster, tmp_path: Path) -> Callable[..., subprocess.Completed
         )
 
     return run
+
+
+@pytest.fixture(scope="session")
+def action_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    from tests.workflows.machine import copy_action
+
+    return copy_action(tmp_path_factory.mktemp("runner"))
+
+
+@pytest.fixture(scope="session")
+def cache_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """What one job saves with actions/cache, a later job of the session restores."""
+    return tmp_path_factory.mktemp("cache-service")

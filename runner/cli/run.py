@@ -134,7 +134,7 @@ def handle(args: Namespace) -> int:
         return GitHubRun(spec, context, base, options,
                          on_message=release_messages(redact, debug=bool(args.debug)),
                          comment=args.comment, environment="" if args.environment == "default"
-                         else args.environment).run()
+                         else args.environment, detailed_exitcode=args.detailed_exitcode).run()
     for warning in spec.warnings:
         print(f"warning: {redact(warning)}", file=sys.stderr)
     with options.redactor.hiding_errors():  # a run that stops: its error shows no secret
