@@ -10,6 +10,7 @@ may assume a role for the cluster only.
 
 from __future__ import annotations
 
+import os
 import threading
 
 from runner.errors import RunnerError
@@ -43,16 +44,19 @@ def botocore_modules() -> Any:
 
 
 def client(service: str, region: str = "") -> Any:
-    """The process's client of `service` (in `region`, else the environment's)."""
+    """The process's client of `service` (in `region`, else AWS_REGION as Lambda sets it, else
+    botocore's: AWS_DEFAULT_REGION, the profile's)."""
     global _session
     botocore = botocore_modules()
+    region = region or os.environ.get("AWS_REGION", "")
     with _lock:
         key = (service, region)
         if key not in _clients:
             if _session is None:
                 _session = botocore.session.Session()
             config = botocore.config.Config(retries={"mode": "standard"}, connect_timeout=10, read_timeout=30)
-            _clients[key] = _session.create_client(service, region_name=region or None, config=config)
+            _clients[key] = call(f"{service} client", lambda: _session.create_client(
+                service, region_name=region or None, config=config))
         return _clients[key]
 
 
