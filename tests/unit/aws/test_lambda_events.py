@@ -9,7 +9,14 @@ from typing import Any
 
 import pytest
 
-from runner.aws.lambda_events import HELM_CONFIG_MEDIA_TYPE, DirectRun, Invalid, Push, Skipped, parse
+from runner.aws.lambda_events import (
+    HELM_CONFIG_MEDIA_TYPE,
+    DirectRun,
+    Invalid,
+    Push,
+    Skipped,
+    parse,
+)
 
 DIGEST = "sha256:" + "ab" * 32
 
