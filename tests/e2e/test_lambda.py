@@ -379,3 +379,66 @@ def test_the_cold_start_and_a_warm_invocation_before_any_chart_work(function: Fu
         running.stop()
     print("\ncold start to first byte: " + ", ".join(f"{c * 1000:.0f} ms" for c, _ in timings)
           + "; warm invocation: " + ", ".join(f"{w * 1000:.1f} ms" for _, w in timings))
+
+
+def test_a_push_posts_check_runs_on_the_commit_the_chart_names_as_a_github_app(
+        function: Function, eks: Any, bucket: str, namespace: str, helm: Any, tmp_path: Path) -> None:
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import rsa
+
+    from runner.testbed.github import FakeGitHub
+
+    key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+    private = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                                serialization.NoEncryption()).decode()
+    public = key.public_key().public_bytes(serialization.Encoding.PEM,
+                                           serialization.PublicFormat.SubjectPublicKeyInfo).decode()
+    sha = "9f" * 20
+    chart = write_chart(tmp_path / "charts", "web", "1.0.0", templates=CONFIGMAP, values="message: hi\n")
+    with (chart / "Chart.yaml").open("a") as handle:  # what a chart's CI writes into it
+        handle.write("sources: [https://github.com/Codertocat/Hello-World]\n"
+                     f"annotations:\n  org.opencontainers.image.revision: {sha}\n")
+    assert helm("package", str(chart), "-d", str(tmp_path / "packages")).returncode == 0
+    put(eks, bucket, "apps/web-1.0.0.tgz", (tmp_path / "packages" / "web-1.0.0.tgz").read_bytes())
+    put(eks, bucket, "deploy-runner.yaml", spec(bucket, namespace))
+    secret = f"github-app-{uuid.uuid4().hex[:6]}"
+    eks.aws.client("secretsmanager").create_secret(Name=secret, SecretString=json.dumps(
+        {"app_id": "123456", "private_key": private}))
+
+    with FakeGitHub(app=("123456", public)) as github:
+        running = function.start(DEPLOY_RUNNER_SPEC=f"s3://{bucket}/deploy-runner.yaml",
+                                 DEPLOY_RUNNER_GITHUB_SECRET=secret, DEPLOY_RUNNER_GITHUB_API_URL=github.url)
+        answer = running.invoke(s3_event(bucket, "apps/web-1.0.0.tgz"))
+        assert by_name(answer)["web"]["status"] == "deployed", answer
+        [run] = github.runs_named("deploy-runner web")
+        assert run.fields["head_sha"] == sha and run.fields["status"] == "completed"
+        assert run.fields["conclusion"] == "success"
+        assert github.runs_named("deploy-runner other") == []  # not the pushed chart: no check run
+        assert github.rejections == [] and len(github.minted) == 1
+        [create] = github.calls("checks/create")
+        assert create.headers.get("Authorization", "").endswith(github.minted[0])
+    log = running.log()
+    assert "PRIVATE KEY" not in log and github.minted[0] not in log
+    [line] = [entry for entry in log_lines(running) if entry["message"] == "GitHub report"]
+    assert (line["repository"], line["revision"], line["warnings"]) == ("Codertocat/Hello-World", sha, [])
+
+
+def test_the_zip_of_each_architecture_holds_the_function_and_stays_under_lambdas_limit(
+        runtime: tuple[str, str], tmp_path: Path) -> None:
+    python, version = runtime
+    compile_with = ["--compile-with", python] if version == "3.12" else []
+    built = subprocess.run([sys.executable, str(REPOSITORY / "lambda" / "build.py"), "--python-version", "3.12",
+                            *compile_with, "--out", str(tmp_path)], capture_output=True, text=True, check=False)
+    assert built.returncode == 0, built.stderr
+    print("\n" + built.stdout.strip())
+    for arch, machine in (("x86_64", "x86_64"), ("arm64", "aarch64")):
+        with zipfile.ZipFile(tmp_path / f"deploy-runner-lambda-3.12-{arch}.zip") as archive:
+            names = archive.namelist()
+            unzipped = sum(info.file_size for info in archive.infolist())
+        assert unzipped < 250 * 1000 * 1000, (arch, unzipped)
+        assert "handler.py" in names and "runner/awslambda/__init__.py" in names and "botocore/__init__.py" in names
+        assert not [n for n in names if n.startswith(("runner/testbed/", "awslambdaric/", "bin/"))]
+        assert "runner/demo.py" not in names
+        native = [n for n in names if n.endswith(".so") and "cpython-312" in n]
+        assert native and all(machine in n for n in native), (arch, native[:3])
+        assert f"{arch}.zip: " in built.stdout and "MB unzipped" in built.stdout
