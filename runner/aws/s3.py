@@ -7,8 +7,8 @@ versions under a prefix, as the helm-s3 plugin keeps them.
 - `s3://bucket/prefix` as a repository URL is a helm-s3 repository: its `index.yaml`
   lists the charts, whose URLs are relative or `s3://` (read through this getter too).
 
-The getter is registered for `s3://` by the front ends (runner.chart.sources.getters);
-botocore is imported when an S3 URL is first read. A body larger than the limit
+runner.chart.sources.getters loads this getter for `s3://` URLs; botocore is imported
+when an S3 URL is first read. A body larger than the limit
 (DEPLOY_RUNNER_MAX_CHART_BYTES, default 20 MiB) is refused before it is read whole.
 """
 
@@ -109,8 +109,7 @@ def chart_versions(url: str) -> dict[str, str]:
 
 
 class S3Getter:
-    """runner.chart.sources.getters' getter of `s3://` URLs (the CLI and the Lambda register
-    it: `getters.register("s3", S3Getter)`)."""
+    """runner.chart.sources.getters' getter of `s3://` URLs (its PROVIDERS name this class)."""
 
     def get(self, url: str) -> bytes:
         return read(url)

@@ -70,7 +70,7 @@ def handle(event: Any, context: Any = None) -> dict[str, Any]:
 
 def prepare() -> None:
     """Once per container: every cache and config of deploy-runner and Helm under the
-    function's /tmp (the only writable path), and `s3://` charts served."""
+    function's /tmp (the only writable path)."""
     with _lock:
         if _state["prepared"]:
             return
@@ -81,10 +81,6 @@ def prepare() -> None:
         for variable, folder in (("XDG_CACHE_HOME", "cache"), ("XDG_CONFIG_HOME", "config"),
                                  ("XDG_DATA_HOME", "data"), ("XDG_STATE_HOME", "state")):
             os.environ.setdefault(variable, os.path.join(root, folder))
-        from runner.aws.s3 import S3Getter
-        from runner.chart.sources import getters
-
-        getters.register("s3", S3Getter)
         _state["prepared"] = True
 
 

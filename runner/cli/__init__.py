@@ -160,25 +160,12 @@ def _exit_now(code: int) -> None:
     os._exit(code)
 
 
-def _register_getters() -> None:
-    """Chart URLs beyond http(s) and oci: `s3://` (runner.aws.s3, imported when one is read)."""
-    from runner.chart.sources import getters
-
-    def s3() -> object:
-        from runner.aws.s3 import S3Getter
-
-        return S3Getter()
-
-    getters.register("s3", s3)
-
-
 def _run(program: str, argv: list[str], parsed: list[Namespace]) -> int:
     """cobra's ExecuteC: find the command, parse its flags, check its arguments, run it.
     The parsed flags go into `parsed` for the error wrapper; the handler reads the
     program's name as `args.program`."""
     from runner.cli.flags import apply_global_flags
 
-    _register_getters()
     try:
         command, rest = find(root_command(program), argv)
     except UnknownCommand as err:

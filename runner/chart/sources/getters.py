@@ -1,11 +1,11 @@
 """Which getter fetches a URL, by its scheme (Helm's getter.Providers).
 
 `http` and `https` are built in (runner.chart.sources.http); `oci` is the registry
-client's (runner.chart.sources.oci). Other schemes are registered by the front ends
-(the CLI and the Lambda register `s3://`, served by runner.aws.s3 as Helm's helm-s3
-plugin serves it), so this layer imports no cloud SDK. A front end registers a factory,
-called when a URL of the scheme is first fetched (so the CLI's start imports nothing for
-it). A getter is an object with two methods:
+client's (runner.chart.sources.oci). `s3://` is served by runner.aws.s3 (the `aws`
+extra), as Helm's helm-s3 plugin serves it: like a Helm getter plugin, its provider is
+named here and loaded when an `s3://` URL is first fetched, so this layer imports no
+cloud SDK and a run that fetches none loads nothing for it. `register` adds or replaces a
+scheme's provider (a factory). A getter is an object with two methods:
 
 - `get(url) -> bytes`: the object's bytes (a chart archive, a repository's index.yaml);
 - `versions(url) -> dict[str, str]`: the chart versions kept under a location that is not
@@ -27,8 +27,24 @@ if TYPE_CHECKING:
 BUILT_IN = ("http", "https", "oci")
 ARCHIVE_SUFFIX = ".tgz"
 
+# scheme -> the module and class of its getter, loaded on first use (the aws extra's)
+PROVIDERS = {"s3": ("runner.aws.s3", "S3Getter")}
+
 _factories: dict[str, Callable[[], Any]] = {}
 _made: dict[str, Any] = {}
+
+
+def _provider(module: str, name: str) -> Callable[[], Any]:
+    def make() -> Any:
+        import importlib
+
+        return getattr(importlib.import_module(module), name)()
+
+    return make
+
+
+for _scheme_name, (_module, _class) in PROVIDERS.items():
+    _factories[_scheme_name] = _provider(_module, _class)
 
 
 def register(scheme: str, factory: Callable[[], Any]) -> None:
