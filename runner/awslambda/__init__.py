@@ -126,9 +126,12 @@ class Invocation:
             if isinstance(what, Push):
                 return self._push(what)
             return self._direct(what)
-        except RunnerError as err:
-            self.log.line("ERROR", "run failed", error=str(err), trigger=trigger)
-            return {"error": str(err), "trigger": trigger, "releases": []}, True
+        except Exception as err:  # noqa: BLE001 - one item's failure, never the batch's answer
+            from runner.errors import internal_error
+
+            message = str(err) if isinstance(err, RunnerError) else str(internal_error(err))
+            self.log.line("ERROR", "run failed", error=message, trigger=trigger)
+            return {"error": message, "trigger": trigger, "releases": []}, True
 
     def _skipped(self, reason: str, trigger: dict[str, Any] | None) -> dict[str, Any]:
         self.log.line("INFO", "event skipped", reason=reason, trigger=trigger)
