@@ -164,19 +164,25 @@ def s3_event(bucket: str, key: str, name: str = "ObjectCreated:Put") -> dict[str
                           "sequencer": "0A1B2C3D4E5F678901"}}}]}
 
 
-def sqs_event(*bodies: str) -> tuple[dict[str, Any], list[str]]:
-    """An SQS batch as Lambda's event source mapping delivers it; (event, message ids)."""
-    from runner.testbed.aws import ACCOUNT, REGION
+def sqs_event(aws: Any, *bodies: str) -> tuple[dict[str, Any], list[str]]:
+    """The bodies sent to an SQS queue (moto's) and received as Lambda's event source mapping
+    receives them, in the event it delivers; (event, message ids in the bodies' order)."""
+    from runner.testbed.aws import REGION
 
-    ids = [str(uuid.uuid4()) for _ in bodies]
+    sqs = aws.client("sqs")
+    queue = sqs.create_queue(QueueName=f"chart-pushes-{uuid.uuid4().hex[:8]}")["QueueUrl"]
+    arn = sqs.get_queue_attributes(QueueUrl=queue, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
+    sent = [sqs.send_message(QueueUrl=queue, MessageBody=body)["MessageId"] for body in bodies]
+    received: dict[str, dict[str, Any]] = {}
+    while len(received) < len(bodies):
+        for message in sqs.receive_message(QueueUrl=queue, MaxNumberOfMessages=10,
+                                           AttributeNames=["All"]).get("Messages", []):
+            received[message["MessageId"]] = message
     return {"Records": [{
-        "messageId": message_id, "receiptHandle": "AQEBwJnKyrHigUMZj6rYigCgxlaS3SLy0a",
-        "body": body, "attributes": {"ApproximateReceiveCount": "1", "SentTimestamp": "1545082649183",
-                                     "SenderId": "AIDAIENQZJOLO23YVJ4VO",
-                                     "ApproximateFirstReceiveTimestamp": "1545082649185"},
-        "messageAttributes": {}, "md5OfBody": "e4e68fb7bd0e697a0ae8f1bb342846b3", "eventSource": "aws:sqs",
-        "eventSourceARN": f"arn:aws:sqs:{REGION}:{ACCOUNT}:chart-pushes", "awsRegion": REGION}
-        for message_id, body in zip(ids, bodies, strict=True)]}, ids
+        "messageId": m["MessageId"], "receiptHandle": m["ReceiptHandle"], "body": m["Body"],
+        "attributes": m.get("Attributes", {}), "messageAttributes": {}, "md5OfBody": m["MD5OfBody"],
+        "eventSource": "aws:sqs", "eventSourceARN": arn, "awsRegion": REGION}
+        for m in (received[i] for i in sent)]}, sent
 
 
 def ecr_event(host: str, repository: str, tag: str, digest: str,
@@ -282,7 +288,7 @@ def test_an_sqs_batch_answers_with_the_messages_that_failed(
     put(eks, bucket, "deploy-runner.yaml", spec(bucket, namespace))
     put(eks, bucket, "apps/web-1.0.0.tgz", package(helm, tmp_path, "web", "1.0.0").read_bytes())
     running = function.start(DEPLOY_RUNNER_SPEC=f"s3://{bucket}/deploy-runner.yaml")
-    event, ids = sqs_event(json.dumps(s3_event(bucket, "apps/web-1.0.0.tgz")),
+    event, ids = sqs_event(eks.aws, json.dumps(s3_event(bucket, "apps/web-1.0.0.tgz")),
                            json.dumps(s3_event(bucket, "apps/web-1.0.7.tgz")),  # no such object
                            "not JSON at all",
                            json.dumps(s3_event(bucket, "apps/readme.txt")))  # not a chart: skipped
@@ -341,6 +347,9 @@ def test_malformed_and_hostile_events_get_an_error_and_nothing_is_written(
     assert "'..' segment" in running.invocations[2]["answer"]["error"]
     assert heads(eks.cluster, namespace, "web") == []  # nothing deployed
     assert running.process.poll() is None  # the function still takes events
+    good = running.invoke(s3_event(bucket, "apps/web-1.0.0.tgz"))  # and nothing of theirs stays
+    assert good["error"] is None and by_name(good)["web"]["status"] == "deployed"
+    assert by_name(good)["web"]["messages"] == [] and good["warnings"] == []
 
 
 def test_a_direct_invocation_with_a_kubeconfig_from_secrets_manager_and_a_spec_in_ssm(
