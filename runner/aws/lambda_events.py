@@ -22,6 +22,8 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import unquote_plus
 
+# runner.chart.sources.oci.CONFIG_MEDIA_TYPE, written out: the handler's cold start does not
+# import the OCI client for a string (a unit test keeps the two equal)
 HELM_CONFIG_MEDIA_TYPE = "application/vnd.cncf.helm.config.v1+json"
 MAX_EVENT_BYTES = 1024 * 1024  # AWS's own events are a few KB; an SQS batch of them stays far below
 MAX_RECORDS = 100

@@ -72,6 +72,12 @@ def test_an_eventbridge_object_created_event_keeps_its_key_as_it_is() -> None:
     assert only(event) == Push("s3", "s3://charts/apps/web+x-1.0.0.tgz", event_id="e-1")
 
 
+def test_the_chart_media_type_is_the_oci_clients() -> None:
+    from runner.chart.sources.oci import CONFIG_MEDIA_TYPE
+
+    assert HELM_CONFIG_MEDIA_TYPE == CONFIG_MEDIA_TYPE
+
+
 def test_an_ecr_push_of_a_helm_chart_is_a_push_with_its_tag_and_digest() -> None:
     assert only(ecr()) == Push("ecr", "oci://123456789012.dkr.ecr.us-west-2.amazonaws.com/charts/app",
                                tag="1.2.0", digest=DIGEST, event_id="ev-1")
