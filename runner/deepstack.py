@@ -116,6 +116,8 @@ def start_deep_thread(work: Callable[[], None]) -> int:
         _deep_threads.add(ident)
         try:
             work()
+        except KeyboardInterrupt:
+            pass  # passed on after `work` had reported (its very last steps): nothing left to stop
         finally:
             _deep_threads.discard(ident)
 

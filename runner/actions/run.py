@@ -26,6 +26,7 @@ The outcome is one RunResult (runner.spec.result); nothing here prints.
 from __future__ import annotations
 
 import queue
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -191,6 +192,11 @@ class _Scheduler:
         self.options = options
         self.on_message = on_message
         self.needs = waits(releases)
+        # The threads inside a release's work, which an interrupt may reach; those starting
+        # or reporting (queue and clock bookkeeping) are left alone: an exception landing
+        # inside a lock's bookkeeping would leave the lock held.
+        self._guard = threading.Lock()
+        self._working: set[int] = set()
 
     def run(self) -> None:
         """Start ready releases (up to the bound), each on a deep-stack thread of its own, and
@@ -214,15 +220,51 @@ class _Scheduler:
                 except queue.Empty:  # the deadline: what still runs is stopped, and recorded
                     raise DeadlineReached() from None
         except BaseException as interrupt:
-            for ident in running.values():
-                interrupt_work(ident, type(interrupt))
-            while running:
-                running.pop(finished.get())
+            with self._guard:  # only threads inside a release's work: never the bookkeeping
+                for ident in running.values():
+                    if ident in self._working:
+                        interrupt_work(ident, type(interrupt))
+            self._wait_for(running, finished, interrupt)
             if not isinstance(interrupt, DeadlineReached):
                 raise
             for key in pending:  # never started: they fail, with why
                 self.outcomes[key].status = FAILED
                 self.outcomes[key].error = "not started: the run's deadline passed"
+
+    def _wait_for(self, running: dict[str, int], finished: queue.Queue[str], interrupt: BaseException) -> None:
+        """Wait for the interrupted releases to finish. An interrupt lands between any two
+        Python steps, also before a release's thread reports (or after its last report):
+        a thread that ended without reporting is taken as finished, its release failed."""
+        import sys
+
+        from runner.errors import DeadlineReached, interrupted
+
+        while running:
+            try:
+                running.pop(finished.get(timeout=0.2))
+                continue
+            except queue.Empty:
+                pass
+            alive = sys._current_frames()  # noqa: SLF001 - the threads still running
+            for key, ident in list(running.items()):
+                if ident not in alive:
+                    del running[key]
+                    outcome = self.outcomes[key]
+                    if not outcome.status:
+                        outcome.status = FAILED
+                        outcome.error = (str(interrupted(interrupt)) if isinstance(interrupt, DeadlineReached)
+                                         else "interrupted")
+
+    def _work(self, work: Callable[[], None]) -> None:
+        """`work()`, the time an interrupt may reach this thread."""
+        ident = threading.get_ident()
+        with self._guard:
+            self._working.add(ident)
+        try:
+            work()
+        finally:
+            with self._guard:
+                self._working.discard(ident)
 
     def _until_deadline(self) -> float | None:
         if self.options.deadline is None:
@@ -251,9 +293,9 @@ class _Scheduler:
 
     def _one(self, release: ReleaseSpec, finished: queue.Queue[str]) -> None:
         outcome = self.outcomes[release.key]
-        outcome.started_at = _now()
         try:
-            _ReleaseRun(release, outcome, self).run()
+            outcome.started_at = _now()
+            self._work(lambda: _ReleaseRun(release, outcome, self).run())
         except RunnerError as err:
             outcome.status, outcome.error = FAILED, str(err)
         except BaseException as err:  # noqa: BLE001 - a bug, or an interrupt: this release failed
