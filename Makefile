@@ -8,7 +8,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: install test lint unit e2e conformance demo clean testbed fuzz reliability lock
+.PHONY: install test lint unit e2e conformance demo clean testbed fuzz reliability lock lambda-zip
 
 # The lock: uv.lock, resolved by uv from pyproject.toml for every platform and Python >= 3.11,
 # and its exports with hashes, which pip installs (the Action, the image, the Lambda zip, this
@@ -65,6 +65,14 @@ fuzz: $(STAMP)
 reliability: $(STAMP) testbed
 	RELIABILITY=full $(PY) -m pytest -q -p no:cacheprovider -o timeout=3600 tests/reliability tests/e2e/test_corrupt_records.py
 
+# The Lambda function's zips, x86_64 and arm64, for the python3.12 runtime (docs/lambda.md):
+# dist/lambda/deploy-runner-lambda-3.12-<arch>.zip from the lock (requirements/aws.txt), each
+# size reported (the build fails above Lambda's 250 MB unzipped). A Python 3.12 on the
+# machine (LAMBDA_PYTHON) adds the modules' bytecode, which Lambda cannot write itself.
+LAMBDA_PYTHON ?= $(shell command -v python3.12)
+lambda-zip: $(STAMP)
+	$(PY) lambda/build.py --python-version 3.12 $(if $(LAMBDA_PYTHON),--compile-with $(LAMBDA_PYTHON))
+
 # Builds (first time only) the testbed binaries, outside pytest's per-test timeout.
 testbed: $(STAMP)
 	$(PY) -m runner.testbed build
@@ -77,4 +85,4 @@ demo: $(STAMP) testbed
 	$(PY) -m runner.demo
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache .import_linter_cache
+	rm -rf $(VENV) .pytest_cache .ruff_cache .import_linter_cache dist

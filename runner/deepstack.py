@@ -116,6 +116,8 @@ def start_deep_thread(work: Callable[[], None]) -> int:
         _deep_threads.add(ident)
         try:
             work()
+        except KeyboardInterrupt:
+            pass  # passed on after `work` had reported (its very last steps): nothing left to stop
         finally:
             _deep_threads.discard(ident)
 
@@ -147,7 +149,7 @@ def _wait(done: Any, box: dict[str, Any]) -> None:
     try:
         done.acquire()
     except KeyboardInterrupt as interrupt:  # Terminated too: the work gets the same kind
-        _interrupt(box.get("ident"), type(interrupt))
+        interrupt_work(box.get("ident"), type(interrupt))
         done.acquire()  # a second Ctrl-C propagates from here
 
 
@@ -159,7 +161,9 @@ def interrupt_thread(ident: int, kind: type[BaseException]) -> None:
     ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(ident), ctypes.py_object(kind))
 
 
-def _interrupt(ident: int | None, kind: type[BaseException]) -> None:
+def interrupt_work(ident: int | None, kind: type[BaseException]) -> None:
+    """Raise `kind` in the thread `ident` and wake every blocked read registered with
+    WakeOnInterrupt (a signal reaching the main thread; a spec run's deadline)."""
     if ident is not None:
         interrupt_thread(ident, kind)
     for wake in list(_wakers):

@@ -53,3 +53,26 @@ class Terminated(KeyboardInterrupt):
     def __init__(self, signal_number: int = 15) -> None:
         super().__init__(signal_number)
         self.signal_number = signal_number
+
+
+DEADLINE_EXCEEDED = "context deadline exceeded"  # Go's context.DeadlineExceeded
+
+
+class DeadlineReached(KeyboardInterrupt):
+    """The run's deadline passed with work still running (a Lambda function's time running
+    out: runner.actions.run's RunOptions.deadline). Raised in the work as a signal's
+    interrupt is, so every clean-up that handles one handles this too; an install or
+    upgrade records its revision failed with DeadlineExceeded's reason."""
+
+
+class DeadlineExceeded(RunnerError):
+    """Why an operation stopped at the run's deadline (recorded on its failed revision)."""
+
+    def __init__(self) -> None:
+        super().__init__(f"{DEADLINE_EXCEEDED}: the run's time ran out while this release was deploying")
+
+
+def interrupted(interrupt: BaseException) -> RunnerError:
+    """The error an interrupted operation ends with: the deadline's, else a signal's
+    `context canceled`."""
+    return DeadlineExceeded() if isinstance(interrupt, DeadlineReached) else Canceled()

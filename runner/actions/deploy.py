@@ -13,6 +13,8 @@ Cancellation (SIGINT, SIGTERM: a KeyboardInterrupt here, runner.deepstack passes
 it on) ends as Helm's does: `Release x has been cancelled.` told at once, the
 release recorded failed with `context canceled` (and undone as for any failure
 when asked), the error `context canceled`; the lock is released on the way out.
+A spec run's deadline (runner.errors.DeadlineReached) ends the same way, with
+`context deadline exceeded: ...` as the reason.
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ from runner.actions.release_config import (
 )
 from runner.actions.results import NOTICE, ReleaseResult, without_secrets
 from runner.actions.template import BUILD_FAILED, BUILD_FAILED_FROM
-from runner.errors import Canceled, RunnerError
+from runner.errors import RunnerError, interrupted
 from runner.kube.apply import ApplyResult
 from runner.kube.cluster import Cluster
 from runner.kube.ownership import OwnershipError, set_release_metadata
@@ -173,7 +175,7 @@ def cancellable(cfg: ActionConfig, name: str, error: type[DeployError]) -> Itera
         yield
     except KeyboardInterrupt as interrupt:
         _tell_cancelled(cfg, name)
-        raise error(str(Canceled())) from interrupt
+        raise error(str(interrupted(interrupt))) from interrupt
 
 
 def _tell_cancelled(cfg: ActionConfig, name: str) -> None:
@@ -230,9 +232,9 @@ def _apply(cfg: ActionConfig, cluster: Cluster, opts: DeployOptions, plan: Plan,
     except KeyboardInterrupt as interrupt:
         # Helm's handleContext: an interrupted operation is recorded failed, not left pending.
         _tell_cancelled(cfg, plan.release.name)
-        canceled = Canceled()
-        canceled.__cause__ = interrupt
-        _fail(cfg, plan, canceled, applied, first_evidence)
+        stopped = interrupted(interrupt)
+        stopped.__cause__ = interrupt
+        _fail(cfg, plan, stopped, applied, first_evidence)
     return applied
 
 

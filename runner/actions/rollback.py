@@ -34,7 +34,7 @@ from runner.actions.release_config import (
 )
 from runner.actions.results import ReleaseResult
 from runner.actions.template import BUILD_FAILED_FROM
-from runner.errors import CANCELED, RunnerError
+from runner.errors import RunnerError, interrupted
 from runner.kube.cluster import Lock
 from runner.kube.ownership import set_release_metadata
 from runner.kube.wait import in_effect
@@ -146,11 +146,11 @@ def rollback_locked(cfg: ActionConfig, opts: RollbackOptions, lock: Lock | None)
     try:
         with evidence.on_error(cfg):
             _perform(cfg, opts, current, target, server_side, result)
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as interrupt:
         # Stopped by a signal (Helm's rollback has no handler and leaves the record pending):
         # recorded failed, so the next operation need not wait for --timeout to pass.
         target.info.status = FAILED
-        target.info.description = f'Rollback "{target.name}" failed: {CANCELED}'
+        target.info.description = f'Rollback "{target.name}" failed: {interrupted(interrupt)}'
         cfg.storage.update(target)
         raise
     cfg.debug("updating status for rolled back release", name=opts.name)

@@ -12,6 +12,13 @@ each (runner.actions.diff) and deploy what changed, independent releases at once
   gets no new revision (helmfile's `apply`); `sync` upgrades every one anyway.
 - `plan` writes nothing: the diffs and what would be installed, upgraded or
   uninstalled.
+- A deadline (the Lambda's remaining time): waits, hooks and the lock wait end
+  FAILURE_SECONDS before it (a wait that runs out fails as Helm's timeout does: the
+  revision recorded failed, the lock released); a release with no time left to deploy
+  fails without writing; one still running at the deadline is interrupted as a signal
+  interrupts it (recorded failed: `context deadline exceeded`).
+- forward_only (a chart push): a release whose new chart version is older than its
+  deployed revision's is skipped, never rolled back.
 
 The outcome is one RunResult (runner.spec.result); nothing here prints.
 """
@@ -19,6 +26,7 @@ The outcome is one RunResult (runner.spec.result); nothing here prints.
 from __future__ import annotations
 
 import queue
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -56,6 +64,9 @@ from runner.spec.result import (
 )
 
 DEFAULT_CONCURRENCY = 4
+# Before a run's deadline, the time a failing deploy keeps for its failure: the evidence of
+# what was not ready, the failed record, the lock's release.
+FAILURE_SECONDS = 5.0
 _SERVER_SIDE = {"ssa": "true", "csa": "false", "auto": "auto"}
 _SUCCEEDED = (DEPLOYED, UNINSTALLED, UNCHANGED, PLANNED)
 
@@ -73,6 +84,12 @@ class RunOptions:
     # its deploy marks secret and what its last revision held at its secret paths (so a
     # diff's old side is hidden too).
     redactor: Redactor = field(default_factory=Redactor)
+    # A time.monotonic() by which every release has stopped (see the module's docstring).
+    deadline: float | None = None
+    # Skip a release whose chart version is older than its deployed revision's.
+    forward_only: bool = False
+    # Releases the caller leaves out, by key, with why (the Lambda: not the pushed chart).
+    not_selected: dict[str, str] = field(default_factory=dict)
 
 
 # The ActionConfig of a namespace (clients shared, storage per namespace).
@@ -90,7 +107,7 @@ def run_spec(spec: LoadedSpec, context: RunContext, connect: Connect,
                        "plan" if options.plan else ("sync" if options.sync else "run"),
                        context.event, started_at=_now(), warnings=list(spec.warnings))
     outcomes = {r.key: _outcome(r, spec) for r in spec.releases}
-    selected = _select(spec.releases, options.releases, context, outcomes)
+    selected = _select(spec.releases, options.releases, context, outcomes, options.not_selected)
     _Scheduler(selected, outcomes, connect, options, on_message, spec.source).run()
     result.releases = [outcomes[r.key] for r in spec.releases]
     result.finished_at = _now()
@@ -113,7 +130,7 @@ def _relative(path: str, base: str) -> str:
 
 
 def _select(releases: list[ReleaseSpec], names: list[str], context: RunContext,
-            outcomes: dict[str, ReleaseOutcome]) -> list[ReleaseSpec]:
+            outcomes: dict[str, ReleaseOutcome], left_out: dict[str, str] | None = None) -> list[ReleaseSpec]:
     """The releases this run concerns; the others are marked not selected, with why."""
     unknown = [n for n in names if not any(n in (r.name, r.key) for r in releases)]
     if unknown:
@@ -121,7 +138,7 @@ def _select(releases: list[ReleaseSpec], names: list[str], context: RunContext,
                           f"(releases: {', '.join(r.key for r in releases)})")
     chosen = []
     for release in releases:
-        reason = _not_selected(release, names, context)
+        reason = (left_out or {}).get(release.key) or _not_selected(release, names, context)
         if reason:
             outcomes[release.key].status, outcomes[release.key].reason = NOT_SELECTED, reason
         else:
@@ -175,12 +192,18 @@ class _Scheduler:
         self.options = options
         self.on_message = on_message
         self.needs = waits(releases)
+        # The threads inside a release's work, which an interrupt may reach; those starting
+        # or reporting (queue and clock bookkeeping) are left alone: an exception landing
+        # inside a lock's bookkeeping would leave the lock held.
+        self._guard = threading.Lock()
+        self._working: set[int] = set()
 
     def run(self) -> None:
         """Start ready releases (up to the bound), each on a deep-stack thread of its own, and
         wait for one to finish before looking again. An interrupt (Ctrl-C, SIGTERM) starts
         nothing more and is passed on to the running releases, which record their failure."""
-        from runner.deepstack import interrupt_thread, start_deep_thread
+        from runner.deepstack import interrupt_work, start_deep_thread
+        from runner.errors import DeadlineReached
 
         pending = {r.key: r for r in self.releases}
         finished: queue.Queue[str] = queue.Queue()
@@ -192,13 +215,61 @@ class _Scheduler:
                     running[key] = start_deep_thread(lambda r=release: self._one(r, finished))
                 if not running:
                     break
-                running.pop(finished.get())
+                try:
+                    running.pop(finished.get(timeout=self._until_deadline()))
+                except queue.Empty:  # the deadline: what still runs is stopped, and recorded
+                    raise DeadlineReached() from None
         except BaseException as interrupt:
-            for ident in running.values():
-                interrupt_thread(ident, type(interrupt))
-            while running:
-                running.pop(finished.get())
-            raise
+            with self._guard:  # only threads inside a release's work: never the bookkeeping
+                for ident in running.values():
+                    if ident in self._working:
+                        interrupt_work(ident, type(interrupt))
+            self._wait_for(running, finished, interrupt)
+            if not isinstance(interrupt, DeadlineReached):
+                raise
+            for key in pending:  # never started: they fail, with why
+                self.outcomes[key].status = FAILED
+                self.outcomes[key].error = "not started: the run's deadline passed"
+
+    def _wait_for(self, running: dict[str, int], finished: queue.Queue[str], interrupt: BaseException) -> None:
+        """Wait for the interrupted releases to finish. An interrupt lands between any two
+        Python steps, also before a release's thread reports (or after its last report):
+        a thread that ended without reporting is taken as finished, its release failed."""
+        import sys
+
+        from runner.errors import DeadlineReached, interrupted
+
+        while running:
+            try:
+                running.pop(finished.get(timeout=0.2))
+                continue
+            except queue.Empty:
+                pass
+            alive = sys._current_frames()  # noqa: SLF001 - the threads still running
+            for key, ident in list(running.items()):
+                if ident not in alive:
+                    del running[key]
+                    outcome = self.outcomes[key]
+                    if not outcome.status:
+                        outcome.status = FAILED
+                        outcome.error = (str(interrupted(interrupt)) if isinstance(interrupt, DeadlineReached)
+                                         else "interrupted")
+
+    def _work(self, work: Callable[[], None]) -> None:
+        """`work()`, the time an interrupt may reach this thread."""
+        ident = threading.get_ident()
+        with self._guard:
+            self._working.add(ident)
+        try:
+            work()
+        finally:
+            with self._guard:
+                self._working.discard(ident)
+
+    def _until_deadline(self) -> float | None:
+        if self.options.deadline is None:
+            return None
+        return max(0.0, self.options.deadline - time.monotonic())
 
     def _ready(self, pending: dict[str, ReleaseSpec]) -> list[str]:
         """Pending releases whose needs all finished well; those with a failed or skipped
@@ -222,16 +293,19 @@ class _Scheduler:
 
     def _one(self, release: ReleaseSpec, finished: queue.Queue[str]) -> None:
         outcome = self.outcomes[release.key]
-        outcome.started_at = _now()
         try:
-            _ReleaseRun(release, outcome, self).run()
+            outcome.started_at = _now()
+            self._work(lambda: _ReleaseRun(release, outcome, self).run())
         except RunnerError as err:
             outcome.status, outcome.error = FAILED, str(err)
         except BaseException as err:  # noqa: BLE001 - a bug, or an interrupt: this release failed
-            from runner.errors import internal_error
+            from runner.errors import DeadlineReached, internal_error, interrupted
 
             outcome.status = FAILED
-            outcome.error = "interrupted" if isinstance(err, KeyboardInterrupt) else str(internal_error(err))
+            if isinstance(err, DeadlineReached):
+                outcome.error = str(interrupted(err))
+            else:
+                outcome.error = "interrupted" if isinstance(err, KeyboardInterrupt) else str(internal_error(err))
         finally:
             outcome.finished_at = _now()
             finished.put(release.key)
@@ -256,6 +330,7 @@ class _ReleaseRun:
         step = time.monotonic()
         try:
             opts, own = deploy_options(release, self.options.wait_for_lock, self.source)
+            self._time_left("started")
             plan = plan_release(self.cfg, opts, own, installed=release.installed,
                                 options=self.options.diff)
         finally:
@@ -264,6 +339,11 @@ class _ReleaseRun:
         self._record_plan(plan)
         if release.secret_values and plan.current is not None:
             add_previous_secrets(self.options.redactor, release, plan.current.config)
+        older = _older_than_deployed(plan) if self.options.forward_only else ""
+        if older:
+            outcome.status, outcome.reason = SKIPPED, older
+            outcome.revision = plan.current.version if plan.current else None
+            return
         if plan.action == NONE or (plan.unchanged and not self.options.sync):
             outcome.action, outcome.status, outcome.reason = NONE, UNCHANGED, _unchanged_reason(plan)
             outcome.revision = plan.current.version if plan.current else None
@@ -273,6 +353,9 @@ class _ReleaseRun:
             return
         step = time.monotonic()
         try:
+            left = self._time_left("deployed")
+            if left is not None:  # waits, hooks and the lock wait end before the deadline
+                opts.timeout, opts.wait_for_lock = min(opts.timeout, left), min(opts.wait_for_lock, left)
             self._deploy(plan, opts, own)
         except RunnerError as err:
             outcome.status, outcome.error = FAILED, str(err)
@@ -282,6 +365,16 @@ class _ReleaseRun:
             outcome.hook_logs = _hook_logs(self.cfg.hook_logs, release)  # a failure's too
             outcome.not_ready = _not_ready(self.cfg.evidence) if outcome.status == FAILED else []
             self._messages()
+
+    def _time_left(self, doing: str) -> float | None:
+        """Seconds this release may still spend before its failure must start (None: no
+        deadline); none left fails it before it writes anything."""
+        if self.options.deadline is None:
+            return None
+        left = self.options.deadline - FAILURE_SECONDS - time.monotonic()
+        if left <= 0:
+            raise RunnerError(f"not {doing}: the run's deadline leaves no time to deploy it")
+        return left
 
     def _record_plan(self, plan: ReleasePlan) -> None:
         outcome = self.outcome
@@ -348,6 +441,23 @@ def deploy_options(release: ReleaseSpec, wait_for_lock: float = 0.0, source: str
     own = UpgradeOptions(install=True, cleanup_on_fail=release.cleanup_on_fail,
                          history_max=release.history_max, force_replace=release.force_replace)
     return opts, own
+
+
+def _older_than_deployed(plan: ReleasePlan) -> str:
+    """Why a chart older than the deployed revision's is not deployed ("" when it is not)."""
+    from runner.funcs import semver
+
+    if plan.current is None or not plan.chart_version:
+        return ""
+    deployed = str(((plan.current.chart or {}).get("metadata") or {}).get("version") or "")
+    try:
+        older = semver.compare(semver.new_version(plan.chart_version), semver.new_version(deployed)) < 0
+    except semver.SemverError:
+        return ""
+    if not older:
+        return ""
+    return (f"chart version {plan.chart_version} is older than {deployed}, deployed at revision "
+            f"{plan.current.version}: a push never rolls a release back")
 
 
 def _unchanged_reason(plan: ReleasePlan) -> str:

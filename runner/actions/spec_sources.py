@@ -28,6 +28,8 @@ def chart_path(chart: ChartRef) -> str:
     from runner.chart.sources.downloader import SourceOptions, locate_chart
     from runner.chart.sources.paths import default_keyring
 
+    if chart.located:
+        return chart.located
     repo = chart.repository
     options = SourceOptions(version=chart.version)
     if repo is not None:

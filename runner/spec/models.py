@@ -82,7 +82,7 @@ class Repository(_Model):
     """A chart repository (helmfile's `repositories` entry): charts name it as `NAME/chart`."""
 
     name: str = Field(min_length=1, description="how charts refer to it: NAME/chart")
-    url: str = Field(min_length=1, description="an HTTP(S) chart repository, or with oci: true "
+    url: str = Field(min_length=1, description="an HTTP(S) or s3:// chart repository, or with oci: true "
                                                "an OCI registry path (host/path)")
     oci: bool = Field(False, description="the url is an OCI registry: charts are NAME/chart -> "
                                          "oci://URL/chart")
@@ -231,7 +231,8 @@ class ReleaseSettings(DeploySettings):
 
     namespace: str | None = Field(None, description="default: --namespace, else the kubeconfig's")
     chart: str | None = Field(None, description="a path (relative to the spec file), REPO/chart "
-                                                "naming a repositories entry, or oci://...")
+                                                "naming a repositories entry, oci://..., "
+                                                "s3://bucket/prefix/name or a chart URL")
     version: str | None = Field(None, description="a chart version constraint (~1.2, ^2.0.0, 1.4.0)")
     values: list[ValuesEntry] | None = None
     set: list[SetValue] | None = None
@@ -286,7 +287,8 @@ class Release(ReleaseSettings):
 
     name: str = Field(min_length=1, description="the release name")
     chart: str = Field(min_length=1, description="a path (relative to the spec file), REPO/chart "
-                                                 "naming a repositories entry, or oci://...")
+                                                 "naming a repositories entry, oci://..., "
+                                                "s3://bucket/prefix/name or a chart URL")
 
 
 class Eks(_Model):

@@ -31,10 +31,11 @@ _SERVER_SIDE = {"true": "ssa", "false": "csa", "auto": "auto", True: "ssa", Fals
 
 @dataclass(frozen=True)
 class ChartRef:
-    """Where a release's chart comes from: a local path, a chart repository, or OCI."""
+    """Where a release's chart comes from: a local path, a chart repository, OCI, or a URL
+    (`s3://bucket/prefix/name`, an archive's URL)."""
 
-    kind: str  # "path" | "repo" | "oci"
-    ref: str  # the absolute path, the chart name in the repository, or the oci:// reference
+    kind: str  # "path" | "repo" | "oci" | "url"
+    ref: str  # the absolute path, the chart name in the repository, the oci:// reference or URL
     version: str = ""
     repository: Repository | None = None
     # the release's own connection settings (helmfile's release keys), added to its repository's
@@ -42,6 +43,9 @@ class ChartRef:
     keyring: str = ""
     plain_http: bool = False
     insecure_skip_tls_verify: bool = False
+    # The archive, already fetched: the Lambda fetches a pushed chart to check it before the
+    # run (runner.awslambda), and the run deploys those very bytes.
+    located: str = ""
 
     def describe(self) -> str:
         where = f"{self.repository.name}/{self.ref}" if self.repository else self.ref
@@ -162,6 +166,8 @@ def _chart(chart: str, version: str, repos: dict[str, Repository], base_dir: str
         version = ">0.0.0-0"  # Helm's --devel: pre-releases admitted
     if chart.startswith("oci://"):
         return ChartRef("oci", chart, version)
+    if "://" in chart:  # s3://bucket/prefix/name, https://host/chart-1.0.0.tgz
+        return ChartRef("url", chart, version)
     head, _, rest = chart.partition("/")
     if rest and head in repos and not chart.startswith((".", "/")):
         repo = repos[head]

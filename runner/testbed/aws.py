@@ -13,6 +13,11 @@ through AWS_ENDPOINT_URL), with the two things an EKS login needs that moto lack
 - EKS clusters whose endpoint and CA are the testbed's: moto's DescribeCluster makes up
   both; `add_eks_cluster` creates the cluster through the API, then sets them in moto's
   backend (the server runs in this process, so its backends are ours to set).
+- ECR registries that hold images: moto keeps none, and its GetAuthorizationToken names
+  the account's registry host (`proxyEndpoint`), which nothing serves here. `EcrRegistries`
+  (in front of moto) answers for a registry given with `ecr_registry(account, region,
+  endpoint)` with that endpoint as its proxyEndpoint (the tests' OCI registry, where the
+  user `AWS` with moto's password `ACCOUNT-auth-token` logs in) and a validity of 12 hours.
 
     with AwsServer.start() as aws:
         env = aws.environment()        # AWS_ENDPOINT_URL, credentials of an IAM user, region
@@ -117,6 +122,51 @@ def _sts_error(start_response: Any, err: Refusal) -> list[bytes]:
     return [body]
 
 
+def ecr_password(account: str = ACCOUNT) -> str:
+    """The password moto's ecr:GetAuthorizationToken gives the user AWS."""
+    return f"{account}-auth-token"
+
+
+class EcrRegistries:
+    """WSGI: ecr:GetAuthorizationToken answered by moto, with the proxyEndpoint of each
+    registry given to `add` (and a token valid for 12 hours, as ECR's)."""
+
+    TARGET = "AmazonEC2ContainerRegistry_V20150921.GetAuthorizationToken"
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+        self.endpoints: dict[str, str] = {}  # ACCOUNT.dkr.ecr.REGION.amazonaws.com -> endpoint URL
+
+    def add(self, account: str, region: str, endpoint: str) -> str:
+        host = f"{account}.dkr.ecr.{region}.amazonaws.com"
+        self.endpoints[host] = endpoint
+        return host
+
+    def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
+        if environ.get("HTTP_X_AMZ_TARGET") != self.TARGET:
+            return self.app(environ, start_response)
+        answered: dict[str, Any] = {}
+
+        def keep(status: str, headers: list[tuple[str, str]], *_: Any) -> Any:
+            answered.update(status=status, headers=headers)
+            return lambda data: None
+
+        body = b"".join(self.app(environ, keep))
+        if answered["status"].startswith("200"):
+            import json
+            import time
+
+            answer = json.loads(body)
+            for entry in answer.get("authorizationData") or []:
+                host = str(entry.get("proxyEndpoint", "")).removeprefix("https://")
+                entry["proxyEndpoint"] = self.endpoints.get(host, entry["proxyEndpoint"])
+                entry["expiresAt"] = time.time() + 12 * 3600
+            body = json.dumps(answer).encode()
+        headers = [(k, v) for k, v in answered["headers"] if k.lower() != "content-length"]
+        start_response(answered["status"], [*headers, ("Content-Length", str(len(body)))])
+        return [body]
+
+
 @dataclass(frozen=True)
 class Keys:
     access_key_id: str
@@ -136,7 +186,8 @@ class AwsServer:
                 pass  # a line per request on the tests' stderr
 
         self.sts = PresignedCallerIdentity(DomainDispatcherApplication(create_backend_app))
-        self._server = make_server(LOOPBACK, 0, self.sts, threaded=True, request_handler=QuietHandler)
+        self.ecr = EcrRegistries(self.sts)
+        self._server = make_server(LOOPBACK, 0, self.ecr, threaded=True, request_handler=QuietHandler)
         self._thread = threading.Thread(target=self._server.serve_forever, name="moto", daemon=True)
 
     @classmethod
@@ -199,6 +250,13 @@ class AwsServer:
                 "AWS_SECRET_ACCESS_KEY": keys.secret_access_key, "AWS_REGION": region,
                 "AWS_CONFIG_FILE": "/dev/null", "AWS_SHARED_CREDENTIALS_FILE": "/dev/null",
                 "AWS_EC2_METADATA_DISABLED": "true"}
+
+    # -- ECR ------------------------------------------------------------------------------
+
+    def ecr_registry(self, endpoint: str, account: str = ACCOUNT, region: str = REGION) -> str:
+        """ECR's registry of `account` in `region`, served at `endpoint` (http://HOST:PORT: the
+        tests' OCI registry, where the user AWS logs in with ecr_password(account)); its host."""
+        return self.ecr.add(account, region, endpoint)
 
     # -- EKS ------------------------------------------------------------------------------
 

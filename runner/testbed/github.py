@@ -19,6 +19,11 @@ Faults for the retry paths: `fail(operation, status, headers, body, times)` answ
 next `times` calls of an operation with that response instead. Tokens in `read_only`
 get GitHub's 403 "Resource not accessible by integration" on every write, as a fork's
 pull request token does.
+
+A GitHub App (`app=(app_id, public_key_pem)`): its JWT (RS256, signed with the App's
+private key, `iss` the App's id, not expired) is taken for the App's two calls, the
+repository's installation and an installation token; each token minted so is then taken
+for the report's calls, as GitHub takes them.
 """
 
 from __future__ import annotations
@@ -77,8 +82,12 @@ class FakeGitHub:
     """The server: `with FakeGitHub() as github:`, then GITHUB_API_URL=github.url."""
 
     def __init__(self, *, repository: str = "Codertocat/Hello-World", prefix: str = "",
-                 token: str = TOKEN, read_only: tuple[str, ...] = ()) -> None:
+                 token: str = TOKEN, read_only: tuple[str, ...] = (),
+                 app: tuple[str, str] | None = None) -> None:
         self.repository = repository
+        self.app = app  # (app id, public key PEM)
+        self.installation_id = 4242
+        self.minted: list[str] = []  # installation tokens, in order
         self.prefix = prefix.rstrip("/")  # "/api/v3" as on GitHub Enterprise Server
         self.tokens = {token, *read_only}
         self.read_only = set(read_only)
@@ -165,6 +174,8 @@ class FakeGitHub:
         if route is None:
             return 404, {}, {"message": "Not Found"}
         r.operation, params = route
+        if r.operation.startswith("apps/"):
+            return self._app_call(r, params)
         token = _token(r.headers)
         if token not in self.tokens:
             return 401, {}, {"message": "Bad credentials"}
@@ -185,6 +196,38 @@ class FakeGitHub:
         if isinstance(answer, tuple):
             return answer
         return status, {}, answer
+
+    def _app_call(self, r: Recorded, params: dict[str, str]) -> tuple[int, dict[str, str], Any]:
+        """An App's own call: its JWT checked, then the installation or a new token."""
+        import jwt
+
+        if self.app is None:
+            return 401, {}, {"message": "A JSON web token could not be decoded"}
+        app_id, public_key = self.app
+        try:
+            claims = jwt.decode(_token(r.headers), public_key, algorithms=["RS256"],
+                                options={"require": ["exp", "iat", "iss"]})
+        except jwt.PyJWTError:
+            return 401, {}, {"message": "A JSON web token could not be decoded"}
+        if str(claims["iss"]) != app_id:
+            return 401, {}, {"message": "Integration not found"}
+        problems = self._problems(r, params)
+        if problems:
+            return 422, {}, {"message": "Validation Failed", "errors": problems}
+        view = self._example(r.operation)
+        if r.operation == "apps/get-repo-installation":
+            if f"{params['owner']}/{params['repo']}" != self.repository:
+                return 404, {}, {"message": "Not Found"}
+            view.update(id=self.installation_id, app_id=int(app_id))
+            return 200, {}, view
+        if int(params["installation_id"]) != self.installation_id:
+            return 404, {}, {"message": "Not Found"}
+        token = f"ghs_{next(self._ids):036d}"
+        self.tokens.add(token)
+        self.minted.append(token)
+        expires = datetime.fromtimestamp(time.time() + 3600, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+        view.update(token=token, expires_at=expires)
+        return 201, {}, view
 
     def _route(self, method: str, path: str) -> tuple[str, dict[str, str]] | None:
         for pattern, op_method, op_id in self._routes:

@@ -53,6 +53,9 @@ OPERATIONS = (
     "issues/update-comment",
     "issues/list-comments",
     "pulls/get",
+    # a GitHub App's installation token (the Lambda's report): its JWT exchanged for it
+    "apps/get-repo-installation",
+    "apps/create-installation-access-token",
 )
 
 # (event, action or None): the payloads the tests and the demo run the entrypoint with.

@@ -21,7 +21,7 @@ from runner.chart.model import API_VERSION_V1, Chart, Dependency, Lock
 from runner.chart.sources import oci
 from runner.chart.sources.downloader import SourceOptions
 from runner.chart.sources.errors import SourceError
-from runner.chart.sources.http import get as http_get
+from runner.chart.sources.getters import get as fetch_url
 from runner.chart.sources.index import IndexFile, resolve_reference_url
 from runner.chart.sources.lockfile import hash_req, now_text, write_lock
 from runner.chart.sources.paths import HelmPaths
@@ -354,13 +354,13 @@ class Manager:
             raise SourceError(f'chart "{dep.name}" has no downloadable URLs')
         url = resolve_reference_url(entry.url, cv.urls[0])
         try:
-            data = http_get(url, http_options(entry))
+            data = fetch_url(url, http_options(entry))
         except SourceError as exc:
             raise SourceError(f"could not download {url}: {exc}") from exc
         prov = None
         if self.options.verify:
             try:
-                prov = http_get(url + ".prov", http_options(entry))
+                prov = fetch_url(url + ".prov", http_options(entry))
             except SourceError:
                 prov = None
         return os.path.basename(urlsplit(url).path), data, prov, url

@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from runner.chart.sources import http, oci
+from runner.chart.sources import getters, http, oci
 from runner.chart.sources.errors import SourceError
 from runner.chart.sources.index import ChartVersion, IndexFile, resolve_reference_url
 from runner.chart.sources.paths import HelmPaths
@@ -102,12 +102,12 @@ def fetch_chart(ref: str, options: SourceOptions, paths: HelmPaths, with_prov: b
     url, http_opts = found.url, found.http
     data = content_cache_get(paths, found.digest)
     if data is None:
-        data = http.get(url, http_opts)
+        data = getters.get(url, http_opts)
     download = Download(data, posixpath.basename(urlsplit(url).path), found.version)
     if with_prov:
         download = replace(download, prov_url=url + ".prov")
         try:
-            return replace(download, prov=http.get(download.prov_url, http_opts))
+            return replace(download, prov=getters.get(download.prov_url, http_opts))
         except SourceError as exc:
             return replace(download, prov_error=str(exc))
     return download
@@ -141,6 +141,11 @@ def resolve_chart_url(ref: str, options: SourceOptions, paths: HelmPaths) -> Res
         return replace(found, http=_owner_options(found.url, found.http, paths))
     if urlsplit(ref).scheme in ("http", "https"):
         return Resolved(ref, _owner_options(ref, options.http(ref), paths), options.version)
+    if getters.registered(ref) is not None:  # s3://bucket/prefix/name[-VERSION.tgz]
+        if getters.is_archive_url(ref):
+            return Resolved(ref, _owner_options(ref, options.http(ref), paths), options.version)
+        version, url = getters.newest_matching(ref, options.version)
+        return Resolved(url, options.http(url), version)
     repo_name, _, chart_name = ref.partition("/")
     if not chart_name:
         raise SourceError(

@@ -171,5 +171,7 @@ def resolve_reference_url(base_url: str, ref_url: str) -> str:
     base = urlsplit(base_url)
     directory = base._replace(path=base.path.rstrip("/") + "/", query="", fragment="")
     ref = urlsplit(ref_url)
-    resolved = urlsplit(urljoin(urlunsplit(directory), ref.path))
+    # urljoin resolves only the schemes it knows: an s3:// repository joins as http does
+    joined = urlsplit(urljoin(urlunsplit(directory._replace(scheme="http")), ref.path))
+    resolved = joined._replace(scheme=base.scheme)
     return urlunsplit(resolved._replace(query=base.query, fragment=ref.fragment))

@@ -15,7 +15,7 @@ import json
 import re
 import sys
 import tempfile
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from runner.chart.model import Metadata
@@ -86,6 +86,7 @@ class Pulled:
     version: str
     prov: bytes | None = None
     file_name: str = ""  # the archive's name as Helm's downloader saves it
+    annotations: dict[str, str] = field(default_factory=dict)  # the manifest's
 
 
 def is_oci(ref: str) -> bool:
@@ -308,7 +309,8 @@ def pull(chart_ref: str, version: str, options: OciOptions, out: TextIO | None =
     digest = "sha256:" + hashlib.sha256(raw).hexdigest()
     data, prov = _chart_blobs(client, ref, ref.uri(tag), manifest)
     report_pull(ref.uri(tag), digest, out)
-    return Pulled(data, ref.uri(tag), digest, chosen, prov, archive_name(f"{ref.chart_name}:{chosen}"))
+    return Pulled(data, ref.uri(tag), digest, chosen, prov, archive_name(f"{ref.chart_name}:{chosen}"),
+                  _annotations(manifest))
 
 
 def _pull_pinned(ref: Reference, version: str, chart_ref: str, options: OciOptions,
@@ -330,7 +332,13 @@ def _pull_pinned(ref: Reference, version: str, chart_ref: str, options: OciOptio
     # Helm's downloader names the file after the URL path: rewritten to name@digest
     # when a version was given, else the reference's own last segment.
     base = f"{ref.chart_name}@{ref.digest}" if version else chart_ref.rsplit("/", 1)[-1]
-    return Pulled(data, ref.pinned_uri(), ref.digest, version, prov, archive_name(base))
+    return Pulled(data, ref.pinned_uri(), ref.digest, version, prov, archive_name(base),
+                  _annotations(manifest))
+
+
+def _annotations(manifest: dict[str, Any]) -> dict[str, str]:
+    found = manifest.get("annotations")
+    return {str(k): str(v) for k, v in found.items()} if isinstance(found, dict) else {}
 
 
 _OCI_TAG = re.compile(r"[\w][\w.-]{0,127}")

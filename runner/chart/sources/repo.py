@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
-from runner.chart.sources import http
+from runner.chart.sources import getters, http
 from runner.chart.sources.errors import SourceError
 from runner.chart.sources.index import IndexFile, load_index
 from runner.chart.sources.paths import HelmPaths
@@ -32,15 +32,14 @@ def http_options(entry: Entry) -> http.HttpOptions:
 
 
 def check_scheme(url: str) -> None:
-    """NewChartRepository: a getter must exist for the URL's scheme (http, https, oci)."""
-    scheme = urlsplit(url).scheme
-    if scheme not in ("http", "https", "oci"):
-        raise SourceError(f"could not find protocol handler for: {scheme}")
+    """NewChartRepository: a getter must exist for the URL's scheme (http, https, oci, and
+    those registered: runner.chart.sources.getters)."""
+    getters.check_scheme(url)
 
 
 def fetch_index(entry: Entry) -> tuple[bytes, IndexFile]:
     """Download and parse a repository's index (DownloadIndexFile without the cache write)."""
-    data = http.get(index_url(entry.url), http_options(entry))
+    data = getters.get(index_url(entry.url), http_options(entry))
     return data, load_index(data, entry.url)
 
 

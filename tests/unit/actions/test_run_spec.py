@@ -312,3 +312,79 @@ def test_one_redactor_hides_what_any_release_or_revision_holds_secret(world):
     for shown in (first, second):
         for secret in ("db-token-from-set", "old-s3cret-message", "new-s3cret-message"):
             assert secret not in shown
+
+
+def _chart_version(world, version: str) -> None:
+    root = world[0]
+    (root / "chart" / "Chart.yaml").write_text(f"apiVersion: v2\nname: chart\nversion: {version}\n")
+
+
+def test_forward_only_never_deploys_an_older_chart_than_the_deployed_one(world):
+    _, _, drivers, _ = world
+    _chart_version(world, "1.1.0")
+    _run(world, SPEC.replace("message: cache", "message: v1"))
+    _chart_version(world, "1.0.0")
+    older = _run(world, forward_only=True)
+    db = older.releases[0]
+    assert (db.status, db.revision) == (SKIPPED, 1)
+    assert db.reason == ("chart version 1.0.0 is older than 1.1.0, deployed at revision 1: a push never "
+                         "rolls a release back")
+    assert [h.version for h in drivers["ns"].heads("db")] == [1]
+    assert _states(_run(world))["db"] == ("upgrade", DEPLOYED, 2)  # without it: the usual upgrade
+
+
+def test_releases_the_caller_leaves_out_are_not_selected_with_its_reason(world):
+    result = _run(world, not_selected={"ns/db": "its chart is not s3://charts/db", "ns/api": "not it"})
+    assert [(r.name, r.status, r.reason) for r in result.releases] == [
+        ("db", NOT_SELECTED, "its chart is not s3://charts/db"), ("cache", DEPLOYED, ""),
+        ("api", NOT_SELECTED, "not it")]
+
+
+def test_a_deadline_already_passed_deploys_nothing_and_says_why(world):
+    import time
+
+    _, cluster, drivers, _ = world
+    result = _run(world, deadline=time.monotonic() - 1)
+    assert {r.status for r in result.releases} == {FAILED}
+    assert result.releases[2].error == "not started: the run's deadline passed"  # api waited for db
+    assert cluster.objects == {} and not drivers.get("ns", RecordingDriver()).heads("db")
+
+
+class StuckWait(FakeCluster):
+    """A wait that ignores its timeout (a server that never answers): only the run's
+    deadline ends it. Records the timeout it was given."""
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        self.timeouts: list[float] = []
+
+    def wait(self, resources, timeout, *, strategy="watcher", jobs=False):
+        import time
+
+        self.timeouts.append(timeout)
+        for _ in range(600):
+            time.sleep(0.05)
+
+
+def test_the_deadline_cuts_the_wait_and_stops_what_still_runs_with_its_revision_failed(tmp_path, monkeypatch):
+    import time
+
+    from runner.actions import run
+
+    monkeypatch.setattr(run, "FAILURE_SECONDS", 0.5)
+    chart = tmp_path / "chart"
+    (chart / "templates").mkdir(parents=True)
+    (chart / "Chart.yaml").write_text("apiVersion: v2\nname: chart\nversion: 1.0.0\n")
+    (chart / "templates" / "cm.yaml").write_text(CM)
+    cluster, driver = StuckWait(), RecordingDriver()
+    text = "releases:\n- {name: web, chart: ./chart, wait: watcher, timeout: 5m}\n"
+    spec = parse_spec(text, "deploy-runner.yaml", str(tmp_path), context=RunContext(), default_namespace="ns")
+    started = time.monotonic()
+    result = run_spec(spec, RunContext(), lambda ns: ActionConfig(cluster, ns, Storage(driver)),
+                      RunOptions(deadline=started + 1.5))
+    [web] = result.releases
+    assert web.status == FAILED and web.error.startswith("context deadline exceeded"), web.error
+    assert cluster.timeouts and cluster.timeouts[0] <= 1.0  # the wait was given what was left
+    last = driver.heads("web")[0]
+    assert (last.version, last.status) == (1, "failed")
+    assert time.monotonic() - started < 10
