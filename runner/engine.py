@@ -232,6 +232,8 @@ class Engine:
     """One render: a template set plus the engine-bound functions."""
 
     def __init__(self, *, strict: bool = False, lint_mode: bool = False,
+                 # Helm's lookup against a cluster (Cluster.lookup, built by the actions);
+                 # None where Helm has no cluster. Refusals raise RunnerError.
                  lookup: Callable[[str, str, str, str], dict[str, Any]] | None = None,
                  track_positions: bool = False) -> None:
         self.strict = strict
@@ -392,8 +394,11 @@ class Engine:
 
     def _lookup_fn(self, api_version: str, kind: str, namespace: str, name: str) -> dict[str, Any]:
         if self._lookup is None or self.lint_mode:
-            return {}  # no cluster: Helm's template/dry-run lookup is an empty map
-        return self._lookup(api_version, kind, namespace, name)
+            return {}  # no cluster (template, --dry-run=client, lint): Helm's empty map
+        try:
+            return self._lookup(api_version, kind, namespace, name)
+        except RunnerError as err:  # the cluster refused: `error calling lookup: <why>`
+            raise FuncError(str(err)) from err
 
 
 def _is_exec_error(err: BaseException) -> bool:

@@ -46,3 +46,9 @@ def corpus_files(pattern: str) -> list[Path]:
     if not found:
         raise CorpusMissing(f"no file of the chart corpus at {CHARTS_DIR} matches {pattern}")
     return found
+
+
+def corpus_values_args(name: str) -> list[str]:
+    """`-f <file>` for a corpus chart that needs values (its _values/<name>.yaml), else none."""
+    values = VALUES_DIR / f"{name}.yaml"
+    return ["-f", str(values)] if values.is_file() else []

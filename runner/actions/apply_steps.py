@@ -1,10 +1,11 @@
 """Rules shared by install, upgrade and rollback around applying: the SSA conflict
-preflight and a chart's CRDs."""
+preflight and a chart's CRDs (Install.Run's installCRDs)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from runner.actions.release_config import ActionConfig
 from runner.kube.apply import FIELD_MANAGER, ApplyConflictError
 from runner.kube.cluster import Cluster
 from runner.kube.resources import Resource
@@ -27,7 +28,25 @@ def preflight(cluster: Cluster, resources: Sequence[Resource], *,
         raise ApplyConflictError(conflicts)
 
 
-def chart_crds(chart: Any) -> list[str]:
-    """The manifests of a chart's crds/ directories (created before anything else, never
-    updated: Helm)."""
-    return [file.data.decode("utf-8", "replace") for _, file in chart.crd_objects()]
+def chart_crds(chart: Any) -> list[tuple[str, str]]:
+    """(name, manifest) of every file of the chart tree's crds/ directories, in Helm's
+    order; the name as Helm's errors give it (`crds/x.yaml`, relative to its chart)."""
+    return [(file.name, file.data.decode("utf-8", "replace")) for _, file in chart.crd_objects()]
+
+
+def install_chart_crds(cfg: ActionConfig, chart: Any, *, dry_run: str, skip: bool,
+                       server_side: bool, force: bool, timeout: float) -> None:
+    """Install.Run's CRD step, before the chart is rendered (so .Capabilities and lookup
+    see the CRDs): with a cluster to talk to (not --dry-run=client) and unless
+    --skip-crds, a server dry run only warns; otherwise the crds/ files are created, or
+    server-side applied (so an existing CRD is brought to the chart's version)."""
+    crds = chart_crds(chart)
+    if skip or not crds or dry_run == "client":
+        return
+    if dry_run:
+        from runner.actions.template import CRDS_ON_DRY_RUN
+        from runner.golang.slog import text_line
+
+        cfg.warn(text_line("WARN", CRDS_ON_DRY_RUN))
+        return
+    cfg.require_cluster().install_crds(crds, timeout, server_side=server_side, force=force)

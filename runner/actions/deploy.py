@@ -98,7 +98,6 @@ class Plan:
     three_way_for_custom: bool = False  # CSA take-over merges custom resources three-way
     force_replace: bool = False  # PUT changed objects instead of patching them
     replace: bool = False  # install --replace (or a retry): supersede the last record first
-    crds: list[str] = field(default_factory=list)  # install: crds/ manifests, created first
     history_max: int = 0  # revisions kept when the record is stored (0: all)
     notes: list[str] = field(default_factory=list)  # told with the result
     # Called after the record is marked failed; may raise its own error (cleanup, undo).
@@ -111,7 +110,7 @@ class Plan:
 
 def render(cfg: ActionConfig, opts: DeployOptions, chart: Any, source: str,
            values: dict[str, Any], *, namespace: str, revision: int,
-           upgrade: bool) -> RenderedRelease:
+           upgrade: bool, before_render: Callable[[Any], None] | None = None) -> RenderedRelease:
     """The chart rendered for release `opts.name` at `revision` (offline for --dry-run=client).
     An install sees no history (HIP-0029: "no deployed release"), also over records kept by
     `uninstall --keep-history` or a failed install (--replace, upgrade --install)."""
@@ -119,7 +118,8 @@ def render(cfg: ActionConfig, opts: DeployOptions, chart: Any, source: str,
         opts.name, namespace, revision, upgrade, opts.release_history_max if upgrade else 0,
         opts.include_history_values, offline=opts.dry_run == "client",
         skip_schema_validation=opts.skip_schema_validation,
-        render_subchart_notes=opts.render_subchart_notes, post_renderer=opts.post_renderer))
+        render_subchart_notes=opts.render_subchart_notes, post_renderer=opts.post_renderer,
+        before_render=before_render))
 
 
 def debug_dependencies(cfg: ActionConfig, chart: Any) -> None:
@@ -138,8 +138,6 @@ def deploy(cfg: ActionConfig, opts: DeployOptions, plan: Plan) -> ReleaseResult:
         release.info.description = opts.description or DRY_RUN_COMPLETE
         return result
     cluster = cfg.require_cluster()
-    if plan.crds and not opts.dry_run:
-        cluster.install_crds(plan.crds, opts.timeout)
     current, target = _objects(cluster, opts, plan)
     if opts.dry_run:
         release.info.description = opts.description or DRY_RUN_COMPLETE

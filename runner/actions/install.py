@@ -12,7 +12,7 @@ import time
 from dataclasses import dataclass, replace
 
 from runner import engine
-from runner.actions.apply_steps import chart_crds
+from runner.actions.apply_steps import install_chart_crds
 from runner.actions.deploy import (
     DeployError,
     DeployOptions,
@@ -34,6 +34,7 @@ from runner.actions.results import ReleaseResult
 from runner.errors import RunnerError
 from runner.kube.apply import ApplyResult
 from runner.kube.cluster import Lock
+from runner.kube.crds import CRDInstallError
 from runner.release.applymethod import method_for, resolve_server_side
 from runner.release.record import (
     FAILED,
@@ -92,10 +93,21 @@ def install(cfg: ActionConfig, opts: DeployOptions,
             return deploy(cfg, opts, plan)
 
 
+def _install_crds(cfg: ActionConfig, opts: DeployOptions, chart: Any) -> None:
+    """The chart's crds/ once its dependencies are processed, before the cluster's
+    capabilities are read and it is rendered, as Helm's install (failures are the install's)."""
+    try:
+        install_chart_crds(cfg, chart, dry_run=opts.dry_run, skip=opts.skip_crds,
+                           server_side=resolve_server_side(opts.server_side),
+                           force=opts.force_conflicts, timeout=opts.timeout)
+    except CRDInstallError as err:
+        raise InstallError(str(err)) from err
+
+
 def _plan(cfg: ActionConfig, opts: DeployOptions, chart: Any, source: str) -> Plan:
     server_side = resolve_server_side(opts.server_side)
     rendered = render(cfg, opts, chart, source, opts.values, namespace=cfg.namespace,
-                      revision=1, upgrade=False)
+                      revision=1, upgrade=False, before_render=lambda ready: _install_crds(cfg, opts, ready))
     labels = check_labels(opts.labels)
     stamp = now()
     release = Release(
@@ -107,7 +119,6 @@ def _plan(cfg: ActionConfig, opts: DeployOptions, chart: Any, source: str) -> Pl
         labels={} if opts.dry_run else labels,  # Helm's dry-run record carries none
     )
     return Plan(release, server_side, InstallError,
-                crds=[] if opts.skip_crds else chart_crds(chart),
                 # Helm: taking objects over with client-side apply merges custom resources three-way.
                 three_way_for_custom=opts.take_ownership and not server_side,
                 on_failure=(lambda err, applied: _undo(cfg, release, applied, err))

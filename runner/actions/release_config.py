@@ -248,6 +248,9 @@ class RenderRequest:
     render_subchart_notes: bool = False
     post_renderer: Any = None  # runner.postrender.PostRenderer (--post-renderer)
     track_positions: bool = False  # documents answer source_for(line) (a diff's source lines)
+    # Install's step between processing the chart's dependencies and reading the cluster's
+    # capabilities: its crds/ (called with the chart, its disabled subcharts gone).
+    before_render: Callable[[Any], None] | None = None
 
 
 @dataclass
@@ -275,12 +278,16 @@ def render_release(cfg: ActionConfig, chart: Any, chart_source: str | None,
     from runner.chart.prepare import check_installable, check_kube_version
 
     check_installable(chart)
+    if req.before_render is not None:
+        req.before_render(chart)
+    lookup = None  # --dry-run=client: Helm's lookup has no cluster (empty maps)
     if req.offline:
         caps, version = default_capabilities(), ""
     else:
         cluster = cfg.require_cluster()
         version = cluster.server_version()
         caps = cluster_capabilities(cluster, version)
+        lookup = cluster.lookup
     check_kube_version(chart, version or caps.KubeVersion.String())
     options = engine.ReleaseOptions(req.name, req.namespace, req.revision,
                                     not req.is_upgrade, req.is_upgrade)
@@ -292,7 +299,8 @@ def render_release(cfg: ActionConfig, chart: Any, chart_source: str | None,
     release_history.attach(top, history)
     rendered = render_resources(chart, top, TemplateOptions(
         release_name=req.name, namespace=req.namespace, render_subchart_notes=req.render_subchart_notes,
-        post_renderer=req.post_renderer, track_positions=req.track_positions), on_warning=cfg.warn)
+        post_renderer=req.post_renderer, track_positions=req.track_positions, lookup=lookup),
+        on_warning=cfg.warn)
     hooks = [_record_hook(h) for h in rendered.hooks]
     return RenderedRelease(rendered.manifest, hooks, rendered.notes,
                            chart_to_json(chart, chart_source), history,

@@ -34,6 +34,8 @@ if TYPE_CHECKING:
 
 NOTES_SUFFIX = "NOTES.txt"
 DEBUG_HINT = "\n\nUse --debug flag to render out invalid YAML"
+# Install.Run's warning when a server dry run (install, template) leaves a chart's crds/ out.
+CRDS_ON_DRY_RUN = "This chart or one of its subcharts contains CRDs. Rendering may fail or contain inaccuracies."
 _SOURCE_NAME = LazyPattern(r"# Source: [^/]+/(.+)")
 
 
@@ -46,7 +48,7 @@ class TemplateOptions:
                  "set_values", "set_string", "set_file", "set_json", "set_literal", "show_only",
                  "output_dir", "use_release_name", "include_crds", "skip_crds", "skip_tests",
                  "is_upgrade", "no_hooks", "kube_version", "api_versions", "source_args",
-                 "post_renderer", "skip_schema_validation", "cluster", "track_positions")
+                 "post_renderer", "skip_schema_validation", "cluster", "track_positions", "lookup")
 
     def __init__(
         self, *, release_name: str = "release-name",
@@ -66,6 +68,9 @@ class TemplateOptions:
         # --dry-run=server: the ActionConfig whose cluster gives .Capabilities; None renders offline
         cluster: Any = None,
         track_positions: bool = False,  # documents keep template positions (diffs point at lines)
+        # Helm's lookup against the cluster (Cluster.lookup) where Helm renders with one:
+        # install/upgrade, their server dry runs, `template --dry-run=server`; None: empty maps.
+        lookup: Any = None,
     ) -> None:
         self.release_name = release_name
         self.render_subchart_notes = render_subchart_notes
@@ -92,6 +97,7 @@ class TemplateOptions:
         self.skip_schema_validation = skip_schema_validation
         self.cluster = cluster
         self.track_positions = track_positions
+        self.lookup = lookup
 
 
 class Rendered:
@@ -145,6 +151,7 @@ def render_template(opts: TemplateOptions, on_warning: Callable[[str], None],
     caps = default_capabilities(opts.kube_version, opts.api_versions)
     if opts.cluster is not None:
         caps = _cluster_capabilities(opts.cluster)
+        opts.lookup = opts.cluster.require_cluster().lookup
     if on_debug is not None:
         on_debug(_debug_line("number of dependencies in the chart", chart=chart.name(),
                              dependencies=len(chart.metadata.dependencies)))
@@ -152,6 +159,10 @@ def render_template(opts: TemplateOptions, on_warning: Callable[[str], None],
                                              skip_schema_validation=opts.skip_schema_validation)
     for warning in warnings:
         on_warning(warning)
+    if opts.cluster is not None and not opts.skip_crds and chart.crd_objects():
+        from runner.golang.slog import text_line  # a server dry run: its crds/ are warned of
+
+        on_warning(text_line("WARN", CRDS_ON_DRY_RUN))
     release = engine.ReleaseOptions(opts.release_name, opts.namespace, 1,
                                     not opts.is_upgrade, opts.is_upgrade)
     top = engine.to_render_values(chart, values, release, caps)
@@ -203,7 +214,7 @@ def render_resources(chart: Any, top: dict[str, Any], opts: TemplateOptions,
                      on_warning: Callable[[str], None]) -> Rendered:
     """renderResources: render, pull out NOTES, sort, write CRDs and manifests.
     Sorting's warnings go to `on_warning` (the CLI prints them on stderr)."""
-    result = engine.render(chart, top, track_positions=opts.track_positions)
+    result = engine.render(chart, top, track_positions=opts.track_positions, lookup=opts.lookup)
     files = result.texts()
     notes = _take_notes(files, chart.name(), opts.render_subchart_notes)
     positions = result.positions() if opts.track_positions else None

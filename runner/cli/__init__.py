@@ -6,6 +6,11 @@ Flags are parsed as pflag parses them (runner.cli.pflag) and commands found as c
 finds them (runner.cli.cobra), so the command line answers as Helm's does. Every
 error a user can cause ends as one `Error: ...` line on stderr and a non-zero exit
 code (runner.cli.errors); a traceback is shown only with --debug.
+
+The program names itself by the name it was invoked by (program_name): deploy-runner,
+or `helm` for a link or copy so named, which then also answers `version` as the Helm
+4.1.4 it stands in for (runner.cli.version), so tools that drive the helm binary
+(helmfile) accept it.
 """
 
 from __future__ import annotations
@@ -13,7 +18,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 
-from runner.cli.cobra import ERROR_ROOT, Command, UnknownCommand, check_args, find
+from runner.cli.cobra import Command, UnknownCommand, check_args, find
 from runner.cli.errors import run_reporting_errors
 from runner.cli.pflag import FlagError, HelpRequested
 from runner.gcpause import no_gc
@@ -87,24 +92,44 @@ Environment variables (read as Helm reads them):
 """
 
 
-def root_command() -> Command:
-    """The command tree: the root with Helm's global flags, a stub for each command."""
+PROGRAM = "deploy-runner"
+
+
+def program_name(argv0: str) -> str:
+    """The name the program was invoked by, as every message and help text names it: the
+    base name of argv[0] (a `helm` link gives `helm`). `python -m runner.cli` (argv[0] is
+    the module's file), `python -c` and an empty argv[0] are deploy-runner."""
+    import os
+
+    name = os.path.basename(argv0)
+    if not name or name == "-c" or name.endswith(".py"):
+        return PROGRAM
+    return name
+
+
+def root_command(program: str = PROGRAM) -> Command:
+    """The command tree: the root (named `program`) with Helm's global flags, a stub for
+    each command."""
     from runner.cli.flags import global_flags
 
-    root = Command("deploy-runner", "Render and deploy Helm charts, byte-compatible with Helm 4.",
+    root = Command(program, "Render and deploy Helm charts, byte-compatible with Helm 4.",
                    long=ROOT_LONG)
     global_flags(root.persistent)
     for name, aliases, short, module in COMMANDS:
         root.add(Command(name, short, aliases=aliases, module=module))
     root.add(Command("help [command]", "Help about any command", run=_help,
                      long="Help provides help for any command in the application.\n"
-                          "Simply type deploy-runner help [path to command] for full details."))
+                          f"Simply type {program} help [path to command] for full details."))
     return root
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run a command; as the program itself (no `argv`), exit without interpreter teardown."""
+def main(argv: Sequence[str] | None = None, *, program: str | None = None) -> int:
+    """Run a command; as the program itself (no `argv`), named by its argv[0] and exiting
+    without interpreter teardown. Called with `argv`, it is deploy-runner unless `program`
+    names it."""
     arguments = sys.argv[1:] if argv is None else list(argv)
+    if program is None:
+        program = program_name(sys.argv[0]) if argv is None else PROGRAM
     parsed: list[Namespace] = []
 
     def debug() -> bool:
@@ -112,7 +137,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     if argv is None:
         _stop_on_signals()  # the program's own process only, not a caller's
-    code = run_reporting_errors(lambda: _run(arguments, parsed), debug)
+    code = run_reporting_errors(lambda: _run(program, arguments, parsed), debug)
     if argv is None:
         _exit_now(code)
     return code
@@ -135,15 +160,16 @@ def _exit_now(code: int) -> None:
     os._exit(code)
 
 
-def _run(argv: list[str], parsed: list[Namespace]) -> int:
+def _run(program: str, argv: list[str], parsed: list[Namespace]) -> int:
     """cobra's ExecuteC: find the command, parse its flags, check its arguments, run it.
-    The parsed flags go into `parsed` for the error wrapper."""
+    The parsed flags go into `parsed` for the error wrapper; the handler reads the
+    program's name as `args.program`."""
     from runner.cli.flags import apply_global_flags
 
     try:
-        command, rest = find(root_command(), argv)
+        command, rest = find(root_command(program), argv)
     except UnknownCommand as err:
-        print(f"Error: {err}\nRun '{ERROR_ROOT} --help' for usage.", file=sys.stderr)
+        print(f"Error: {err}\nRun '{program} --help' for usage.", file=sys.stderr)
         return 1
     deprecations: list[str] = []
     try:
@@ -167,6 +193,7 @@ def _run(argv: list[str], parsed: list[Namespace]) -> int:
         return 1
     apply_global_flags(args)
     args.args = positional
+    args.program = program
     run = command.run
     assert run is not None  # runnable() said so
     from runner.deepstack import run_deep
@@ -194,7 +221,7 @@ def _stop_on_signals() -> None:
 
 def _help(args: Namespace) -> int:
     """cobra's help command: the help of the command the arguments name."""
-    root = root_command()
+    root = root_command(args.program)
     try:
         command, _ = find(root, args.args)
     except UnknownCommand:

@@ -4,18 +4,19 @@ arguments, help and usage text, and the messages Helm prints.
 - The command is found among the arguments that are not flags or flag values
   (cobra's Find/stripFlags), so global flags go anywhere: before the command or
   after it (`deploy-runner install ... --debug`).
-- An unknown word under the root fails as `unknown command "templte" for "helm"`
-  with cobra's suggestions (`Did you mean this?`: Levenshtein distance up to 2,
-  or a prefix) and `Run 'helm --help' for usage.`
+- An unknown word under the root fails as `unknown command "templte" for
+  "deploy-runner"` with cobra's suggestions (`Did you mean this?`: Levenshtein
+  distance up to 2, or a prefix) and `Run 'deploy-runner --help' for usage.`
 - A command that only groups others (`repo`, `show`, `get`) prints its help.
-- Argument counts are checked with Helm's pkg/cmd/require messages (`"helm
+- Argument counts are checked with Helm's pkg/cmd/require messages (`"deploy-runner
   status" requires 1 argument` and the usage line).
 - `--help` prints cobra's help: Long (or Short) text, Usage, Aliases, Available
   Commands, Flags, Global Flags.
 
 Commands under the root are loaded when found (`Command.load`), so a run builds
-the flags of its own command only. Messages name the program `helm`, as the
-Helm messages they reproduce do; help text names it deploy-runner.
+the flags of its own command only. The root's name is the program's (the name it was
+invoked by: runner.cli.program_name), so every message, usage line and help text
+names it as Helm's name `helm` (a link named `helm` prints them as Helm does).
 """
 
 from __future__ import annotations
@@ -32,8 +33,6 @@ if TYPE_CHECKING:
 
     ArgsCheck = Callable[["Command", list[str]], None]
 
-ERROR_ROOT = "helm"  # the program's name in Helm's error messages
-HELP_ROOT = "deploy-runner"  # and in help text
 MIN_NAME_PADDING = 11
 
 
@@ -89,13 +88,13 @@ class Command:
     def root(self) -> Command:
         return self if self.parent is None else self.parent.root()
 
-    def path(self, root_name: str = ERROR_ROOT) -> str:
-        """CommandPath: `helm show values`."""
-        return root_name if self.parent is None else f"{self.parent.path(root_name)} {self.name}"
+    def path(self) -> str:
+        """CommandPath: `deploy-runner show values` (the root's name is the program's)."""
+        return self.name if self.parent is None else f"{self.parent.path()} {self.name}"
 
-    def use_line(self, root_name: str = ERROR_ROOT) -> str:
+    def use_line(self) -> str:
         """UseLine: the parent's path, this command's Use, and `[flags]`."""
-        line = self.use if self.parent is None else f"{self.parent.path(root_name)} {self.use}"
+        line = self.use if self.parent is None else f"{self.parent.path()} {self.use}"
         return line if "[flags]" in line else f"{line} [flags]"
 
     def runnable(self) -> bool:
@@ -144,10 +143,10 @@ class Command:
         """cobra's usage template."""
         parts = ["Usage:"]
         if self.runnable():
-            parts.append(f"\n  {self.use_line(HELP_ROOT)}")
+            parts.append(f"\n  {self.use_line()}")
         shown = self.children
         if shown:
-            parts.append(f"\n  {self.path(HELP_ROOT)} [command]")
+            parts.append(f"\n  {self.path()} [command]")
         if self.aliases:
             parts.append("\n\nAliases:\n  " + ", ".join((self.name, *self.aliases)))
         if shown:
@@ -160,7 +159,7 @@ class Command:
         if inherited.flags:
             parts.append("\n\nGlobal Flags:\n" + inherited.usages().rstrip())
         if shown:
-            parts.append(f'\n\nUse "{self.path(HELP_ROOT)} [command] --help" for more information about a command.')
+            parts.append(f'\n\nUse "{self.path()} [command] --help" for more information about a command.')
         return "".join(parts) + "\n"
 
 
@@ -168,7 +167,7 @@ class Command:
 
 
 class UnknownCommand(FlagError):
-    """`unknown command "x" for "helm"`: cobra adds `Run 'helm --help' for usage.`"""
+    """`unknown command "x" for "deploy-runner"`: cobra adds `Run 'deploy-runner --help' for usage.`"""
 
 
 def find(root: Command, args: list[str]) -> tuple[Command, list[str]]:

@@ -1,4 +1,13 @@
-"""`version`: Helm's output shapes (version.BuildInfo, --short, --template) with our version."""
+"""`version`: Helm's output shapes (version.BuildInfo, --short, --template).
+
+Named deploy-runner, the version is deploy-runner's own (v0.1.0). Invoked as `helm`
+(a link or copy so named: runner.cli.program_name), it is the Helm version deploy-runner
+stands in for, with build metadata naming deploy-runner, in the form Helm's own builds
+give build metadata (`-X .../internal/version.metadata`): `v4.1.4+deploy-runner.0.1.0`.
+Tools that drive the helm binary read the major version from it (helmfile runs
+`helm version --short`, its chartify `helm version --template={{.Version}}+g{{.GitCommit}}`,
+and refuses any major but 3 and 4); SemVer parsers read it as 4.1.4.
+"""
 
 from __future__ import annotations
 
@@ -10,6 +19,8 @@ TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
     from runner.cli.pflag import FlagSet, Namespace
 
+HELM = "helm"  # the program name under which deploy-runner answers as Helm
+
 LONG = """
 Show the version for deploy-runner.
 
@@ -17,7 +28,9 @@ This will print a representation of the version, in the shape Helm prints its ow
 
 version.BuildInfo{Version:"v0.1.0", GitCommit:"", GitTreeState:"", GoVersion:"python3.11.2", KubeClientVersion:"v1.35"}
 
-- Version is the semantic version of deploy-runner.
+- Version is the semantic version of deploy-runner. Invoked as `helm` (a link or a copy
+  so named), it is the Helm version deploy-runner works alike, with deploy-runner's
+  version as build metadata: v4.1.4+deploy-runner.0.1.0.
 - GitCommit and GitTreeState are empty (not recorded at build).
 - GoVersion names the Python interpreter running deploy-runner.
 - KubeClientVersion is the Kubernetes version of the API it speaks (and of .Capabilities
@@ -41,21 +54,34 @@ def _flags(fs: FlagSet) -> None:
     fs.bool("client", "display client version information", default=True, short="c", hidden=True)
 
 
-def build_info() -> dict[str, str]:
+def version_as(program: str) -> str:
+    """The Version field: deploy-runner's, or (as `helm`) Helm's with our build metadata."""
+    import re
+
+    from runner import __version__
+    from runner.engine_objects import HelmVersion
+
+    if program != HELM:
+        return f"v{__version__}"
+    # SemVer build metadata: dot-separated [0-9A-Za-z-] identifiers (a local `+` would break it)
+    metadata = re.sub(r"[^0-9A-Za-z.-]", "-", f"deploy-runner.{__version__}")
+    return f"{HelmVersion.Version}+{metadata}"
+
+
+def build_info(program: str) -> dict[str, str]:
     """version.BuildInfo's fields, in Go's order."""
     import platform
 
-    from runner import __version__
     from runner.engine_objects import default_capabilities
 
     kube = default_capabilities().KubeVersion
-    return {"Version": f"v{__version__}", "GitCommit": "", "GitTreeState": "",
+    return {"Version": version_as(program), "GitCommit": "", "GitTreeState": "",
             "GoVersion": f"python{platform.python_version()}",
             "KubeClientVersion": f"v{kube.Major}.{kube.Minor}"}
 
 
 def handle(args: Namespace) -> int:
-    info = build_info()
+    info = build_info(args.program)
     if args.template:
         from runner.errors import RunnerError
         from runner.template import Template

@@ -252,19 +252,24 @@ def _field_sources(doc: Document, paths: list[tuple[Any, ...]]) -> list[SourceRe
 
 
 def _line_of(node: Any, path: tuple[Any, ...]) -> int:
-    """1-based line of the deepest node along `path` (0 when the document has none)."""
+    """1-based line of the deepest node along `path` (0 when the document has none). A
+    node without a position (none recorded for it) stops the descent at the line known
+    so far, or the object's first line."""
     line = 0
     for part in path:
         kind = type(node).__name__
         if kind == "MappingNode":
-            found = next((v for k, v in node.value if getattr(k, "value", None) == str(part)), None)
+            found = next(((k, v) for k, v in node.value if getattr(k, "value", None) == str(part)), None)
             if found is None:
                 return line
-            key_line = next(k for k, v in node.value if v is found).start_mark.line + 1
-            node, line = found, key_line
+            key, node = found
+            where = key
         elif kind == "SequenceNode" and isinstance(part, int) and part < len(node.value):
-            node = node.value[part]
-            line = node.start_mark.line + 1
+            node = where = node.value[part]
         else:
             return line
+        mark = getattr(where, "start_mark", None)
+        if mark is None:
+            return line or 1
+        line = mark.line + 1
     return line

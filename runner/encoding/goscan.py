@@ -199,14 +199,16 @@ def _compose(parser: Any, anchors: dict[str, Any]) -> Any:
                 None, None, f"found undefined alias {event.anchor!r}", event.start_mark
             )
         return anchors[event.anchor]
+    # Each node keeps its event's marks, as libyaml's composer does: a diff finds a
+    # changed field's line through them (runner.diff.compute).
     if isinstance(event, ScalarEvent):
         plain = event.tag is None and event.implicit[0]  # "! x" is a string for go-yaml
         tag = "?" if plain else ("!" if event.tag in (None, "!") else event.tag)
-        node: Any = ScalarNode(tag, event.value, style=event.style)
+        node: Any = ScalarNode(tag, event.value, event.start_mark, event.end_mark, style=event.style)
     elif isinstance(event, SequenceStartEvent):
-        node = SequenceNode("", [], flow_style=event.flow_style)
+        node = SequenceNode("", [], event.start_mark, event.end_mark, flow_style=event.flow_style)
     elif isinstance(event, MappingStartEvent):
-        node = MappingNode("", [], flow_style=event.flow_style)
+        node = MappingNode("", [], event.start_mark, event.end_mark, flow_style=event.flow_style)
     else:
         raise yaml.composer.ComposerError(None, None, f"unexpected event {event}", None)
     if event.anchor is not None:
@@ -214,10 +216,10 @@ def _compose(parser: Any, anchors: dict[str, Any]) -> Any:
     if isinstance(node, SequenceNode):
         while not parser.check_event(yaml.SequenceEndEvent):
             node.value.append(_compose(parser, anchors))
-        parser.get_event()
+        node.end_mark = parser.get_event().end_mark
     elif isinstance(node, MappingNode):
         while not parser.check_event(yaml.MappingEndEvent):
             key = _compose(parser, anchors)
             node.value.append((key, _compose(parser, anchors)))
-        parser.get_event()
+        node.end_mark = parser.get_event().end_mark
     return node

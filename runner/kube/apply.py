@@ -61,7 +61,7 @@ class ApplyResult:
 def server_side_apply(client: KubeClient, resource: Resource, *, force: bool,
                       dry_run: bool = False) -> bool:
     """Apply one object; returns True when the server created it. Conflicts raise."""
-    reply = _ssa_request(client, resource, force=force, dry_run=dry_run)
+    reply = ssa_request(client, resource, force=force, dry_run=dry_run)
     if reply.status == 409 and reply.body.get("reason") == "Conflict":
         raise ApplyConflictError(conflicts_of(resource, reply))
     _raise_for(reply, f"failed to apply {resource.describe()}")
@@ -69,7 +69,8 @@ def server_side_apply(client: KubeClient, resource: Resource, *, force: bool,
     return reply.status == 201
 
 
-def _ssa_request(client: KubeClient, resource: Resource, *, force: bool, dry_run: bool) -> Response:
+def ssa_request(client: KubeClient, resource: Resource, *, force: bool, dry_run: bool = False) -> Response:
+    """The server's answer to applying `resource` (the whole object, field manager `helm`)."""
     query = [("fieldManager", FIELD_MANAGER), ("force", "true" if force else "false")]
     if dry_run:
         query.append(("dryRun", "All"))
@@ -79,7 +80,7 @@ def _ssa_request(client: KubeClient, resource: Resource, *, force: bool, dry_run
 
 def ssa_dry_run(client: KubeClient, resource: Resource, *, force: bool) -> Response:
     """The server's answer to applying `resource` with dryRun=All: nothing is stored."""
-    return _ssa_request(client, resource, force=force, dry_run=True)
+    return ssa_request(client, resource, force=force, dry_run=True)
 
 
 def conflicts_of(resource: Resource, reply: Response) -> list[FieldConflict]:
@@ -106,7 +107,7 @@ def preflight_conflicts(client: KubeClient, resources: Sequence[Resource]) -> li
     from runner.kube import parallel
 
     def one(resource: Resource) -> list[FieldConflict]:
-        reply = _ssa_request(client, resource, force=False, dry_run=True)
+        reply = ssa_request(client, resource, force=False, dry_run=True)
         if reply.status == 409 and reply.body.get("reason") == "Conflict":
             return conflicts_of(resource, reply)
         if not (reply.status == 404 and resource.mapping.namespaced):  # 404: namespace comes later

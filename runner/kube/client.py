@@ -56,6 +56,14 @@ class Response:
     def message(self) -> str:
         return str(self.body.get("message") or f"HTTP {self.status}")
 
+    @property
+    def error_text(self) -> str:
+        """client-go's error for this failed reply: the message of its Status, or for another
+        body (a text such as `404 page not found`) its words for the code."""
+        if self.body.get("kind") == "Status" and self.body.get("message"):
+            return str(self.body["message"])
+        return generic_error_text(self.status, str(self.body.get("message") or "unknown"))
+
 
 @dataclass(frozen=True)
 class RestMapping:
@@ -96,7 +104,8 @@ class KubeClient:
         self.default_namespace = namespace
         # Where the steps Helm logs at debug level go (ActionConfig.debug): `debug()`.
         self.on_debug: Callable[..., None] | None = None
-        self._groups: dict[str, dict[str, RestMapping]] = {}
+        # Each group/version's kinds, from discovery once per client; None: not served (404).
+        self._groups: dict[str, dict[str, RestMapping] | None] = {}
         self._lock = threading.Lock()
         self._version: dict[str, Any] | None = None
         self._reach_lock = threading.Lock()
@@ -209,10 +218,10 @@ class KubeClient:
     # -- REST mapping ----------------------------------------------------------
 
     def mapping(self, api_version: str, kind: str) -> RestMapping:
-        found = self._group_version(api_version).get(kind)
+        found = (self.served_kinds(api_version) or {}).get(kind)
         if found is None:
             # A CRD created a moment ago: discovery may be stale, so look once more.
-            found = self._group_version(api_version, refresh=True).get(kind)
+            found = (self.served_kinds(api_version, refresh=True) or {}).get(kind)
         if found is None:
             raise NoKindMatchError(
                 f'resource mapping not found for kind "{kind}" in version "{api_version}": '
@@ -239,8 +248,9 @@ class KubeClient:
             kinds = {}
             for item in version.get("resources") or []:
                 kind = (item.get("responseKind") or {}).get("kind", "")
-                kinds[kind] = RestMapping(name, version["version"], kind, item["resource"],
-                                          item.get("scope") == "Namespaced")
+                # The first resource of a kind, as discovery's lists are read (_discover).
+                kinds.setdefault(kind, RestMapping(name, version["version"], kind, item["resource"],
+                                                   item.get("scope") == "Namespaced"))
                 found.append(f"{api_version}/{kind}")
                 # Helm's GetVersionSet lists a subresource's kind too (deployments/scale: apps/v1/Scale)
                 found += [f"{api_version}/{sub['responseKind']['kind']}" for sub in item.get("subresources") or []
@@ -250,20 +260,23 @@ class KubeClient:
             found.append(api_version)
         return found
 
-    def _group_version(self, api_version: str, refresh: bool = False) -> dict[str, RestMapping]:
+    def served_kinds(self, api_version: str, refresh: bool = False) -> dict[str, RestMapping] | None:
+        """The kinds a group/version serves (subresources left out), from discovery once per
+        client unless `refresh`; None when the server does not serve that group/version."""
         with self._lock:
             if refresh or api_version not in self._groups:
                 self._groups[api_version] = self._discover(api_version)
             return self._groups[api_version]
 
-    def _discover(self, api_version: str) -> dict[str, RestMapping]:
+    def _discover(self, api_version: str) -> dict[str, RestMapping] | None:
         group, _, version = api_version.rpartition("/")
         path = f"/apis/{api_version}" if group else f"/api/{version}"
         reply = self.request("GET", path)
         if reply.status == 404:
-            return {}
+            return None
         if not reply.ok:
-            raise KubeError(f"discovery of {api_version}: {reply.message}", reply.status)
+            raise KubeError(f"discovery of {api_version}: {reply.message}", reply.status,
+                            str(reply.body.get("reason", "")), reply.body)
         kinds: dict[str, RestMapping] = {}
         for item in reply.body.get("resources") or []:
             if "/" in item.get("name", ""):
@@ -297,6 +310,36 @@ def status_text(status: int, data: bytes) -> str:
         return "the server has asked for the client to provide credentials"
     if status == 403:
         return "the server does not allow access to the requested resource"
+    return f"the server responded with the status code {status} but did not return more information"
+
+
+# apimachinery's NewGenericServerResponse: a code's words when the reply is not a Status.
+_GENERIC_ERRORS = {
+    400: "the server rejected our request for an unknown reason",
+    401: "the server has asked for the client to provide credentials",
+    404: "the server could not find the requested resource",
+    405: "the server does not allow this method on the requested resource",
+    409: "the server reported a conflict",
+    422: "the server rejected our request due to an error in our request",
+    429: "the server has received too many requests and has asked us to try again later",
+    503: "the server is currently unable to handle the request",
+    504: "the server was unable to return a response in the time allotted, but may still be "
+         "processing the request",
+}
+
+
+def generic_error_text(status: int, server_message: str) -> str:
+    """client-go's text for an error reply without a Status (`server_message`: its text)."""
+    if status in (403, 415) or (status == 406 and server_message not in ("", "unknown")):
+        return server_message  # it says who may not do what, or which types are acceptable
+    if status == 406:
+        return "the server was unable to respond with a content type that the client supports"
+    if status in _GENERIC_ERRORS:
+        return _GENERIC_ERRORS[status]
+    if status >= 500:
+        from runner.golang.strconv import quote as go_quote
+
+        return f"an error on the server ({go_quote(server_message)}) has prevented the request from succeeding"
     return f"the server responded with the status code {status} but did not return more information"
 
 

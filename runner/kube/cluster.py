@@ -62,6 +62,11 @@ class Cluster(Protocol):
         """Served group/versions and group/version/Kinds (Capabilities.APIVersions)."""
         ...
 
+    def lookup(self, api_version: str, kind: str, namespace: str, name: str) -> dict[str, Any]:
+        """Helm's `lookup` template function: the object (a name) or the list (no name) as
+        unstructured content, {} when not found; a refusal raises RunnerError in Helm's words."""
+        ...
+
     # -- objects of a release -------------------------------------------------
     def build(self, manifest: str, namespace: str) -> list[Resource]:
         """Helm's Build: the manifest's objects, mapped; namespaced ones default to `namespace`."""
@@ -158,8 +163,11 @@ class Cluster(Protocol):
         ...
 
     # -- set-up -------------------------------------------------------------------
-    def install_crds(self, manifests: Sequence[str], timeout: float) -> list[str]:
-        """A chart's crds/: created (never updated), then waited Established; refs created."""
+    def install_crds(self, crds: Sequence[tuple[str, str]], timeout: float, *, server_side: bool,
+                     force: bool = False) -> list[str]:
+        """A chart's crds/ files, (name, manifest) in order: server-side applied (an existing
+        CRD brought to the chart's version) or created (an existing one left as it is),
+        then waited Established; the refs of those written."""
         ...
 
     def ensure_namespace(self, namespace: str) -> None:
@@ -177,7 +185,7 @@ class KubeCluster:
     """The Cluster over a real API server: each operation is a runner.kube function.
     They are imported where used: status, history and get load this module and never
     apply, wait or delete anything. Every wait tells `on_progress` what it awaits;
-    what Helm's waiters log at their default level goes to `on_log`."""
+    what Helm's waiters and lookup log at their default level goes to `on_log`."""
 
     def __init__(self, client: KubeClient) -> None:
         self.client = client
@@ -189,6 +197,11 @@ class KubeCluster:
 
     def api_versions(self) -> list[str]:
         return self.client.api_versions()
+
+    def lookup(self, api_version: str, kind: str, namespace: str, name: str) -> dict[str, Any]:
+        from runner.kube.lookup import lookup
+
+        return lookup(self.client, api_version, kind, namespace, name, log=self.on_log)
 
     def build(self, manifest: str, namespace: str) -> list[Resource]:
         from runner.kube.resources import build
@@ -316,35 +329,25 @@ class KubeCluster:
 
         return observe.events(self.client, namespace, kind, name)
 
-    def install_crds(self, manifests: Sequence[str], timeout: float) -> list[str]:
-        from runner.kube.apply import create
-        from runner.kube.client import KubeError
-        from runner.kube.resources import parse_documents, resource_of
+    def install_crds(self, crds: Sequence[tuple[str, str]], timeout: float, *, server_side: bool,
+                     force: bool = False) -> list[str]:
+        from runner.kube.crds import install_crds
 
-        crds: list[Resource] = []
-        for manifest in manifests:
-            for obj in parse_documents(manifest):
-                crd = resource_of(self.client, obj, "")
-                try:
-                    create(self.client, crd)
-                except KubeError as err:
-                    if err.status != 409:
-                        raise
-                    continue
-                crds.append(crd)
-        if crds:
-            self._wait_established(crds, timeout)
-        return [crd.ref() for crd in crds]
+        written = install_crds(self.client, crds, server_side=server_side, force=force)
+        if written:
+            self._wait_established(written, timeout)
+        return [crd.ref() for crd in written]
 
     def _wait_established(self, crds: Sequence[Resource], timeout: float) -> None:
         """Until each CRD is Established (watched, as any wait), then on: objects of a CRD
-        still not served fail later with the API server's own error."""
+        still not served fail later with the API server's own error. Quietly: Helm shows
+        nothing here (it waits only with --wait), and it takes a moment."""
         import contextlib
 
         from runner.kube import wait
 
         with contextlib.suppress(wait.WaitError):
-            wait.watch_ready(self.client, crds, timeout, progress=self.on_progress)
+            wait.watch_ready(self.client, crds, timeout)
 
     def ensure_namespace(self, namespace: str) -> None:
         from runner.kube.client import KubeError

@@ -19,8 +19,10 @@ import threading
 from types import FrameType
 
 from runner.errors import RunnerError
-from runner.testbed.build import ensure_binaries
+from runner.testbed.build import PROVISIONER, PROVISIONER_MODULE, ensure_binaries
 from runner.testbed.cluster import NODE_NAMES, Testbed
+from runner.testbed.kwok_config import NODE_ALLOCATABLE, NODE_CAPACITY
+from runner.testbed.storage import PROVISIONER_NAME, STORAGE_CLASS
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -67,7 +69,7 @@ def _up() -> int:
         # Stopping by signal is how `up` is meant to end: as Ctrl-C does, it leaves the
         # wait below (after the clean-up registry has stopped the testbed) and exits 0.
         signal.signal(signum, _interrupt)
-    _note("starting the testbed (etcd, kube-apiserver, kube-controller-manager, kube-scheduler, kwok, pod-logs)...")
+    _note("starting the testbed (etcd, kube-apiserver, kube-controller-manager, kube-scheduler, kwok, pod-logs, hostpath-provisioner)...")
     try:
         with Testbed.start(log=_note, keep_workdir=False) as testbed:
             _note(describe(testbed))
@@ -89,7 +91,7 @@ def _note(message: str) -> None:
 
 def _demo(stop_reason: str | None) -> int:
     """Start, describe, then stop at once (stop_reason given) or on Ctrl-C."""
-    _say("starting the testbed (etcd, kube-apiserver, kube-controller-manager, kube-scheduler, kwok, pod-logs)...")
+    _say("starting the testbed (etcd, kube-apiserver, kube-controller-manager, kube-scheduler, kwok, pod-logs, hostpath-provisioner)...")
     with Testbed.start(log=_say, keep_workdir=False) as testbed:
         _say(describe(testbed))
         if stop_reason:
@@ -108,7 +110,8 @@ def describe(testbed: Testbed) -> str:
     versions = testbed.binaries.versions
     k8s, etcd, kwok = (versions[m] for m in ("k8s.io/kubernetes", "go.etcd.io/etcd/server/v3", "sigs.k8s.io/kwok"))
     component_versions = {"etcd": etcd, "kube-apiserver": k8s, "kube-controller-manager": k8s,
-                          "kube-scheduler": k8s, "kwok": kwok, "pod-logs": "(python)"}
+                          "kube-scheduler": k8s, "kwok": kwok, "pod-logs": "(python)",
+                          PROVISIONER: versions[PROVISIONER_MODULE]}
     rss = testbed.rss_bytes()
     lines = [f"testbed is up in {testbed.startup_seconds:.1f}s (built with {versions['go']}):", ""]
     lines.append(f"  {'component':<24} {'version':<9} {'port':>6}  {'pid':>7}  {'RSS':>8}")
@@ -116,12 +119,15 @@ def describe(testbed: Testbed) -> str:
         mib = rss.get(component.name, 0) / 2**20
         lines.append(
             f"  {component.name:<24} {component_versions[component.name]:<9} "
-            f"{testbed.ports[component.name]:>6}  {component.process.pid:>7}  {mib:>6.0f}MiB"
+            f"{testbed.ports.get(component.name, '-'):>6}  {component.process.pid:>7}  {mib:>6.0f}MiB"
         )
     lines += [
         f"  {'total':<24} {'':<9} {'':>6}  {'':>7}  {sum(rss.values()) / 2**20:>6.0f}MiB",
         "",
         f"  nodes (simulated by kwok): {', '.join(NODE_NAMES)}",
+        f"    each: {_resources(NODE_CAPACITY)} (allocatable {_resources(NODE_ALLOCATABLE)})",
+        f"  storage:     StorageClass {STORAGE_CLASS} (default), provisioner {PROVISIONER_NAME},"
+        f" volumes in {testbed.workdir}/volumes",
         f"  API server:  {testbed.server}",
         f"  logs:        {testbed.workdir}/<component>.log",
         f"  binaries:    {testbed.binaries.directory}",
@@ -131,6 +137,10 @@ def describe(testbed: Testbed) -> str:
         "  kubectl get nodes",
     ]
     return "\n".join(lines)
+
+
+def _resources(resources: dict[str, str]) -> str:
+    return ", ".join(f"{name} {quantity}" for name, quantity in resources.items())
 
 
 if __name__ == "__main__":

@@ -10,6 +10,7 @@ happens once per version change.
 from __future__ import annotations
 
 import fcntl
+import hashlib
 import json
 import os
 import re
@@ -17,7 +18,7 @@ import shutil
 import subprocess
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -43,6 +44,12 @@ _BUILDS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
 
 BINARY_NAMES = ("etcd", "kube-apiserver", "kube-controller-manager", "kube-scheduler", "kwok")
 
+# The dynamic volume provisioner (testbed/provisioner/main.go on the library this module
+# pins): a program of its own, cached by go_tool apart from the control plane's binaries,
+# so changing it never rebuilds Kubernetes.
+PROVISIONER_MODULE = "sigs.k8s.io/sig-storage-lib-external-provisioner/v13"
+PROVISIONER = "hostpath-provisioner"
+
 # Bumped whenever the build command changes what a binary is (flags, stamped values), so
 # binaries cached under an older recipe are rebuilt rather than reused.
 BUILD_RECIPE = "r2"  # r2: Kubernetes components stamped with their release version
@@ -59,9 +66,10 @@ class Binaries:
 
     directory: Path
     versions: dict[str, str]
+    programs: dict[str, Path] = field(default_factory=dict)  # built apart, by go_tool
 
     def path(self, name: str) -> Path:
-        return self.directory / name
+        return self.programs.get(name) or self.directory / name
 
 
 def cache_root() -> Path:
@@ -100,32 +108,35 @@ def cache_key(versions: dict[str, str], go: str) -> str:
 def ensure_binaries(log: Callable[[str], None] = print) -> Binaries:
     """Return cached binaries, building them first when the key has none."""
     pinned, go = pinned_versions(), go_version()
-    versions = {**pinned, "go": go}
     target = cache_root() / cache_key(pinned, go)
-    if _complete(target):
-        return Binaries(target, versions)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    with open(target.parent / ".build.lock", "w") as lock:
-        # Another process (a second pytest, `make demo`) may be building the same key.
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if not _complete(target):
-            _build_into(target, log)
-    return Binaries(target, versions)
+    if not _complete(target):
+        target.parent.mkdir(parents=True, exist_ok=True)
+        with open(target.parent / ".build.lock", "w") as lock:
+            # Another process (a second pytest, `make demo`) may be building the same key.
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            if not _complete(target):
+                _build_into(target, log)
+    provisioner = go_tool("provisioner", PROVISIONER_MODULE, ".", PROVISIONER, log)
+    versions = {**pinned, PROVISIONER_MODULE: _required_version("provisioner", PROVISIONER_MODULE), "go": go}
+    return Binaries(target, versions, {PROVISIONER: provisioner})
 
 
 def go_tool(subdir: str, module: str, package: str, name: str,
             log: Callable[[str], None] = print) -> Path:
     """A single Go program of the testbed (testbed/<subdir>/go.mod pins `module`), built on
-    first use into the cache, keyed by the pinned version and the Go toolchain, as `name`."""
-    version = _required_version(subdir, module)
-    target = cache_root() / f"{subdir}-{version}_{go_version()}" / name
+    first use into the cache, keyed by the pinned version and the Go toolchain, as `name`;
+    a module with Go source of its own (a main.go) adds that source's digest to the key,
+    so editing it builds again."""
+    target = go_tool_path(subdir, module, name)
     if target.is_file():
         return target
     target.parent.parent.mkdir(parents=True, exist_ok=True)
     with open(target.parent.parent / ".build.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)  # another process may be building it
         if not target.is_file():
+            version = _required_version(subdir, module)
             log(f"testbed: building {module} {version} (first run only)")
+            started = time.monotonic()
             staging = target.parent.with_name(target.parent.name + ".partial")
             shutil.rmtree(staging, ignore_errors=True)
             staging.mkdir(parents=True)
@@ -134,7 +145,27 @@ def go_tool(subdir: str, module: str, package: str, name: str,
             built.rename(staging / name)
             shutil.rmtree(target.parent, ignore_errors=True)
             staging.rename(target.parent)
+            log(f"testbed: {module} {version} built in {time.monotonic() - started:.0f}s")
     return target
+
+
+def go_tool_path(subdir: str, module: str, name: str) -> Path:
+    """Where go_tool caches the program: keyed by the pinned version, the Go toolchain and
+    the digest of the module's own source, if it has any."""
+    version = _required_version(subdir, module)
+    key = "_".join(filter(None, (f"{subdir}-{version}", go_version(), _own_source_digest(subdir))))
+    return cache_root() / key / name
+
+
+def _own_source_digest(subdir: str) -> str:
+    """A short digest of the module's own Go files (tools.go only pins, and adds none)."""
+    sources = sorted(p for p in (GO_MODULES_DIR / subdir).glob("*.go") if p.name != "tools.go")
+    if not sources:
+        return ""
+    digest = hashlib.sha256()
+    for source in sources:
+        digest.update(source.name.encode() + b"\0" + source.read_bytes())
+    return "src-" + digest.hexdigest()[:12]
 
 
 def _complete(directory: Path) -> bool:

@@ -1,6 +1,7 @@
 """A real Kubernetes control plane on loopback: etcd, apiserver, controller
-manager, scheduler, with kwok simulating the nodes and their pods, and
-runner.testbed.pod_logs serving the pods' logs as their kubelet.
+manager, scheduler, with kwok simulating the nodes and their pods,
+runner.testbed.pod_logs serving the pods' logs as their kubelet, and a dynamic
+volume provisioner serving the default StorageClass (runner.testbed.storage).
 
     with Testbed.start() as testbed:
         print(testbed.kubeconfig)
@@ -23,16 +24,22 @@ from types import TracebackType
 
 from runner.testbed import processes
 from runner.testbed.api import ApiClient, http_ok, wait_until
-from runner.testbed.build import Binaries, ensure_binaries
+from runner.testbed.build import PROVISIONER, Binaries, ensure_binaries
 from runner.testbed.errors import TestbedError
 from runner.testbed.kwok_config import write_kwok_config
 from runner.testbed.pki import Pki, create_pki, write_kubeconfig
+from runner.testbed.storage import PROVISIONER_NAME, create_default_storage_class
 
 LOOPBACK = "127.0.0.1"
 SERVICE_CIDR = "10.96.0.0/16"
 POD_CIDR = "10.244.0.1/16"
 READY_TIMEOUT_SECONDS = 120.0
-NODE_NAMES = ("kwok-node-0", "kwok-node-1")
+# Three nodes, one per zone, as a small cloud cluster spreads them: charts whose replicas
+# must land on different nodes or zones (required anti-affinity, topology spread) fit.
+NODE_NAMES = ("kwok-node-0", "kwok-node-1", "kwok-node-2")
+REGION = "testbed"
+ZONES = ("testbed-a", "testbed-b", "testbed-c")
+INSTANCE_TYPE = "kwok.8cpu-32gi"  # what kwok_config.NODE_CAPACITY gives each node
 
 
 @dataclass
@@ -139,8 +146,10 @@ class Testbed:
         self._launch("kube-scheduler", self._scheduler_args())
         self.components.append(processes.start("pod-logs", self._pod_logs_command(), self.workdir))
         self._launch("kwok", self._kwok_args())
-        for name in NODE_NAMES:
-            _register_node(api, name)
+        create_default_storage_class(api)
+        self._launch(PROVISIONER, self._provisioner_args())
+        for index, name in enumerate(NODE_NAMES):
+            _register_node(api, name, ZONES[index % len(ZONES)])
         self._await(lambda: _nodes_ready(api), "kwok nodes to be Ready")
         # The controller manager is working once it has made the default ServiceAccount.
         self._await(
@@ -247,6 +256,14 @@ class Testbed:
             "--node-lease-duration-seconds=40",
         ]
 
+    def _provisioner_args(self) -> list[str]:
+        return [
+            f"--kubeconfig={self.kubeconfig}",
+            f"--directory={self.workdir / 'volumes'}",
+            f"--provisioner-name={PROVISIONER_NAME}",
+            "--v=2",  # a line per volume provisioned or deleted
+        ]
+
     def _pod_logs_command(self) -> list[str]:
         """The kubelet log API kwok lacks (runner.testbed.pod_logs), a Python process."""
         return [sys.executable, "-m", "runner.testbed.pod_logs", f"--port={self.ports['pod-logs']}",
@@ -267,7 +284,7 @@ def _free_ports(*names: str) -> dict[str, int]:
             sock.close()
 
 
-def _register_node(api: ApiClient, name: str) -> None:
+def _register_node(api: ApiClient, name: str, zone: str) -> None:
     node = {
         "apiVersion": "v1",
         "kind": "Node",
@@ -277,6 +294,9 @@ def _register_node(api: ApiClient, name: str) -> None:
                 "kubernetes.io/hostname": name,
                 "kubernetes.io/os": "linux",
                 "kubernetes.io/arch": "amd64",
+                "node.kubernetes.io/instance-type": INSTANCE_TYPE,
+                "topology.kubernetes.io/region": REGION,
+                "topology.kubernetes.io/zone": zone,
                 "type": "kwok",
             },
             "annotations": {"kwok.x-k8s.io/node": "fake", "node.alpha.kubernetes.io/ttl": "0"},

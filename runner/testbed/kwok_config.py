@@ -3,7 +3,8 @@
 Standalone kwok has no built-in behaviour; everything comes from Stages
 (kwok.x-k8s.io/v1alpha1). These are written for tests:
 
-- a node becomes Ready at once and keeps sending heartbeats;
+- a node becomes Ready at once, with the capacity of a typical cloud worker node
+  (``NODE_CAPACITY``, ``NODE_ALLOCATABLE``), and keeps sending heartbeats;
 - a scheduled pod starts: its init containers run in order, then its containers
   run and the pod is Ready;
 - a pod that runs to completion then finishes: a Job's, a Helm hook's (``helm
@@ -26,6 +27,7 @@ Tests choose what each container does through its environment:
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 FAIL_LABEL = "testbed.deploy-runner/fail"
@@ -37,6 +39,14 @@ POD_LOG_LINES = (
     "deploy-runner testbed: doing the work",
     "deploy-runner testbed: done",
 )
+
+# What each node offers: a typical cloud worker node (8 vCPU, 32 GiB, a 100 GiB root disk,
+# the kubelet's default of 110 pods), less what its kubelet keeps back as EKS sets it for
+# that size: kube-reserved cpu 90m and memory 255Mi + 11Mi per pod, ephemeral-storage
+# 1Gi, and the eviction thresholds memory.available<100Mi, nodefs.available<10%. Charts
+# that request ephemeral-storage (Bitnami's resourcesPreset) need it advertised at all.
+NODE_CAPACITY = {"cpu": "8", "memory": "32Gi", "pods": "110", "ephemeral-storage": "100Gi"}
+NODE_ALLOCATABLE = {"cpu": "7910m", "memory": "31203Mi", "pods": "110", "ephemeral-storage": "89Gi"}
 
 _HEADER = "apiVersion: kwok.x-k8s.io/v1alpha1\nkind: Stage\n"
 
@@ -75,8 +85,8 @@ spec:
       {{ $now := Now }}
       {{ $since := $now }}
 """ + _NODE_STATUS + """\
-      capacity: {cpu: "64", memory: 256Gi, pods: "250"}
-      allocatable: {cpu: "64", memory: 256Gi, pods: "250"}
+      capacity: NODE_CAPACITY
+      allocatable: NODE_ALLOCATABLE
       nodeInfo:
         architecture: amd64
         operatingSystem: linux
@@ -299,8 +309,10 @@ spec:
 def write_kwok_config(directory: Path, kubelet_port: int) -> Path:
     """Write kwok's config (its stages); return its path. Nodes name `kubelet_port` as
     their kubelet's: the API server asks the pod log server there for container logs."""
+    node_initialize = (NODE_INITIALIZE.replace("NODE_CAPACITY", json.dumps(NODE_CAPACITY))
+                       .replace("NODE_ALLOCATABLE", json.dumps(NODE_ALLOCATABLE)))
     documents = (
-        NODE_INITIALIZE.replace("KUBELET_PORT", str(kubelet_port)),
+        node_initialize.replace("KUBELET_PORT", str(kubelet_port)),
         NODE_HEARTBEAT.replace("KUBELET_PORT", str(kubelet_port)),
         POD_READY, POD_COMPLETE, POD_DELETE,
     )

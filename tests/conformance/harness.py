@@ -74,16 +74,18 @@ def run_helm(helm: Path, chart: str, extra: tuple[str, ...] = ()) -> Run:
     return Run(proc.stdout, proc.stderr, proc.returncode)
 
 
-def run_cli(argv: list[str]) -> tuple[bytes, str, int]:
+def run_cli(argv: list[str], program: str = "helm") -> tuple[bytes, str, int]:
     """Our CLI in process, exactly as a user would call it: stdout as bytes (commands that
-    print files write them raw), stderr, exit code. A crash is a difference, not an error."""
+    print files write them raw), stderr, exit code. A crash is a difference, not an error.
+    `program` is the name it runs under: `helm` (as a link so named), the name in the Helm
+    messages it is compared with."""
     from runner.cli import main
 
     raw, err = io.BytesIO(), io.StringIO()
     out = io.TextIOWrapper(raw, encoding="utf-8", errors="surrogateescape", write_through=True)
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         try:
-            code = main(argv)
+            code = main(argv, program=program)
         except SystemExit as exit_:
             code = exit_.code if isinstance(exit_.code, int) else 1
         except Exception as exc:  # noqa: BLE001

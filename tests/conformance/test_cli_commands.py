@@ -14,10 +14,12 @@ hub): typos close to those are left out of the suggestion cases.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
+from tests.conformance.cli_helpers import Result, linked_as, module_in
 from tests.conformance.cli_helpers import helm_in as _helm
 from tests.conformance.cli_helpers import ours_in as _ours
 from tests.conformance.harness import CHARTS_DIR
@@ -129,13 +131,40 @@ def workdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_command_line_as_helm(argv: tuple[str, ...], workdir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     ours, helm = _ours(workdir, list(argv), monkeypatch), _helm(workdir, list(argv))
     if argv in GROUPS or argv[:1] == ("help",) or argv in (("repo", "bogus"), ("get", "bogus", "x")):
-        # A group's help: Helm names itself `helm` there and lists commands we lack.
-        helm = tuple(part.replace("helm ", "deploy-runner ") if isinstance(part, str) else part
-                     for part in helm)  # type: ignore[assignment]
+        # A group's help: Helm lists commands we lack.
         assert (ours[2], bool(ours[0]), bool(ours[1])) == (helm[2], bool(helm[0]), bool(helm[1]))
         assert _sections(ours[0] or ours[1]) <= _sections(helm[0] or helm[1])
         return
     assert ours == helm
+
+
+# Where cobra prints the program's name: an unknown command (its suggestions and `Run '...
+# --help'`), argument counts (the command's path, its usage line), a help topic not found.
+NAMED_CASES: tuple[tuple[str, ...], ...] = (
+    ("templte",), ("lst", "--debug"), ("status",), ("get", "all", "a", "b"), ("repo", "add", "a"),
+    ("show", "values"), ("version", "x"), ("help", "bogus"),
+)
+
+
+@pytest.mark.parametrize("argv", NAMED_CASES, ids=" ".join)
+def test_a_link_named_helm_answers_as_helm(argv: tuple[str, ...], workdir: Path) -> None:
+    """The installed program through a link named `helm`: Helm's name, byte for byte."""
+    ours, helm = linked_as(workdir, "helm", list(argv)), _helm(workdir, list(argv))
+    if argv[:1] == ("help",):  # the root's usage: Helm lists commands we lack
+        assert (ours[2], ours[0], ours[1].splitlines()[:3]) == (helm[2], helm[0], helm[1].splitlines()[:3])
+        return
+    assert ours == helm
+
+
+@pytest.mark.parametrize("run", [lambda d, a: linked_as(d, "deploy-runner", a), module_in],
+                         ids=["deploy-runner", "python -m runner.cli"])
+@pytest.mark.parametrize("argv", NAMED_CASES[:-1], ids=" ".join)
+def test_the_program_names_itself_deploy_runner(argv: tuple[str, ...], run: Callable[[Path, list[str]], Result],
+                                                workdir: Path) -> None:
+    """Under its own name (and as `python -m runner.cli`) it says deploy-runner where Helm says helm."""
+    helm = _helm(workdir, list(argv))
+    assert "helm" in helm[1]
+    assert run(workdir, list(argv)) == (helm[0], helm[1].replace("helm", "deploy-runner"), helm[2])
 
 
 # deploy-runner's own commands (Helm has none of them): left out of the root help's comparison.

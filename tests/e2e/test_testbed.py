@@ -371,7 +371,7 @@ def test_up_prints_the_export_line_and_stops_on_sigterm_as_its_input_closes() ->
         nodes = subprocess.run(["sh", "-c", f"{line.strip()} && exec \"$0\" get nodes -o name",
                                 str(_kubectl())], capture_output=True, text=True, timeout=60,
                                check=False)
-        assert nodes.stdout.split() == ["node/kwok-node-0", "node/kwok-node-1"], nodes.stderr
+        assert nodes.stdout.split() == ["node/kwok-node-0", "node/kwok-node-1", "node/kwok-node-2"], nodes.stderr
         proc.stdin.close()
         proc.send_signal(signal.SIGTERM)
         code = proc.wait(timeout=60)

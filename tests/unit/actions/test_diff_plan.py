@@ -92,3 +92,29 @@ def test_when_the_live_view_cannot_be_taken_the_stored_manifest_is_compared(cfg,
     plan = plan_release(cfg, DeployOptions(name="app", chart=path, values={"message": "bye"}))
     assert plan.diff.view == MANIFEST and "forbidden" in plan.diff.live_unavailable
     assert [c.ref for c in plan.diff.changes] == ["ConfigMap/app-cm"]
+
+
+def test_a_document_read_by_the_go_yaml_composer_still_points_at_its_lines(cfg, chart):
+    """A `! ` in a block scalar (bitnami-nginx's `if ! is_dir_empty ...`) sends the rendered
+    document through the event composer: its changed fields still name their template lines."""
+    script = {"cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: app-cm\ndata:\n"
+                         "  script: |\n    if ! true; then exit 1; fi\n"
+                         "  message: {{ .Values.message | quote }}\n"}
+    path = chart(templates=script)
+    _install(cfg, path)
+    plan = plan_release(cfg, DeployOptions(name="app", chart=path, values={"message": "bye"}))
+    [change] = plan.diff.changes
+    assert [(s.path, s.line) for s in change.changed_lines] == [("app/templates/cm.yaml", 8)]
+
+
+def test_a_field_without_a_position_falls_back_to_the_objects_first_line():
+    from yaml.nodes import MappingNode, ScalarNode
+
+    from runner.diff.compute import _line_of
+
+    marked = ScalarNode("?", "data", start_mark=type("Mark", (), {"line": 4})())
+    unmarked = MappingNode("", [(ScalarNode("?", "message"), ScalarNode("?", "x"))])
+    root = MappingNode("", [(ScalarNode("?", "kind"), ScalarNode("?", "ConfigMap")), (marked, unmarked)])
+    assert _line_of(root, ("data", "message")) == 5  # the deepest line known: `data:`
+    assert _line_of(root, ("kind",)) == 1  # nothing known: the object's first line
+    assert _line_of(root, ()) == 0

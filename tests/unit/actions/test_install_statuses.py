@@ -11,6 +11,7 @@ from runner.actions.deploy import DeployOptions
 from runner.actions.install import InstallError, InstallOptions, install
 from runner.actions.release_config import PendingError
 from runner.actions.results import NOTICE
+from runner.actions.upgrade import upgrade
 from runner.errors import RunnerError
 from runner.kube.apply import ApplyConflictError
 from runner.release.record import PENDING_INSTALL, Info, Release
@@ -302,3 +303,22 @@ def test_render_warnings_are_told_not_printed(cfg, chart, capsys):
     assert told and told == cfg.messages
     warnings = [m for m in told if m.kind == "warning"]
     assert warnings and "list" in warnings[0].text
+
+
+def test_an_existing_crd_is_brought_to_the_charts_version_with_server_side_apply_only(cfg, fake, chart):
+    def crd(version: str) -> dict[str, str]:
+        return {"w.yaml": "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\n"
+                          f"metadata: {{name: widgets.example.com, annotations: {{v: '{version}'}}}}\n"
+                          "spec: {group: example.com, names: {kind: Widget, plural: widgets}, scope: Namespaced,\n"
+                          "       versions: [{name: v1, served: true, storage: true}]}\n"}
+
+    def version() -> str:
+        return fake.get("CustomResourceDefinition", "widgets.example.com")["metadata"]["annotations"]["v"]
+
+    install(cfg, DeployOptions(name="a", chart=chart("1.0.0", crds=crd("A"))))
+    install(cfg, DeployOptions(name="b", chart=chart("2.0.0", crds=crd("B")), server_side="false"))
+    assert version() == "A"  # client-side: created, AlreadyExists left alone
+    upgrade(cfg, DeployOptions(name="a", chart=chart("2.0.0", crds=crd("B"))))
+    assert version() == "A"  # an upgrade leaves crds/ alone
+    install(cfg, DeployOptions(name="c", chart=chart("2.0.0", crds=crd("B"))))
+    assert version() == "B"  # server-side apply updates it

@@ -128,12 +128,12 @@ def test_known_duration_defaults_are_gos() -> None:
 
 
 @pytest.mark.parametrize(("argv", "path", "rest"), [
-    (["template", "r", "c"], "helm template", ["r", "c"]),
-    (["-n", "ns", "--debug", "install", "r", "c"], "helm install", ["-n", "ns", "--debug", "r", "c"]),
-    (["--kubeconfig", "template", "lint", "."], "helm lint", ["--kubeconfig", "template", "."]),
-    (["show", "-n", "x", "values", "c"], "helm show values", ["-n", "x", "c"]),
-    (["get", "values", "r", "--revision", "2"], "helm get values", ["r", "--revision", "2"]),
-    (["inspect", "chart", "c"], "helm show chart", ["c"]),
+    (["template", "r", "c"], "deploy-runner template", ["r", "c"]),
+    (["-n", "ns", "--debug", "install", "r", "c"], "deploy-runner install", ["-n", "ns", "--debug", "r", "c"]),
+    (["--kubeconfig", "template", "lint", "."], "deploy-runner lint", ["--kubeconfig", "template", "."]),
+    (["show", "-n", "x", "values", "c"], "deploy-runner show values", ["-n", "x", "c"]),
+    (["get", "values", "r", "--revision", "2"], "deploy-runner get values", ["r", "--revision", "2"]),
+    (["inspect", "chart", "c"], "deploy-runner show chart", ["c"]),
 ])
 def test_the_command_is_found_among_flags(argv: list[str], path: str, rest: list[str]) -> None:
     command, remaining = find(root_command(), argv)

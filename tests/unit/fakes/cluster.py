@@ -179,6 +179,19 @@ class FakeCluster:
         versions = {m.api_version for m in self._kinds.values()}
         return sorted(versions) + sorted(f"{m.api_version}/{m.kind}" for m in self._kinds.values())
 
+    def lookup(self, api_version: str, kind: str, namespace: str, name: str) -> dict:
+        """The object (or a list of the kind's objects) as stored; {} for what is not there."""
+        mapping = self._kinds.get((api_version, kind))
+        if mapping is None:
+            return {}
+        where = namespace if mapping.namespaced else ""
+        if name:
+            return copy.deepcopy(self.objects.get(mapping.object_path(name, where), {}))
+        items = [copy.deepcopy(obj) for _, obj in sorted(self.objects.items())
+                 if (obj.get("apiVersion"), obj.get("kind")) == (api_version, kind)
+                 and (not where or (obj.get("metadata") or {}).get("namespace") == where)]
+        return {"apiVersion": api_version, "kind": f"{kind}List", "metadata": {}, "items": items}
+
     def build(self, manifest: str, namespace: str) -> list[Resource]:
         return build(self, manifest, namespace)
 
@@ -363,17 +376,18 @@ class FakeCluster:
     def events(self, namespace: str, kind: str, name: str) -> list[dict]:
         return [e for e in self.event_list if e["involvedObject"] == {"kind": kind, "name": name}]
 
-    def install_crds(self, manifests: Sequence[str], timeout: float) -> list[str]:
-        created = []
-        for manifest in manifests:
+    def install_crds(self, crds: Sequence[tuple[str, str]], timeout: float, *, server_side: bool,
+                     force: bool = False) -> list[str]:
+        written = []
+        for _, manifest in crds:
             for obj in parse_documents(manifest):
                 crd = build(self, _yaml(obj), "")[0]
-                if crd.path in self.objects:
-                    continue
+                if crd.path in self.objects and not server_side:
+                    continue  # AlreadyExists: client-side create leaves it as it is
                 self.objects[crd.path] = copy.deepcopy(crd.obj)
                 self._serve(crd.obj)
-                created.append(crd.ref())
-        return created
+                written.append(crd.ref())
+        return written
 
     def ensure_namespace(self, namespace: str) -> None:
         self.namespaces.add(namespace)

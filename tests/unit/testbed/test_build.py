@@ -42,12 +42,18 @@ def test_cache_is_used_without_building(tmp_path: Path, monkeypatch: pytest.Monk
     def no_build(*args: object) -> None:
         raise AssertionError("a complete cache entry must not be rebuilt")
 
+    provisioner = build.go_tool_path("provisioner", build.PROVISIONER_MODULE, build.PROVISIONER)
+    provisioner.parent.mkdir(parents=True)
+    provisioner.write_text("#!/bin/sh\n")
     monkeypatch.setattr(build, "_build_into", no_build)
+    monkeypatch.setattr(build, "_go_build", no_build)
     binaries = build.ensure_binaries(log=lambda message: None)
 
     assert binaries.directory == target
     assert binaries.path("kube-apiserver") == target / "kube-apiserver"
+    assert binaries.path("hostpath-provisioner") == provisioner
     assert binaries.versions["go"] == "go1.26.8"
+    assert binaries.versions[build.PROVISIONER_MODULE].startswith("v13.")
 
 
 def test_kubernetes_is_stamped_where_its_own_build_stamps_it() -> None:
@@ -85,3 +91,21 @@ def test_a_go_tool_is_built_once_under_its_own_name(tmp_path: Path, monkeypatch:
     assert first == again == build.cache_root() / f"helm-diff-{version}_go1.26.8" / "diff"
     assert first.is_file() and builds == [module]
     assert [p.name for p in first.parent.iterdir()] == ["diff"]
+
+
+def test_a_go_tool_with_source_of_its_own_is_built_again_when_the_source_changes(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    modules = tmp_path / "testbed"
+    (modules / "provisioner").mkdir(parents=True)
+    for name in ("go.mod", "main.go"):
+        source = build.GO_MODULES_DIR / "provisioner" / name
+        (modules / "provisioner" / name).write_bytes(source.read_bytes())
+    monkeypatch.setattr(build, "GO_MODULES_DIR", modules)
+    monkeypatch.setattr(build, "go_version", lambda: "go1.26.8")
+    before = build.go_tool_path("provisioner", build.PROVISIONER_MODULE, build.PROVISIONER)
+
+    with open(modules / "provisioner" / "main.go", "a") as main:
+        main.write("\n// changed\n")
+    after = build.go_tool_path("provisioner", build.PROVISIONER_MODULE, build.PROVISIONER)
+
+    assert before != after and before.name == after.name == "hostpath-provisioner"
