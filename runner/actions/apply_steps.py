@@ -16,12 +16,14 @@ if TYPE_CHECKING:
 
 
 def preflight(cluster: Cluster, resources: Sequence[Resource], *,
-              migrating_from_csa: bool = False) -> None:
+              migrating_from_csa: bool = False, dry_run: bool = False) -> None:
     """Dry-run every server-side apply first: all conflicts reported, nothing written.
     When moving a release from client-side apply, our own `helm` Update entries are
-    folded into the Apply entry before applying, so they are not conflicts."""
+    folded into the Apply entry before applying, so they are not conflicts. Any other
+    refusal stops only a dry run: a real one records its revision first and fails in the
+    apply, with Helm's error, as Helm's does."""
     # An object known to be absent has no field managers, so it cannot conflict.
-    conflicts = cluster.preflight([r for r in resources if r.exists is not False])
+    conflicts = cluster.preflight([r for r in resources if r.exists is not False], refusals=dry_run)
     if migrating_from_csa:
         conflicts = [c for c in conflicts if c.manager != FIELD_MANAGER]
     if conflicts:

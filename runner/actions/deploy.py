@@ -37,7 +37,7 @@ from runner.errors import Canceled, RunnerError
 from runner.kube.apply import ApplyResult
 from runner.kube.cluster import Cluster
 from runner.kube.ownership import OwnershipError, set_release_metadata
-from runner.kube.resources import Resource, difference
+from runner.kube.resources import ManifestBuildError, Resource, difference
 from runner.release.record import DEPLOYED, FAILED, SUPERSEDED, Release
 from runner.release.storage import ReleaseNotFoundError
 
@@ -182,8 +182,15 @@ def _objects(cluster: Cluster, opts: DeployOptions, plan: Plan
     """(current, target): the live release's objects plus those the new one adopts,
     and the new one's objects, stamped with the release's metadata and checked."""
     release, previous = plan.release, plan.previous
-    current = cluster.build(previous.manifest, previous.namespace) if previous else []
-    target = cluster.build(release.manifest, release.namespace)
+    try:  # install's Build, or upgrade's validateManifest (its error as it is)
+        target = cluster.build(release.manifest, release.namespace, validate=True)
+    except ManifestBuildError as err:
+        context = "unable to build kubernetes objects from release manifest: " if plan.installing else ""
+        raise plan.error(f"{context}{err}") from err
+    try:
+        current = cluster.build(previous.manifest, previous.namespace) if previous else []
+    except ManifestBuildError as err:
+        raise plan.error(f"unable to build kubernetes objects from current release manifest: {err}") from err
     set_release_metadata(target, release.name, release.namespace)
     try:
         current += cluster.existing(difference(target, current), release.name, release.namespace,
@@ -192,7 +199,7 @@ def _objects(cluster: Cluster, opts: DeployOptions, plan: Plan
         doing = "install" if plan.installing else "update"
         raise plan.error(f"unable to continue with {doing}: {err}") from err
     if plan.server_side and not opts.force_conflicts:
-        preflight(cluster, target, migrating_from_csa=plan.migrating_from_csa)
+        preflight(cluster, target, migrating_from_csa=plan.migrating_from_csa, dry_run=bool(opts.dry_run))
     return current, target
 
 

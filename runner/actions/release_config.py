@@ -90,6 +90,7 @@ class ActionConfig:
         # that holds the connection pool's sockets open until a garbage collection.
         cluster.on_progress, cluster.on_log = _weakly(cfg.tell_progress), _weakly(cfg.warn)
         client.on_debug = _weakly(cfg.debug)  # runner.kube's steps are told as the actions' are
+        client.on_warning = _weakly(cfg.server_warning)
         return cfg
 
     def in_namespace(self, namespace: str) -> ActionConfig:
@@ -134,6 +135,12 @@ class ActionConfig:
 
     def warn(self, text: str) -> None:
         self.tell(WARNING, text)
+
+    def server_warning(self, text: str) -> None:
+        """A warning the API server sent with an answer, as Helm's client-go logs it."""
+        from runner.golang.klog import info_line
+
+        self.warn(info_line("warnings.go:107", f"Warning: {text}"))
 
     def tell_progress(self, progress: WaitProgress) -> None:
         """A wait's progress (runner.kube.wait): told as data, with a line that sums it up.

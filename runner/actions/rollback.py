@@ -34,8 +34,9 @@ from runner.actions.release_config import (
 )
 from runner.actions.results import ReleaseResult
 from runner.errors import CANCELED, RunnerError
-from runner.kube.cluster import Lock
+from runner.kube.cluster import Cluster, Lock
 from runner.kube.ownership import set_release_metadata
+from runner.kube.resources import ManifestBuildError
 from runner.kube.wait import in_effect
 from runner.release.applymethod import csa_force_explanation, method_for, resolve_server_side
 from runner.release.record import (
@@ -132,7 +133,7 @@ def rollback_locked(cfg: ActionConfig, opts: RollbackOptions, lock: Lock | None)
     if opts.dry_run == "client" or (opts.dry_run and not rerender):
         return result  # Helm's dry-run rollback stops before the cluster
     if opts.dry_run:  # server, re-rendered: objects built against the API and dry-run applied
-        checked = _preflight(cfg, target, apply=server_side and not opts.force_conflicts)
+        checked = _preflight(cfg, target, apply=server_side and not opts.force_conflicts, dry_run=True)
         result.updated = [r.ref() for r in checked]
         return result
     if server_side and not opts.force_conflicts:
@@ -200,23 +201,33 @@ def _rerendered(target: Release, rendered: RenderedRelease) -> None:
     target.info.description = f"{target.info.description} ({RERENDERED})"
 
 
-def _preflight(cfg: ActionConfig, target: Release, apply: bool = True) -> list[Resource]:
+def _preflight(cfg: ActionConfig, target: Release, apply: bool = True,
+               dry_run: bool = False) -> list[Resource]:
     """Beyond Helm: every SSA conflict reported at once, before the record or any object
-    changes (`apply`: the dry-run applies; else the objects are only built against the API)."""
+    changes (`apply`: the dry-run applies; else the objects are only built against the API;
+    other refusals stop only a `dry_run`)."""
     cluster = cfg.require_cluster()
-    resources = cluster.build(target.manifest, target.namespace)
+    resources = _built(cluster, target, "new")
     set_release_metadata(resources, target.name, target.namespace)
     if apply:
-        preflight(cluster, resources, migrating_from_csa=True)
+        preflight(cluster, resources, migrating_from_csa=True, dry_run=dry_run)
     return resources
+
+
+def _built(cluster: Cluster, release: Release, which: str) -> list[Resource]:
+    """A revision's objects, or Helm's performRollback error naming which manifest failed."""
+    try:
+        return cluster.build(release.manifest, release.namespace)
+    except ManifestBuildError as err:
+        raise RollbackError(f"unable to build kubernetes objects from {which} release manifest: {err}") from err
 
 
 def _perform(cfg: ActionConfig, opts: RollbackOptions, current: Release, target: Release,
              server_side: bool, result: ReleaseResult) -> None:
     cfg.debug("performing rollback", name=target.name)
     cluster = cfg.require_cluster()
-    old = cluster.build(current.manifest, current.namespace)
-    new = cluster.build(target.manifest, target.namespace)
+    old = _built(cluster, current, "current")
+    new = _built(cluster, target, "new")
     observer = HookObserver(cfg, cluster)
     if not opts.no_hooks:
         run_hooks(cluster, target, "pre-rollback", server_side=server_side, timeout=opts.timeout,
@@ -226,7 +237,10 @@ def _perform(cfg: ActionConfig, opts: RollbackOptions, current: Release, target:
         applied = cluster.update(old, new, server_side=server_side, force=opts.force_conflicts,
                                  upgrade_csa_manager=server_side, three_way_for_custom=False)
     except RunnerError as err:
+        from runner.golang.slog import text_line
+
         message = f'Rollback "{target.name}" failed: {err}'
+        cfg.warn(text_line("WARN", message))  # Rollback.performRollback logs it
         current.info.status, target.info.status = SUPERSEDED, FAILED
         target.info.description = message
         cfg.storage.update(current)

@@ -64,7 +64,7 @@ def server_side_apply(client: KubeClient, resource: Resource, *, force: bool,
     reply = ssa_request(client, resource, force=force, dry_run=dry_run)
     if reply.status == 409 and reply.body.get("reason") == "Conflict":
         raise ApplyConflictError(conflicts_of(resource, reply))
-    _raise_for(reply, f"failed to apply {resource.describe()}")
+    raise_refusal(reply)
     resource.live = reply.body
     return reply.status == 201
 
@@ -102,15 +102,20 @@ def _manager_in(message: str) -> str:
     return message[start + 1:end] if start >= 0 and end > start else message
 
 
-def preflight_conflicts(client: KubeClient, resources: Sequence[Resource]) -> list[FieldConflict]:
-    """Dry-run the SSA of every object (force off); collect all conflicts, write nothing."""
+def preflight_conflicts(client: KubeClient, resources: Sequence[Resource], *,
+                        refusals: bool = True) -> list[FieldConflict]:
+    """Dry-run the SSA of every object (force off); collect all conflicts, write nothing.
+    Any other refusal (an invalid object, a webhook's denial) raises when `refusals` (a dry
+    run's answer); else it is left to the apply, which meets it once the revision is
+    recorded, as Helm's does (it has no preflight)."""
     from runner.kube import parallel
 
     def one(resource: Resource) -> list[FieldConflict]:
         reply = ssa_request(client, resource, force=False, dry_run=True)
         if reply.status == 409 and reply.body.get("reason") == "Conflict":
             return conflicts_of(resource, reply)
-        if not (reply.status == 404 and resource.mapping.namespaced):  # 404: namespace comes later
+        namespace_later = reply.status == 404 and resource.mapping.namespaced
+        if refusals and not namespace_later:
             _raise_for(reply, f"failed to apply {resource.describe()}")
         return []
 
@@ -125,7 +130,7 @@ def create(client: KubeClient, resource: Resource, *, dry_run: bool = False) -> 
     namespace = resource.namespace
     reply = client.request("POST", resource.mapping.collection_path(namespace),
                            body=resource.obj, query=query)
-    _raise_for(reply, f"failed to create {resource.describe()}")
+    raise_refusal(reply)
     resource.live = reply.body
 
 
@@ -148,7 +153,11 @@ def three_way_update(client: KubeClient, original: dict[str, Any] | None, resour
     query = [("fieldManager", FIELD_MANAGER)] + ([("dryRun", "All")] if dry_run else [])
     reply = client.request("PATCH", resource.path, body=patch, query=query,
                            content_type=content_type)
-    _raise_for(reply, f"cannot patch {resource.describe()}")
+    if not reply.ok:  # Helm's updateResource
+        from runner.golang.strconv import quote
+
+        raise KubeError(f"cannot patch {quote(resource.name)} with kind {resource.kind}: "
+                        f"{reply.error_text}", reply.status, str(reply.body.get("reason", "")), reply.body)
     resource.live = reply.body
     return True
 
@@ -159,6 +168,13 @@ def get_live(client: KubeClient, resource: Resource) -> dict[str, Any] | None:
         return None
     _raise_for(reply, f"could not get information about the resource {resource.describe()}")
     return reply.body
+
+
+def raise_refusal(reply: Response) -> None:
+    """client-go's error for a refused write, which Helm passes on as it is: the Status's
+    message (`Deployment.apps "web" is invalid: ...`); callers add Helm's context."""
+    if not reply.ok:
+        raise KubeError(reply.error_text, reply.status, str(reply.body.get("reason", "")), reply.body)
 
 
 def _raise_for(reply: Response, what: str) -> None:

@@ -11,10 +11,12 @@ from __future__ import annotations
 import json
 import math
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass
 from urllib.parse import quote
 
 from runner.errors import RunnerError
+from runner.lazy_pattern import LazyPattern
 
 TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
@@ -104,6 +106,8 @@ class KubeClient:
         self.default_namespace = namespace
         # Where the steps Helm logs at debug level go (ActionConfig.debug): `debug()`.
         self.on_debug: Callable[..., None] | None = None
+        # Where the API server's warnings go (client-go's WarningLogger: code 299, one a call).
+        self.on_warning: Callable[[str], None] | None = None
         # Each group/version's kinds, from discovery once per client; None: not served (404).
         self._groups: dict[str, dict[str, RestMapping] | None] = {}
         self._lock = threading.Lock()
@@ -172,9 +176,13 @@ class KubeClient:
         if self._version is None:
             self.reachable()
         try:
-            return self.transport.request(method, path, query, headers, data)
+            raw = self.transport.request(method, path, query, headers, data)
         except ConnectionFailed as err:
             raise KubeError(str(err)) from err
+        if self.on_warning is not None:
+            for text in server_warnings(getattr(raw, "warnings", ())):
+                self.on_warning(text)
+        return raw
 
     def reachable(self) -> dict[str, Any]:
         """Helm's IsReachable: GET /version once; the server's version info."""
@@ -299,6 +307,29 @@ class _Unusable:
 
     def close(self) -> None:
         pass
+
+
+_WARNING = LazyPattern(r'\s*(\d{3}) (\S+) "((?:[^"\\]|\\.)*)"(?: "[^"]*")?\s*(?:,|$)')
+
+
+_ESCAPED = LazyPattern(r"\\(.)")
+
+
+def server_warnings(headers: Sequence[str]) -> list[str]:
+    """The texts of the Warning headers client-go logs (code 299, a text), in order; a header
+    may hold several, comma-separated (RFC 7234 `299 - "text"`, apimachinery's parser)."""
+    found = []
+    for header in headers:
+        at = 0
+        while at < len(header):
+            match = _WARNING.match(header, at)
+            if match is None:
+                break  # client-go drops the rest of a header it cannot parse
+            at = match.end()
+            text = _ESCAPED.sub(r"\1", match.group(3))
+            if match.group(1) == "299" and text:
+                found.append(text)
+    return found
 
 
 def status_text(status: int, data: bytes) -> str:

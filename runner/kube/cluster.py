@@ -68,8 +68,9 @@ class Cluster(Protocol):
         ...
 
     # -- objects of a release -------------------------------------------------
-    def build(self, manifest: str, namespace: str) -> list[Resource]:
-        """Helm's Build: the manifest's objects, mapped; namespaced ones default to `namespace`."""
+    def build(self, manifest: str, namespace: str, *, validate: bool = False) -> list[Resource]:
+        """Helm's Build: the manifest's objects, mapped; namespaced ones default to `namespace`
+        (`validate`: each has apiVersion and kind; runner.kube.resources.build)."""
         ...
 
     def existing(self, resources: Sequence[Resource], release: str, namespace: str, *,
@@ -78,8 +79,9 @@ class Cluster(Protocol):
         unless `take_ownership`. Sets each resource's `exists` (and `live`)."""
         ...
 
-    def preflight(self, resources: Sequence[Resource]) -> list[FieldConflict]:
-        """Every server-side apply conflict of a dry-run apply (force off); nothing written."""
+    def preflight(self, resources: Sequence[Resource], *, refusals: bool = True) -> list[FieldConflict]:
+        """Every server-side apply conflict of a dry-run apply (force off); nothing written.
+        Another refusal raises only with `refusals` (runner.kube.apply.preflight_conflicts)."""
         ...
 
     def create(self, resources: Sequence[Resource], *, server_side: bool, force: bool = False,
@@ -203,10 +205,10 @@ class KubeCluster:
 
         return lookup(self.client, api_version, kind, namespace, name, log=self.on_log)
 
-    def build(self, manifest: str, namespace: str) -> list[Resource]:
+    def build(self, manifest: str, namespace: str, *, validate: bool = False) -> list[Resource]:
         from runner.kube.resources import build
 
-        return build(self.client, manifest, namespace)
+        return build(self.client, manifest, namespace, validate=validate)
 
     def existing(self, resources: Sequence[Resource], release: str, namespace: str, *,
                  take_ownership: bool) -> list[Resource]:
@@ -215,10 +217,10 @@ class KubeCluster:
         return existing_resources(self.client, resources, release, namespace,
                                   take_ownership=take_ownership)
 
-    def preflight(self, resources: Sequence[Resource]) -> list[FieldConflict]:
+    def preflight(self, resources: Sequence[Resource], *, refusals: bool = True) -> list[FieldConflict]:
         from runner.kube.apply import preflight_conflicts
 
-        return preflight_conflicts(self.client, resources)
+        return preflight_conflicts(self.client, resources, refusals=refusals)
 
     def create(self, resources: Sequence[Resource], *, server_side: bool, force: bool = False,
                result: ApplyResult | None = None) -> ApplyResult:

@@ -22,7 +22,7 @@ from runner.errors import RunnerError
 from runner.kube import apply
 from runner.kube.client import KubeClient, Response
 from runner.kube.operations import debug_create_method, debug_object
-from runner.kube.resources import Resource, parse_documents, resource_of
+from runner.kube.resources import Resource, build
 
 
 class CRDInstallError(RunnerError):
@@ -52,7 +52,7 @@ def install_crds(client: KubeClient, crds: Sequence[tuple[str, str]], *, server_
 
 def _build(client: KubeClient, name: str, manifest: str) -> list[Resource]:
     try:
-        resources = [resource_of(client, obj, "") for obj in parse_documents(manifest)]
+        resources = build(client, manifest, "")
     except RunnerError as err:
         raise CRDInstallError(f"failed to install CRD {name}: {err}") from err
     if not resources:

@@ -12,6 +12,7 @@ resource`, `starting delete resource`...
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from runner.kube import apply, parallel
 from runner.kube.apply import ApplyResult
@@ -31,23 +32,38 @@ def create_all(client: KubeClient, resources: Sequence[Resource], *, server_side
                force: bool = False, dry_run: bool = False,
                result: ApplyResult | None = None) -> ApplyResult:
     """Create (or apply) every object; `result` fills as objects are written, so a
-    caller still knows what was created when a later object fails."""
+    caller still knows what was created when a later object fails. As Helm's Create,
+    an object the server refuses does not stop the others: every refusal is in the
+    error, one a line (errors.Join)."""
     result = result if result is not None else ApplyResult()
     client.debug("creating resource(s)", resources=len(resources))
     debug_create_method(client, server_side=server_side, force=force, dry_run=dry_run)
 
-    def one(resource: Resource) -> None:
-        if server_side:
-            created = apply.server_side_apply(client, resource, force=force, dry_run=dry_run)
-            debug_object(client, "Created resource via patch", resource)
-        else:
-            apply.create(client, resource, dry_run=dry_run)
-            created = True
+    def one(resource: Resource) -> KubeError | None:
+        try:
+            if server_side:
+                created = apply.server_side_apply(client, resource, force=force, dry_run=dry_run)
+                debug_object(client, "Created resource via patch", resource)
+            else:
+                apply.create(client, resource, dry_run=dry_run)
+                created = True
+        except KubeError as err:
+            return err
         (result.created if created else result.updated).append(resource)
+        return None
 
-    for batch in parallel.kind_batches(resources):
-        parallel.each(batch, one)
+    refused = [err for batch in parallel.kind_batches(resources) for err in parallel.each(batch, one) if err]
+    if refused:
+        raise _joined(refused, "\n")
     return result
+
+
+def _joined(errors: Sequence[KubeError], separator: str) -> KubeError:
+    """Several refusals as one error, as Go joins them (the first one's status kept)."""
+    if len(errors) == 1:
+        return errors[0]
+    first = errors[0]
+    return KubeError(separator.join(str(err) for err in errors), first.status, first.reason, first.body)
 
 
 def update_all(client: KubeClient, current: Sequence[Resource], target: Sequence[Resource], *,
@@ -55,31 +71,52 @@ def update_all(client: KubeClient, current: Sequence[Resource], target: Sequence
                three_way_for_custom: bool = False, cascade: str = "background",
                result: ApplyResult | None = None, replace: bool = False) -> ApplyResult:
     """Apply `target`, then delete what `current` had and `target` lacks (unless kept).
-    `result` fills as objects are written (see create_all)."""
+    `result` fills as objects are written (see create_all). Refusals end as Helm's update
+    ends them: an object that could not be created stops it (`failed to create resource:
+    ...`); those that could not be updated are joined with ` && ` once every object was
+    tried; either way nothing is deleted."""
     result = result if result is not None else ApplyResult()
     originals = {r.key: r.obj for r in current}
     _debug_update_method(client, server_side=server_side, force=force, replace=replace,
                          upgrade_csa_manager=upgrade_csa_manager, three_way_for_custom=three_way_for_custom)
     client.debug("checking resources for changes", resources=len(target))
 
-    def one(resource: Resource) -> None:
-        if replace:
-            created = _replace(client, resource)
-        elif server_side:
-            if upgrade_csa_manager and migrate_client_side_manager(client, resource):
-                debug_object(client, "Upgraded object client-side field management with server-side "
-                              "apply field management", resource)
-            created = apply.server_side_apply(client, resource, force=force)
-            debug_object(client, "Created resource via patch" if created else "Patched resource", resource)
-        else:
-            created = _client_side(client, originals.get(resource.key), resource, three_way_for_custom)
+    def one(resource: Resource) -> _Refusal | None:
+        try:
+            if replace:
+                created = _replace(client, resource)
+            elif server_side:
+                if upgrade_csa_manager and migrate_client_side_manager(client, resource):
+                    debug_object(client, "Upgraded object client-side field management with "
+                                 "server-side apply field management", resource)
+                created = apply.server_side_apply(client, resource, force=force)
+                debug_object(client, "Created resource via patch" if created else "Patched resource",
+                             resource)
+            else:
+                created = _client_side(client, originals.get(resource.key), resource, three_way_for_custom)
+        except _CreateRefused as refused:
+            return _Refusal(KubeError(f"failed to create resource: {refused.error}", refused.error.status,
+                                      refused.error.reason, refused.error.body), creating=True)
+        except KubeError as err:
+            creating = server_side and not replace and apply.get_live(client, resource) is None
+            if creating:
+                err = KubeError(f"failed to create resource: {err}", err.status, err.reason, err.body)
+            return _Refusal(err, creating)
         if created:
             client.debug("created a new resource", namespace=resource.namespace, name=resource.name,
                          kind=resource.kind)
         (result.created if created else result.updated).append(resource)
+        return None
 
+    not_updated: list[KubeError] = []
     for batch in parallel.kind_batches(target):
-        parallel.each(batch, one)
+        refusals = [refusal for refusal in parallel.each(batch, one) if refusal]
+        not_created = [refusal.error for refusal in refusals if refusal.creating]
+        if not_created:
+            raise not_created[0]
+        not_updated += [refusal.error for refusal in refusals]
+    if not_updated:
+        raise _joined(not_updated, " && ")
     for resource in difference(current, target):
         client.debug("deleting resource", namespace=resource.namespace, name=resource.name, kind=resource.kind)
         if has_keep_policy(resource, exact=True):
@@ -119,11 +156,32 @@ def debug_object(client: KubeClient, message: str, resource: Resource) -> None:
     client.debug(message, namespace=resource.namespace, name=resource.name, gvk=resource.gvk)
 
 
+@dataclass(frozen=True)
+class _Refusal:
+    error: KubeError
+    creating: bool  # the object did not exist: Helm's update stops at it
+
+
+class _CreateRefused(Exception):
+    """An object update_all found missing could not be created."""
+
+    def __init__(self, error: KubeError) -> None:
+        super().__init__(str(error))
+        self.error = error
+
+
+def _create_missing(client: KubeClient, resource: Resource) -> None:
+    try:
+        apply.create(client, resource)
+    except KubeError as err:
+        raise _CreateRefused(err) from err
+
+
 def _client_side(client: KubeClient, original: dict[str, Any] | None, resource: Resource,
                  three_way_for_custom: bool) -> bool:
     live = apply.get_live(client, resource)
     if live is None:
-        apply.create(client, resource)
+        _create_missing(client, resource)
         return True
     if apply.three_way_update(client, original, resource, live, three_way_for_custom=three_way_for_custom):
         client.debug("patching resource", kind=resource.kind, name=resource.name, namespace=resource.namespace)
@@ -136,7 +194,7 @@ def _replace(client: KubeClient, resource: Resource) -> bool:
     """--force-replace: PUT the whole object over the live one (created when missing)."""
     live = apply.get_live(client, resource)
     if live is None:
-        apply.create(client, resource)
+        _create_missing(client, resource)
         return True
     body = dict(resource.obj)
     body["metadata"] = {**resource.obj.get("metadata", {}),
@@ -144,8 +202,7 @@ def _replace(client: KubeClient, resource: Resource) -> bool:
     reply = client.request("PUT", resource.path, body=body,
                            query=[("fieldManager", apply.FIELD_MANAGER)])
     if not reply.ok:
-        raise KubeError(f"failed to replace object: {resource.describe()}: {reply.message}",
-                        reply.status)
+        raise KubeError(f"failed to replace object: {reply.error_text}", reply.status)
     resource.live = reply.body
     client.debug("replace succeeded", name=resource.name, initialKind=str(live.get("kind", "")),
                  kind=resource.kind)

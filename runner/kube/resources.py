@@ -11,7 +11,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from runner.errors import RunnerError
-from runner.kube.client import KubeClient, RestMapping
+from runner.kube.client import KubeClient, NoKindMatchError, RestMapping
 
 TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
@@ -102,15 +102,62 @@ def parse_documents(manifest: str) -> list[dict[str, Any]]:
     return objects
 
 
-def build(client: KubeClient, manifest: str, namespace: str) -> list[Resource]:
-    """Helm's Build: map every object; namespaced ones default to the release namespace."""
-    return [resource_of(client, obj, namespace) for obj in parse_documents(manifest)]
+def build(client: KubeClient, manifest: str, namespace: str, *, validate: bool = False) -> list[Resource]:
+    """Helm's Build: map every object; namespaced ones default to the release namespace.
+    Errors as kubectl's resource builder (ContinueOnError) gives them: a kind the cluster
+    does not serve does not stop the others, each is one error; an object without
+    apiVersion or kind stops the build (`validate`: as Helm validates what it installs or
+    upgrades to). Several errors read `[a, b]`, each message once."""
+    found: list[Resource] = []
+    errors: list[str] = []
+    for obj in parse_documents(manifest):
+        problems = _kind_problems(obj) if validate else []
+        if problems:
+            errors.append(f'error validating "": error validating data: {aggregate(problems)}')
+            break
+        try:
+            found.append(resource_of(client, obj, namespace))
+        except NoKindMatchError:
+            errors.append(_not_served(obj))
+    if errors:
+        raise ManifestBuildError(aggregate(errors))
+    return found
+
+
+def aggregate(messages: Sequence[str]) -> str:
+    """apimachinery's utilerrors aggregate: one message as it is, several as `[a, b]`, each once."""
+    unique = list(dict.fromkeys(messages))
+    return unique[0] if len(unique) == 1 else "[" + ", ".join(unique) + "]"
+
+
+def _kind_problems(obj: dict[str, Any]) -> list[str]:
+    """What kubectl's validation says of an object's apiVersion and kind (getObjectKind)."""
+    problems = []
+    for key in ("apiVersion", "kind"):
+        if obj.get(key) is None:
+            problems.append(f"{key} not set")
+        elif not isinstance(obj[key], str):
+            problems.append(f"{key} isn't string type")
+    return problems
+
+
+def _not_served(obj: dict[str, Any]) -> str:
+    """The resource builder's error for a kind the cluster does not serve; the namespace as
+    the object itself gives it."""
+    from runner.golang.strconv import quote
+
+    meta = obj.get("metadata") if isinstance(obj.get("metadata"), dict) else {}
+    return (f"resource mapping not found for name: {quote(str(meta.get('name') or ''))} "
+            f"namespace: {quote(str(meta.get('namespace') or ''))} from \"\": no matches for kind "
+            f"{quote(str(obj.get('kind')))} in version {quote(str(obj.get('apiVersion')))}\n"
+            "ensure CRDs are installed first")
 
 
 def resource_of(client: KubeClient, obj: dict[str, Any], namespace: str) -> Resource:
     api_version, kind = obj.get("apiVersion"), obj.get("kind")
     if not api_version or not kind:
-        raise ManifestBuildError(f"error validating data: apiVersion or kind not set in {obj.get('metadata')}")
+        problems = _kind_problems(obj) or [f"{'apiVersion' if not api_version else 'kind'} not set"]
+        raise ManifestBuildError(f'error validating "": error validating data: {aggregate(problems)}')
     mapping = client.mapping(str(api_version), str(kind))
     obj = copy.deepcopy(obj)
     ns = ""

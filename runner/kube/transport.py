@@ -71,6 +71,7 @@ class Reply:
     data: bytes
     retry_after: str = ""  # the Retry-After header of a 429 or 5xx
     stream: Any = None     # stream(): the urllib3 response, its body unread (data is empty)
+    warnings: tuple[str, ...] = ()  # the server's Warning headers, as sent
 
     def discard(self) -> None:
         """Give up this answer for another attempt (a stream's connection goes back)."""
@@ -183,9 +184,10 @@ class Transport:
         if response.status == 401:
             self.credentials.unauthorized()
         retry_after = response.headers.get("Retry-After", "")
+        warnings = tuple(response.headers.getlist("Warning"))
         if options.get("preload_content", True):
-            return Reply(response.status, response.data, retry_after)
-        return Reply(response.status, b"", retry_after, response)
+            return Reply(response.status, response.data, retry_after, warnings=warnings)
+        return Reply(response.status, b"", retry_after, response, warnings)
 
     def close(self) -> None:
         with self._lock:

@@ -73,6 +73,9 @@ _EVIDENCE_SUMMARY = " (evidence: "  # ours adds it to a failed record's descript
 _KLOG_HEADER = re.compile(r"^[IWEF]\d{4} \d\d:\d\d:\d\d\.\d{6}\s+\d+ ", re.MULTILINE)  # time, pid
 _DURATION = re.compile(r"\b\d+(?:\.\d+)?(?:ns|µs|us|ms|s|m|h)(?:\d+(?:\.\d+)?(?:ms|s|m))*\b")
 _SOURCE = re.compile(r"^# Source: (.*)$", re.MULTILINE)
+# helm-diff's heading of an object: `NAMESPACE, NAME, KIND (GROUP) has changed:`
+_DIFF_HEADER = re.compile(r"^[^, ]*, ([^, ]+), (\w+) \([^)]*\) has (?:changed|been added|been removed):",
+                          re.MULTILINE)
 _DOCUMENT_START = re.compile(r"^---\n", re.MULTILINE)
 
 
@@ -126,8 +129,9 @@ class Journey:
 
     chart: str
     steps: dict[str, Snapshot] = field(default_factory=dict)
-    spec_checks: dict[str, str] = field(default_factory=dict)  # ours: step -> what was wrong
+    spec: dict[str, SpecOutcome] = field(default_factory=dict)  # ours: run --plan, run, diff
     second_install: str | None = None  # helm: an independent render of the install's manifest
+    seconds: float = 0.0  # wall time of the whole journey
 
     def manifest_of(self, revision: int | None) -> str | None:
         found = [s.manifest for s in self.steps.values() if s.revision == revision]
@@ -198,14 +202,16 @@ def step_args(step: str, chart: str) -> list[str]:
 def journey(tool: Tool, helm: Tool, chart: str, second_render: bool) -> Journey:
     """The chart through every step with `tool`, each step read back with `helm`."""
     result = Journey(chart)
+    begun = time.monotonic()
     if second_render:
         result.second_install = _dry_run_manifest(helm, chart)
     for step in RELEASE_STEPS:
         result.steps[step] = snapshot(tool, helm, chart, tool.run(*step_args(step, chart), *tool.quiet))
     if tool.name == "deploy-runner":
-        result.spec_checks = spec_checks(tool, helm, chart, result.steps["rollback"])
+        result.spec = spec_outcomes(tool, helm, chart, result.steps["rollback"])
     result.steps["uninstall"] = snapshot(tool, helm, chart, tool.run(*step_args("uninstall", chart),
                                                                      *tool.quiet))
+    result.seconds = time.monotonic() - begun
     return result
 
 
@@ -247,16 +253,41 @@ def normalised(text: str) -> str:
     text = text.replace("deploy-runner", "helm")
     text = _DEPLOYED_AT.sub("LAST DEPLOYED: <time>", text)
     text = _WATCH_ENDED.sub("", _KLOG_HEADER.sub("<klog> ", text))
-    return _DURATION.sub("<duration>", text).strip()
+    return _DURATION.sub("<duration>", _server_order(text)).strip()
+
+
+def _server_order(text: str) -> str:
+    """The API server sends one answer's warnings in no fixed order: each run of them sorted."""
+    lines, run = [], []
+    for line in [*text.split("\n"), ""]:
+        if line.startswith("<klog> warnings.go:"):
+            run.append(line)
+            continue
+        lines += sorted(run)
+        run = []
+        lines.append(line)
+    return "\n".join(lines[:-1])
 
 
 # -- run --plan, run, diff on the release deploy-runner made -----------------------------------
 
-def spec_checks(tool: Tool, helm: Tool, chart: str, last: Snapshot) -> dict[str, str]:
-    """`run --plan` finds nothing to change, `run` writes no revision, `diff` prints nothing;
-    each step's problem, '' when none. Not run on a release that is not deployed."""
+@dataclass(frozen=True)
+class SpecOutcome:
+    """What `run --plan`, `run` or `diff` said about the release: the objects it would change
+    (or changed) as `Kind/name`, and whether a revision was written."""
+
+    code: int
+    changes: tuple[str, ...]
+    status: str = ""  # the release's status in run's result
+    wrote: str = ""  # `revision N` when run wrote one
+    problem: str = ""  # output that is not what the command promises (a crash, a stray line)
+
+
+def spec_outcomes(tool: Tool, helm: Tool, chart: str, last: Snapshot) -> dict[str, SpecOutcome]:
+    """`run --plan`, `run` and `diff` against a spec for the same chart and values; none on a
+    release that is not deployed."""
     if not last.status.startswith("deployed,"):
-        return {step: "" for step in SPEC_STEPS}
+        return {}
     with tempfile.TemporaryDirectory(prefix="release-corpus-spec-") as tmp:
         spec = Path(tmp, "deploy-runner.yaml")
         release: dict[str, Any] = {"name": chart, "namespace": chart, "chart": str(corpus_chart(chart)),
@@ -264,36 +295,51 @@ def spec_checks(tool: Tool, helm: Tool, chart: str, last: Snapshot) -> dict[str,
         if values_args(chart):
             release["values"] = [values_args(chart)[1]]
         spec.write_text(yaml.safe_dump({"releases": [release]}))
-        checks = {"run --plan": _run_unchanged(tool.run("run", "--spec", str(spec), "--plan",
-                                                        "--detailed-exitcode", "-o", "json"))}
-        checks["run"] = _run_unchanged(tool.run("run", "--spec", str(spec), "--detailed-exitcode",
-                                                "-o", "json"))
+        found = {"run --plan": _run_outcome(tool.run("run", "--spec", str(spec), "--plan",
+                                                    "--detailed-exitcode", "-o", "json"))}
+        ran = _run_outcome(tool.run("run", "--spec", str(spec), "--detailed-exitcode", "-o", "json"))
         after = snapshot(tool, helm, chart, Command(0, "", ""))
-        if not checks["run"] and after.revision != last.revision:
-            checks["run"] = f"wrote revision {after.revision} (was {last.revision})"
+        wrote = f"revision {after.revision}" if after.revision != last.revision else ""
+        found["run"] = SpecOutcome(ran.code, ran.changes, ran.status, wrote, ran.problem)
     done = tool.run("diff", chart, str(corpus_chart(chart)), *values_args(chart), "-n", chart,
                     "--detailed-exitcode")
-    checks["diff"] = "" if done.code == 0 and not done.out.strip() else (
-        f"exit {done.code}: {_first_lines(done.out or done.err)}")
-    return checks
+    headers = _DIFF_HEADER.findall(done.out)
+    stray = [line for line in done.out.splitlines() if line and not line.startswith(" ")
+             and not _DIFF_HEADER.match(line)]
+    found["diff"] = SpecOutcome(done.code, tuple(sorted(f"{kind}/{name}" for name, kind in headers)),
+                                problem=_first_lines(done.err if done.code not in (0, 2) else "\n".join(stray)))
+    return found
 
 
-def _run_unchanged(done: Command) -> str:
+def _run_outcome(done: Command) -> SpecOutcome:
     try:
         [release] = json.loads(done.out)["releases"]
     except (ValueError, KeyError, TypeError):
-        return f"exit {done.code}: {_first_lines(done.err or done.out)}"
+        return SpecOutcome(done.code, (), problem=_first_lines(done.err or done.out))
     changes = release.get("diff", {}).get("changes", [])
-    if done.code == 0 and release.get("status") == "unchanged" and not changes:
+    return SpecOutcome(done.code, tuple(sorted(f"{c['kind']}/{c['name']}" for c in changes)),
+                       str(release.get("status")),
+                       problem=str(release.get("error") or "") if release.get("status") == "failed" else "")
+
+
+def spec_difference(step: str, outcome: SpecOutcome | None, expected: list[str]) -> str:
+    """What a user would not expect of `step`: with a chart whose upgrade Helm itself finds
+    unchanged, nothing to change, no revision, an empty diff; with one Helm changes at every
+    upgrade (values random at every render, no lookup), exactly the objects Helm changed."""
+    if outcome is None:
         return ""
-    what = "; ".join(f"{c['change']} {c['kind']}/{c['name']}: {_changed_line(c['diff'])}" for c in changes[:3])
-    return (f"exit {done.code}, {release.get('status')} ({release.get('error') or release.get('reason') or ''})"
-            f"{': ' + what if what else ''}")
-
-
-def _changed_line(diff: str) -> str:
-    lines = [line for line in diff.splitlines() if line[:1] in "+-" and line[:3] not in ("+++", "---")]
-    return " | ".join(line.strip()[:80] for line in lines[:2])
+    if outcome.problem:
+        return f"exit {outcome.code}: {outcome.problem}"
+    if list(outcome.changes) != expected:
+        return f"exit {outcome.code}: changes {_short(list(outcome.changes))}, helm's upgrade changed {_short(expected)}"
+    if outcome.code != (2 if expected else 0):
+        return f"exit {outcome.code} with changes {_short(expected)}"
+    if step == "run" and bool(outcome.wrote) != bool(expected):
+        return f"{outcome.status}: {outcome.wrote or 'no revision written'}, helm's upgrade changed {_short(expected)}"
+    want = ("planned" if step == "run --plan" else "deployed") if expected else "unchanged"
+    if step != "diff" and outcome.status != want:
+        return f"status {outcome.status}, expected {want}"
+    return ""
 
 
 def _first_lines(text: str) -> str:
@@ -312,8 +358,11 @@ def compare_chart(helm: Journey, ours: Journey) -> ChartResult:
             helm, ours, step, previous)
         previous = {"helm": helm.steps[step].revision, "ours": ours.steps[step].revision}
         rows.append(Row(helm.chart, step, not difference, difference))
+    helm_upgrade = changed_objects(helm.manifest_of(helm.steps["upgrade"].revision),
+                                   helm.steps["upgrade again"].manifest)
+    expected = sorted({key.split(" ", 1)[-1] for key in helm_upgrade})
     for step in SPEC_STEPS:
-        difference = ours.spec_checks.get(step, "not run")
+        difference = spec_difference(step, ours.spec.get(step), expected)
         rows.append(Row(helm.chart, step, not difference, difference))
     difference = compare_step(helm.steps["uninstall"], ours.steps["uninstall"], volatile)
     rows.append(Row(helm.chart, "uninstall", not difference, difference))
@@ -516,6 +565,9 @@ def main(argv: list[str]) -> int:
     for result in results:
         if result.helm_failure:
             print(f"{result.chart} | {result.helm_failure}")
+    print("\nslowest charts (seconds: helm, ours):")
+    for result in sorted(results, key=lambda r: -max(j.seconds for j in r.journeys))[:8]:
+        print(f"{result.chart} | {result.journeys[0].seconds:.0f} | {result.journeys[1].seconds:.0f}")
     passing = [r.chart for r in results if not r.first_difference]
     print(f"\ncharts the same at every step: {len(passing)}/{len(results)}")
     print(f"wall time: {time.monotonic() - begun:.0f} s")

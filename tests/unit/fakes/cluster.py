@@ -192,8 +192,8 @@ class FakeCluster:
                  and (not where or (obj.get("metadata") or {}).get("namespace") == where)]
         return {"apiVersion": api_version, "kind": f"{kind}List", "metadata": {}, "items": items}
 
-    def build(self, manifest: str, namespace: str) -> list[Resource]:
-        return build(self, manifest, namespace)
+    def build(self, manifest: str, namespace: str, *, validate: bool = False) -> list[Resource]:
+        return build(self, manifest, namespace, validate=validate)
 
     def existing(self, resources: Sequence[Resource], release: str, namespace: str, *,
                  take_ownership: bool) -> list[Resource]:
@@ -211,7 +211,7 @@ class FakeCluster:
             found.append(resource)
         return found
 
-    def preflight(self, resources: Sequence[Resource]) -> list[FieldConflict]:
+    def preflight(self, resources: Sequence[Resource], *, refusals: bool = True) -> list[FieldConflict]:
         return [FieldConflict(r.describe(), path, manager, f'conflict with "{manager}"')
                 for r in resources for path, manager in self._conflicts.get(r.ref(), [])]
 
