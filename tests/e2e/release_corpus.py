@@ -69,6 +69,9 @@ EXCLUSIVE_KINDS = frozenset({
 _DEPLOYED_AT = re.compile(r"^LAST DEPLOYED: .*$", re.MULTILINE)
 # client-go's informer saying its watch ended as helm stopped waiting: timing, not behaviour
 _WATCH_ENDED = re.compile(r'^<klog> reflector\.go:\d+\] "Warning: watch ended with error".*\n?', re.MULTILINE)
+# `KIND "NAME" is invalid: [a: ..., b: ...]`: the API server lists a refusal's fields in no fixed order
+_INVALID_FIELDS = re.compile(r"(is invalid: \[)(.*)\]")
+_NEXT_FIELD = re.compile(r", (?=[\w.\[\]-]+: )")
 _EVIDENCE_SUMMARY = " (evidence: "  # ours adds it to a failed record's description (docs/hooks.md)
 _KLOG_HEADER = re.compile(r"^[IWEF]\d{4} \d\d:\d\d:\d\d\.\d{6}\s+\d+ ", re.MULTILINE)  # time, pid
 _DURATION = re.compile(r"\b\d+(?:\.\d+)?(?:ns|µs|us|ms|s|m|h)(?:\d+(?:\.\d+)?(?:ms|s|m))*\b")
@@ -253,11 +256,14 @@ def normalised(text: str) -> str:
     text = text.replace("deploy-runner", "helm")
     text = _DEPLOYED_AT.sub("LAST DEPLOYED: <time>", text)
     text = _WATCH_ENDED.sub("", _KLOG_HEADER.sub("<klog> ", text))
-    return _DURATION.sub("<duration>", _server_order(text)).strip()
+    text = _INVALID_FIELDS.sub(lambda m: m.group(1) + ", ".join(sorted(_NEXT_FIELD.split(m.group(2)))) + "]",
+                               _server_order(text))
+    return _DURATION.sub("<duration>", text).strip()
 
 
 def _server_order(text: str) -> str:
-    """The API server sends one answer's warnings in no fixed order: each run of them sorted."""
+    """The API server sends one answer's warnings in no fixed order (and a refusal's fields:
+    _INVALID_FIELDS): each run of them sorted."""
     lines, run = [], []
     for line in [*text.split("\n"), ""]:
         if line.startswith("<klog> warnings.go:"):
