@@ -29,6 +29,7 @@ def results(request: pytest.FixtureRequest) -> dict[str, ChartResult]:
 def test_a_corpus_chart_lives_through_its_releases_as_with_helm(results: dict[str, ChartResult],
                                                                   chart: str) -> None:
     result = results[chart]
-    assert not result.first_difference, (
-        f"{chart}: {result.first_difference}"
-        + (f"\n(helm itself fails on the testbed at {result.helm_failure})" if result.helm_failure else ""))
+    if result.first_difference:
+        pytest.fail(f"{chart}: {result.first_difference}"
+                    + (f"\n(helm itself fails on the testbed at {result.helm_failure})" if result.helm_failure else "")
+                    + f"\n{result.details(result.first_difference.split(':', 1)[0])}", pytrace=False)
