@@ -1,23 +1,34 @@
-# The GitHub Action's image (action.yml runs it with `action`); the Lambda builds on the
-# same package. Wheels are built in a first stage; the image installs them without pip's
-# cache, build tools or the sources. Versions: the base image by its full tag, every
-# Python package by the pins of pyproject.toml. See docs/github.md for its size.
-ARG PYTHON_IMAGE=python:3.11.14-slim-trixie
+# syntax=docker/dockerfile:1
+# deploy-runner's published image: `docker run`, Kubernetes Jobs, self-hosted CI. (The
+# GitHub Action does not use it: action.yml runs on the runner itself.) The Python
+# packages are the lock's (requirements/aws.txt: every one pinned with its hash, wheels
+# only, the `aws` extra for the EKS login); the base image is pinned by its digest.
+# release.yml builds it for linux/amd64 and linux/arm64 with an SBOM and provenance.
+#
+# The digest is python:3.12-slim's multi-platform index as found in public build files;
+# it could not be pulled where this was written. Renew both together:
+#   docker buildx imagetools inspect python:3.12-slim   (the "Digest:" line)
+ARG PYTHON_IMAGE=python:3.12-slim@sha256:78387bc3881b8273120a12ebe6c1ab22b018ccc2c9adf565ae1ac9b536e184ea
 
-FROM ${PYTHON_IMAGE} AS wheels
+# The project's own wheel (no dependencies: those come from the lock below). Building it
+# fetches the build backend pinned in pyproject.toml's [build-system].
+FROM ${PYTHON_IMAGE} AS build
 WORKDIR /src
 COPY pyproject.toml README.md ./
 COPY runner ./runner
-RUN pip wheel --no-cache-dir --disable-pip-version-check --wheel-dir /wheels .
+RUN pip wheel --no-cache-dir --disable-pip-version-check --no-deps --wheel-dir /wheels .
 
-FROM ${PYTHON_IMAGE}
+FROM ${PYTHON_IMAGE} AS image
 ENV PYTHONUNBUFFERED=1 PIP_DISABLE_PIP_VERSION_CHECK=1
-RUN --mount=type=bind,from=wheels,source=/wheels,target=/wheels \
-    pip install --no-cache-dir --no-index --find-links=/wheels deploy-runner \
-    && pip uninstall --yes pip setuptools wheel \
-    && useradd --system --uid 10001 --user-group --no-create-home --shell /usr/sbin/nologin \
+RUN --mount=type=bind,source=requirements/aws.txt,target=/tmp/requirements.txt \
+    --mount=type=bind,from=build,source=/wheels,target=/wheels \
+    pip install --no-cache-dir --require-hashes --no-deps --only-binary :all: \
+        -r /tmp/requirements.txt \
+    && pip install --no-cache-dir --no-deps /wheels/*.whl \
+    && pip uninstall --yes pip \
+    && useradd --system --uid 10001 --user-group --create-home --shell /usr/sbin/nologin \
         deploy-runner
-COPY --chmod=0755 docker/entrypoint.sh /usr/local/bin/deploy-runner-action
-# No USER and no WORKDIR: GitHub mounts the workspace as the working directory and starts
-# the container as root; the entry point drops to the workspace's owner at once.
-ENTRYPOINT ["/usr/local/bin/deploy-runner-action"]
+USER 10001:10001
+WORKDIR /home/deploy-runner
+ENTRYPOINT ["deploy-runner"]
+CMD ["--help"]

@@ -8,13 +8,21 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: install test lint unit e2e conformance demo clean testbed fuzz reliability
+.PHONY: install test lint unit e2e conformance demo clean testbed fuzz reliability lock
 
-$(STAMP): pyproject.toml Makefile
+# The lock: uv.lock, resolved by uv from pyproject.toml for every platform and Python >= 3.11,
+# and its exports with hashes, which pip installs (the Action, the image, the Lambda zip, this
+# venv): base.txt (the CLI), aws.txt (with the aws extra), test.txt (aws and test extras).
+# After a change to pyproject.toml's dependencies: `make lock`, then commit the four files.
+UV_EXPORT := $(VENV)/bin/uv export --quiet --frozen --no-dev --no-emit-project --format requirements-txt
+LOCKS := requirements/base.txt requirements/aws.txt requirements/test.txt
+
+$(STAMP): pyproject.toml Makefile $(LOCKS)
 	$(PYTHON) -m venv --clear $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet --require-hashes --no-deps -r requirements/test.txt
 	# compat: a plain path in a .pth; the default finder costs ~10 ms at every start
-	$(PY) -m pip install --quiet -e '.[test]' --config-settings editable_mode=compat
+	$(PY) -m pip install --quiet --no-deps -e . --config-settings editable_mode=compat
 	# setuptools builds in pip's isolated env; left in the venv, its distutils-precedence.pth
 	# runs at every Python start (~0.5 ms per deploy-runner run)
 	$(PY) -m pip uninstall --quiet --yes setuptools
@@ -22,9 +30,15 @@ $(STAMP): pyproject.toml Makefile
 
 install: $(STAMP)
 
+lock:
+	$(VENV)/bin/uv lock
+	$(UV_EXPORT) -o requirements/base.txt
+	$(UV_EXPORT) --extra aws -o requirements/aws.txt
+	$(UV_EXPORT) --extra aws --extra test -o requirements/test.txt
+
 # ruff, then the import contracts of pyproject.toml (the layers of docs/architecture.md)
 lint: $(STAMP)
-	$(VENV)/bin/ruff check runner tests benchmarks lambda
+	$(VENV)/bin/ruff check runner tests benchmarks lambda action
 	$(VENV)/bin/lint-imports --no-logo
 
 unit: $(STAMP)

@@ -6,6 +6,15 @@
 - ``namespace`` (function): a fresh namespace, deleted afterwards.
 - ``helm`` (function): ``helm("status", "x", "-n", ns)`` runs Helm 4.1.4
   against the testbed and returns the CompletedProcess (text, not checked).
+- ``action_dir`` (session): this repository copied as the Actions runner puts an action it
+  downloads; ``cache_store`` (session): the cache service's store for actions/cache's
+  stand-in (tests/workflows: the executor that runs workflows and action.yml).
+- ``eks`` (session): the testbed as an EKS cluster named ``testbed``: moto in server
+  mode (runner.testbed.aws) answers DescribeCluster with the testbed's endpoint and CA
+  and serves STS; the testbed's token webhook trusts that STS. ``eks.identity(groups=...)``
+  makes an IAM user mapped to Kubernetes groups (``eks-admins`` is bound to
+  cluster-admin), ``eks.env(keys, tmp_path)`` the environment of a process with those
+  credentials and no kubeconfig.
 
 Heavy imports (kubernetes, the harness) happen inside the fixtures, so unit
 tests never pay for them.
@@ -17,7 +26,7 @@ import os
 import subprocess
 import uuid
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -63,6 +72,82 @@ def cluster() -> Iterator[Cluster]:
             api_client.close()
 
 
+EKS_CLUSTER = "testbed"
+EKS_ADMINS = "eks-admins"  # the Kubernetes group the eks fixture binds to cluster-admin
+
+
+@dataclass
+class Eks:
+    """The testbed behind an EKS login (see the module's docstring)."""
+
+    aws: Any  # runner.testbed.aws.AwsServer
+    cluster: Cluster
+    name: str = EKS_CLUSTER
+    map_roles: list[dict[str, Any]] = field(default_factory=list)
+    map_users: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def region(self) -> str:
+        from runner.testbed.aws import REGION
+
+        return REGION
+
+    def identity(self, prefix: str = "ci", *, groups: tuple[str, ...] = (EKS_ADMINS,), mapped: bool = True,
+                 policy: dict[str, Any] | None = None) -> Any:
+        """A new IAM user (runner.testbed.aws.Keys), mapped (mapUsers) to `groups` as user
+        `<prefix>-...`, unless not `mapped`."""
+        keys = self.aws.user(f"{prefix}-{uuid.uuid4().hex[:8]}", policy)
+        if mapped:
+            self.map_users.append({"userarn": keys.arn, "username": keys.arn.rsplit("/", 1)[1],
+                                   "groups": list(groups)})
+            self.configure()
+        return keys
+
+    def role(self, trusted: Any, *, groups: tuple[str, ...] = (EKS_ADMINS,), mapped: bool = True) -> str:
+        """A new IAM role `trusted` (Keys) may assume, mapped (mapRoles) to `groups` as
+        `deployer:{{SessionName}}`; its ARN."""
+        arn = self.aws.role(f"deployer-{uuid.uuid4().hex[:8]}", trusted.arn)
+        if mapped:
+            self.map_roles.append({"rolearn": arn, "username": "deployer:{{SessionName}}", "groups": list(groups)})
+            self.configure()
+        return arn
+
+    def configure(self) -> None:
+        self.cluster.testbed.configure_eks(self.name, self.aws.endpoint, map_roles=self.map_roles,
+                                           map_users=self.map_users)
+
+    def env(self, keys: Any, tmp_path: Path, **extra: str) -> dict[str, str]:
+        """A process's environment with `keys` as its AWS credentials, moto as AWS, and no
+        cluster settings at all (KUBECONFIG names a file that does not exist)."""
+        env = {k: v for k, v in os.environ.items()
+               if not k.startswith(("HELM_", "KUBERNETES_", "AWS_", "DEPLOY_RUNNER_EKS_"))}
+        home = tmp_path / "home"
+        env.update(HOME=str(home), HELM_CONFIG_HOME=str(home / "config"), HELM_CACHE_HOME=str(home / "cache"),
+                   HELM_DATA_HOME=str(home / "data"), KUBECONFIG=str(tmp_path / "no-kubeconfig"))
+        env.update(self.aws.environment(keys))
+        env.update(extra)
+        return env
+
+    def webhook_log(self) -> str:
+        return (self.cluster.testbed.workdir / "eks-webhook.log").read_text()
+
+
+@pytest.fixture(scope="session")
+def eks(cluster: Cluster) -> Iterator[Eks]:
+    from runner.testbed.aws import AwsServer
+
+    with AwsServer.start() as aws:
+        aws.add_eks_cluster(EKS_CLUSTER, cluster.server, cluster.testbed.pki.ca.cert.read_bytes())
+        found = Eks(aws, cluster)
+        found.configure()
+        reply = cluster.client().request("POST", "/apis/rbac.authorization.k8s.io/v1/clusterrolebindings", body={
+            "metadata": {"name": EKS_ADMINS},
+            "roleRef": {"apiGroup": "rbac.authorization.k8s.io", "kind": "ClusterRole", "name": "cluster-admin"},
+            "subjects": [{"kind": "Group", "name": EKS_ADMINS, "apiGroup": "rbac.authorization.k8s.io"}]})
+        assert reply.ok, reply.body
+        yield found
+
+
 @pytest.fixture
 def namespace(cluster: Cluster) -> Iterator[str]:
     from kubernetes import client
@@ -103,3 +188,16 @@ def helm(cluster: Cluster, tmp_path: Path) -> Callable[..., subprocess.Completed
         )
 
     return run
+
+
+@pytest.fixture(scope="session")
+def action_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    from tests.workflows.machine import copy_action
+
+    return copy_action(tmp_path_factory.mktemp("runner"))
+
+
+@pytest.fixture(scope="session")
+def cache_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """What one job saves with actions/cache, a later job of the session restores."""
+    return tmp_path_factory.mktemp("cache-service")

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from runner.actions.release_config import ActionConfig
 from runner.kube.apply import FIELD_MANAGER, ApplyConflictError
 from runner.kube.cluster import Cluster
-from runner.kube.resources import Resource
+from runner.kube.resources import ManifestBuildError, Resource
 
 TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
@@ -16,18 +16,26 @@ if TYPE_CHECKING:
 
 
 def preflight(cluster: Cluster, resources: Sequence[Resource], *,
-              migrating_from_csa: bool = False, dry_run: bool = False) -> None:
-    """Dry-run every server-side apply first: all conflicts reported, nothing written.
+              migrating_from_csa: bool = False) -> None:
+    """Dry-run every server-side apply first: the conflicts, in Helm's words, stop the run
+    before anything is written (Helm writes the record and the other objects first).
     When moving a release from client-side apply, our own `helm` Update entries are
-    folded into the Apply entry before applying, so they are not conflicts. Any other
-    refusal stops only a dry run: a real one records its revision first and fails in the
-    apply, with Helm's error, as Helm's does."""
+    folded into the Apply entry before applying, so they are not conflicts."""
     # An object known to be absent has no field managers, so it cannot conflict.
-    conflicts = cluster.preflight([r for r in resources if r.exists is not False], refusals=dry_run)
-    if migrating_from_csa:
-        conflicts = [c for c in conflicts if c.manager != FIELD_MANAGER]
+    conflicts = cluster.preflight([r for r in resources if r.exists is not False],
+                                  ignore_manager=FIELD_MANAGER if migrating_from_csa else "")
     if conflicts:
         raise ApplyConflictError(conflicts)
+
+
+def build(cluster: Cluster, manifest: str, namespace: str, *, validate: bool = False,
+          context: str = "") -> list[Resource]:
+    """Cluster.build, a failure worded as the action calling Helm's Build wraps it
+    (`context`: `unable to build kubernetes objects from release manifest`, ...)."""
+    try:
+        return cluster.build(manifest, namespace, validate=validate)
+    except ManifestBuildError as err:
+        raise ManifestBuildError(f"{context}: {err}" if context else str(err)) from err
 
 
 def chart_crds(chart: Any) -> list[tuple[str, str]]:
@@ -37,11 +45,12 @@ def chart_crds(chart: Any) -> list[tuple[str, str]]:
 
 
 def install_chart_crds(cfg: ActionConfig, chart: Any, *, dry_run: str, skip: bool,
-                       server_side: bool, force: bool, timeout: float) -> None:
+                       server_side: bool, force: bool, strategy: str) -> None:
     """Install.Run's CRD step, before the chart is rendered (so .Capabilities and lookup
     see the CRDs): with a cluster to talk to (not --dry-run=client) and unless
     --skip-crds, a server dry run only warns; otherwise the crds/ files are created, or
-    server-side applied (so an existing CRD is brought to the chart's version)."""
+    server-side applied (so an existing CRD is brought to the chart's version), then
+    waited for by `strategy`'s waiter (Helm's --wait; hookOnly waits for nothing)."""
     crds = chart_crds(chart)
     if skip or not crds or dry_run == "client":
         return
@@ -51,4 +60,4 @@ def install_chart_crds(cfg: ActionConfig, chart: Any, *, dry_run: str, skip: boo
 
         cfg.warn(text_line("WARN", CRDS_ON_DRY_RUN))
         return
-    cfg.require_cluster().install_crds(crds, timeout, server_side=server_side, force=force)
+    cfg.require_cluster().install_crds(crds, server_side=server_side, force=force, strategy=strategy)

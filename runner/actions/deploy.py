@@ -22,7 +22,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from runner.actions import evidence
-from runner.actions.apply_steps import preflight
+from runner.actions.apply_steps import build, preflight
 from runner.actions.hook_logs import HookObserver
 from runner.actions.hooks import HookError, run_hooks
 from runner.actions.release_config import (
@@ -33,11 +33,12 @@ from runner.actions.release_config import (
     render_release,
 )
 from runner.actions.results import NOTICE, ReleaseResult, without_secrets
+from runner.actions.template import BUILD_FAILED, BUILD_FAILED_FROM
 from runner.errors import Canceled, RunnerError
 from runner.kube.apply import ApplyResult
 from runner.kube.cluster import Cluster
 from runner.kube.ownership import OwnershipError, set_release_metadata
-from runner.kube.resources import ManifestBuildError, Resource, difference
+from runner.kube.resources import Resource, difference
 from runner.release.record import DEPLOYED, FAILED, SUPERSEDED, Release
 from runner.release.storage import ReleaseNotFoundError
 
@@ -75,6 +76,7 @@ class DeployOptions:
     description: str = ""
     labels: dict[str, str] = field(default_factory=dict)  # --labels: on the stored record
     skip_schema_validation: bool = False
+    disable_openapi_validation: bool = False  # Build checks documents only as far as decoding
     render_subchart_notes: bool = False
     post_renderer: Any = None  # runner.postrender.PostRenderer (--post-renderer)
     release_history_max: int = 0  # HIP-0029 .Release.History depth
@@ -94,7 +96,9 @@ class Plan:
     server_side: bool
     error: type[DeployError]  # what a failure raises: InstallError or UpgradeError
     previous: Release | None = None  # upgrade: the release whose objects are live now
-    migrating_from_csa: bool = False  # a CSA record upgraded with SSA: fold managers first
+    # SSA over objects client-side apply may have written (a CSA release upgraded, objects an
+    # install adopts): our own `helm` Update entries are folded into the Apply entry first
+    migrating_from_csa: bool = False
     three_way_for_custom: bool = False  # CSA take-over merges custom resources three-way
     force_replace: bool = False  # PUT changed objects instead of patching them
     replace: bool = False  # install --replace (or a retry): supersede the last record first
@@ -182,15 +186,12 @@ def _objects(cluster: Cluster, opts: DeployOptions, plan: Plan
     """(current, target): the live release's objects plus those the new one adopts,
     and the new one's objects, stamped with the release's metadata and checked."""
     release, previous = plan.release, plan.previous
-    try:  # install's Build, or upgrade's validateManifest (its error as it is)
-        target = cluster.build(release.manifest, release.namespace, validate=True)
-    except ManifestBuildError as err:
-        context = "unable to build kubernetes objects from release manifest: " if plan.installing else ""
-        raise plan.error(f"{context}{err}") from err
-    try:
-        current = cluster.build(previous.manifest, previous.namespace) if previous else []
-    except ManifestBuildError as err:
-        raise plan.error(f"unable to build kubernetes objects from current release manifest: {err}") from err
+    validate = not opts.disable_openapi_validation
+    # Helm's install wraps its Build's error; upgrade's first Build (validateManifest) does not.
+    target = build(cluster, release.manifest, release.namespace, validate=validate,
+                   context=BUILD_FAILED if plan.installing else "")
+    current = build(cluster, previous.manifest, previous.namespace,
+                    context=f"{BUILD_FAILED_FROM} current release manifest") if previous else []
     set_release_metadata(target, release.name, release.namespace)
     try:
         current += cluster.existing(difference(target, current), release.name, release.namespace,
@@ -199,7 +200,7 @@ def _objects(cluster: Cluster, opts: DeployOptions, plan: Plan
         doing = "install" if plan.installing else "update"
         raise plan.error(f"unable to continue with {doing}: {err}") from err
     if plan.server_side and not opts.force_conflicts:
-        preflight(cluster, target, migrating_from_csa=plan.migrating_from_csa, dry_run=bool(opts.dry_run))
+        preflight(cluster, target, migrating_from_csa=plan.migrating_from_csa)
     return current, target
 
 
@@ -212,8 +213,8 @@ def _apply(cfg: ActionConfig, cluster: Cluster, opts: DeployOptions, plan: Plan,
         if not opts.no_hooks:
             _hooks(cfg, cluster, plan, opts, "pre", observer)
         if plan.installing and not current:
-            cluster.create(target, server_side=plan.server_side, force=opts.force_conflicts,
-                           result=applied)
+            # Helm's install creates without forcing: nothing exists yet to conflict with.
+            cluster.create(target, server_side=plan.server_side, force=False, result=applied)
         else:
             cluster.update(current, target, server_side=plan.server_side,
                            force=opts.force_conflicts, upgrade_csa_manager=plan.migrating_from_csa,

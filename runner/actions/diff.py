@@ -163,7 +163,7 @@ def _diff(cfg: ActionConfig, opts: DeployOptions, plan: ReleasePlan, old: dict[s
 def _live_changes(cfg: ActionConfig, opts: DeployOptions, plan: ReleasePlan, old: dict[str, Any],
                   new: dict[str, Any], manifest: str, server_side: bool, context: int) -> list[Any]:
     cluster = cfg.require_cluster()
-    current = cluster.build(plan.current.manifest, plan.current.namespace) if plan.current else []
+    current = cluster.build(plan.current.manifest, plan.current.namespace, validate=False) if plan.current else []
     target = cluster.build(manifest, plan.namespace)
     set_release_metadata(target, plan.name, plan.namespace)
     preview = cluster.preview(current, target, release=plan.name, namespace=plan.namespace,
@@ -191,7 +191,7 @@ def _uninstall_plan(cfg: ActionConfig, name: str, last: Release | None, current:
         return plan
     try:
         cluster = cfg.require_cluster()
-        objects = cluster.build(current.manifest, current.namespace)
+        objects = cluster.build(current.manifest, current.namespace, validate=False)
         preview = cluster.preview(objects, [], release=name, namespace=current.namespace,
                                   server_side=True)
         removed = {identity(p.resource.obj, current.namespace).key: p.live for p in preview.removals

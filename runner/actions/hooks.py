@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from runner.actions import results
+from runner.actions.apply_steps import build
 from runner.errors import RunnerError
 from runner.kube.cluster import Cluster
 from runner.release.record import Hook, HookExecution, Release, go_time_now
@@ -41,7 +42,8 @@ def run_hooks(cluster: Cluster, release: Release, event: str, *, server_side: bo
         if not hook.delete_policies:
             hook.delete_policies = [BEFORE_HOOK_CREATION]
         _delete_by_policy(cluster, release, hook, BEFORE_HOOK_CREATION, timeout, strategy)
-        resources = cluster.build(hook.manifest, release.namespace)
+        resources = build(cluster, hook.manifest, release.namespace, validate=True,
+                          context=f"unable to build kubernetes object for {event} hook {hook.path}")
         hook.last_run = HookExecution(started_at=go_time_now(), phase="Running")
         record(release)
         hook.last_run.phase = "Unknown"
@@ -76,7 +78,8 @@ def _delete_by_policy(cluster: Cluster, release: Release, hook: Hook, policy: st
                       timeout: float, strategy: str) -> None:
     if hook.kind == "CustomResourceDefinition" or policy not in hook.delete_policies:
         return
-    deleted, errors = cluster.delete(cluster.build(hook.manifest, release.namespace))
+    deleted, errors = cluster.delete(build(cluster, hook.manifest, release.namespace,
+                                           context=f"unable to build kubernetes object for deleting hook {hook.path}"))
     if errors:
         raise HookError("; ".join(errors))
     cluster.hook_deleted(deleted, timeout, strategy=strategy)

@@ -35,6 +35,7 @@ from runner.errors import RunnerError
 from runner.kube.apply import ApplyResult
 from runner.kube.cluster import Lock
 from runner.kube.crds import CRDInstallError
+from runner.kube.wait import in_effect
 from runner.release.applymethod import method_for, resolve_server_side
 from runner.release.record import (
     FAILED,
@@ -85,7 +86,9 @@ def install(cfg: ActionConfig, opts: DeployOptions,
         if opts.dry_run:
             return deploy(cfg, opts, _plan(cfg, opts, chart, source))
         if opts.create_namespace:
-            cfg.require_cluster().ensure_namespace(cfg.namespace)  # the lock lives there
+            # the lock lives there, so before it (Helm creates it once the dry run is ruled out)
+            cfg.require_cluster().ensure_namespace(cfg.namespace,
+                                                   server_side=resolve_server_side(opts.server_side))
         with cfg.locked(opts.name, opts.wait_for_lock) as lock:
             notes, retry = _check_available(cfg, opts, own.replace, lock)
             plan = _plan(cfg, opts, chart, source)
@@ -99,7 +102,9 @@ def _install_crds(cfg: ActionConfig, opts: DeployOptions, chart: Any) -> None:
     try:
         install_chart_crds(cfg, chart, dry_run=opts.dry_run, skip=opts.skip_crds,
                            server_side=resolve_server_side(opts.server_side),
-                           force=opts.force_conflicts, timeout=opts.timeout)
+                           force=opts.force_conflicts,
+                           # the --wait strategy, before --rollback-on-failure raises hookOnly
+                           strategy=in_effect(opts.wait, opts.wait_strategy))
     except CRDInstallError as err:
         raise InstallError(str(err)) from err
 
@@ -121,6 +126,8 @@ def _plan(cfg: ActionConfig, opts: DeployOptions, chart: Any, source: str) -> Pl
     return Plan(release, server_side, InstallError,
                 # Helm: taking objects over with client-side apply merges custom resources three-way.
                 three_way_for_custom=opts.take_ownership and not server_side,
+                # Install's Update of objects it adopts folds client-side managers first, always.
+                migrating_from_csa=server_side,
                 on_failure=(lambda err, applied: _undo(cfg, release, applied, err))
                 if opts.rollback_on_failure else None)
 

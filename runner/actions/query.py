@@ -72,7 +72,7 @@ def resource_tables(cfg: ActionConfig, release: Release) -> str:
     if release.info.status == "uninstalled" or not release.manifest:
         return ""
     client = cfg.kube()
-    return tables.render(tables.resource_tables(client, build(client, release.manifest, release.namespace)))
+    return tables.render(tables.resource_tables(client, build(client, release.manifest, release.namespace, validate=False)))
 
 
 def resource_objects(cfg: ActionConfig, release: Release) -> dict[str, list[Any]]:
@@ -83,4 +83,4 @@ def resource_objects(cfg: ActionConfig, release: Release) -> dict[str, list[Any]
     if release.info.status == "uninstalled" or not release.manifest:
         return {}
     client = cfg.kube()
-    return tables.resource_objects(client, build(client, release.manifest, release.namespace))
+    return tables.resource_objects(client, build(client, release.manifest, release.namespace, validate=False))

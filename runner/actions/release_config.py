@@ -137,10 +137,10 @@ class ActionConfig:
         self.tell(WARNING, text)
 
     def server_warning(self, text: str) -> None:
-        """A warning the API server sent with an answer, as Helm's client-go logs it."""
-        from runner.golang.klog import info_line
+        """A warning of the API server, told as the line client-go logs for it in Helm."""
+        from runner.kube.warning_header import logged_line
 
-        self.warn(info_line("warnings.go:107", f"Warning: {text}"))
+        self.tell(WARNING, logged_line(text), text)
 
     def tell_progress(self, progress: WaitProgress) -> None:
         """A wait's progress (runner.kube.wait): told as data, with a line that sums it up.

@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from runner.actions import evidence
-from runner.actions.apply_steps import preflight
+from runner.actions.apply_steps import build, preflight
 from runner.actions.hook_logs import HookObserver
 from runner.actions.hooks import run_hooks
 from runner.actions.release_config import (
@@ -33,10 +33,10 @@ from runner.actions.release_config import (
     validate_name,
 )
 from runner.actions.results import ReleaseResult
+from runner.actions.template import BUILD_FAILED_FROM
 from runner.errors import CANCELED, RunnerError
-from runner.kube.cluster import Cluster, Lock
+from runner.kube.cluster import Lock
 from runner.kube.ownership import set_release_metadata
-from runner.kube.resources import ManifestBuildError
 from runner.kube.wait import in_effect
 from runner.release.applymethod import csa_force_explanation, method_for, resolve_server_side
 from runner.release.record import (
@@ -133,7 +133,7 @@ def rollback_locked(cfg: ActionConfig, opts: RollbackOptions, lock: Lock | None)
     if opts.dry_run == "client" or (opts.dry_run and not rerender):
         return result  # Helm's dry-run rollback stops before the cluster
     if opts.dry_run:  # server, re-rendered: objects built against the API and dry-run applied
-        checked = _preflight(cfg, target, apply=server_side and not opts.force_conflicts, dry_run=True)
+        checked = _preflight(cfg, target, apply=server_side and not opts.force_conflicts)
         result.updated = [r.ref() for r in checked]
         return result
     if server_side and not opts.force_conflicts:
@@ -201,33 +201,24 @@ def _rerendered(target: Release, rendered: RenderedRelease) -> None:
     target.info.description = f"{target.info.description} ({RERENDERED})"
 
 
-def _preflight(cfg: ActionConfig, target: Release, apply: bool = True,
-               dry_run: bool = False) -> list[Resource]:
+def _preflight(cfg: ActionConfig, target: Release, apply: bool = True) -> list[Resource]:
     """Beyond Helm: every SSA conflict reported at once, before the record or any object
-    changes (`apply`: the dry-run applies; else the objects are only built against the API;
-    other refusals stop only a `dry_run`)."""
+    changes (`apply`: the dry-run applies; else the objects are only built against the API)."""
     cluster = cfg.require_cluster()
-    resources = _built(cluster, target, "new")
+    resources = build(cluster, target.manifest, target.namespace,
+                      context=f"{BUILD_FAILED_FROM} new release manifest")
     set_release_metadata(resources, target.name, target.namespace)
     if apply:
-        preflight(cluster, resources, migrating_from_csa=True, dry_run=dry_run)
+        preflight(cluster, resources, migrating_from_csa=True)
     return resources
-
-
-def _built(cluster: Cluster, release: Release, which: str) -> list[Resource]:
-    """A revision's objects, or Helm's performRollback error naming which manifest failed."""
-    try:
-        return cluster.build(release.manifest, release.namespace)
-    except ManifestBuildError as err:
-        raise RollbackError(f"unable to build kubernetes objects from {which} release manifest: {err}") from err
 
 
 def _perform(cfg: ActionConfig, opts: RollbackOptions, current: Release, target: Release,
              server_side: bool, result: ReleaseResult) -> None:
     cfg.debug("performing rollback", name=target.name)
     cluster = cfg.require_cluster()
-    old = _built(cluster, current, "current")
-    new = _built(cluster, target, "new")
+    old = build(cluster, current.manifest, current.namespace, context=f"{BUILD_FAILED_FROM} current release manifest")
+    new = build(cluster, target.manifest, target.namespace, context=f"{BUILD_FAILED_FROM} new release manifest")
     observer = HookObserver(cfg, cluster)
     if not opts.no_hooks:
         run_hooks(cluster, target, "pre-rollback", server_side=server_side, timeout=opts.timeout,
@@ -240,7 +231,7 @@ def _perform(cfg: ActionConfig, opts: RollbackOptions, current: Release, target:
         from runner.golang.slog import text_line
 
         message = f'Rollback "{target.name}" failed: {err}'
-        cfg.warn(text_line("WARN", message))  # Rollback.performRollback logs it
+        cfg.warn(text_line("WARN", message))
         current.info.status, target.info.status = SUPERSEDED, FAILED
         target.info.description = message
         cfg.storage.update(current)

@@ -36,6 +36,9 @@ NOTES_SUFFIX = "NOTES.txt"
 DEBUG_HINT = "\n\nUse --debug flag to render out invalid YAML"
 # Install.Run's warning when a server dry run (install, template) leaves a chart's crds/ out.
 CRDS_ON_DRY_RUN = "This chart or one of its subcharts contains CRDs. Rendering may fail or contain inaccuracies."
+# How Install.Run (template --dry-run=server's too), upgrade and rollback wrap a failed Build.
+BUILD_FAILED_FROM = "unable to build kubernetes objects from"
+BUILD_FAILED = f"{BUILD_FAILED_FROM} release manifest"
 _SOURCE_NAME = LazyPattern(r"# Source: [^/]+/(.+)")
 
 
@@ -48,7 +51,8 @@ class TemplateOptions:
                  "set_values", "set_string", "set_file", "set_json", "set_literal", "show_only",
                  "output_dir", "use_release_name", "include_crds", "skip_crds", "skip_tests",
                  "is_upgrade", "no_hooks", "kube_version", "api_versions", "source_args",
-                 "post_renderer", "skip_schema_validation", "cluster", "track_positions", "lookup")
+                 "post_renderer", "skip_schema_validation", "cluster", "track_positions", "lookup",
+                 "take_ownership", "disable_openapi_validation")
 
     def __init__(
         self, *, release_name: str = "release-name",
@@ -71,6 +75,8 @@ class TemplateOptions:
         # Helm's lookup against the cluster (Cluster.lookup) where Helm renders with one:
         # install/upgrade, their server dry runs, `template --dry-run=server`; None: empty maps.
         lookup: Any = None,
+        # --dry-run=server: the check of existing objects Install.Run makes, and its Build's validation
+        take_ownership: bool = False, disable_openapi_validation: bool = False,
     ) -> None:
         self.release_name = release_name
         self.render_subchart_notes = render_subchart_notes
@@ -98,6 +104,8 @@ class TemplateOptions:
         self.cluster = cluster
         self.track_positions = track_positions
         self.lookup = lookup
+        self.take_ownership = take_ownership
+        self.disable_openapi_validation = disable_openapi_validation
 
 
 class Rendered:
@@ -171,8 +179,32 @@ def render_template(opts: TemplateOptions, on_warning: Callable[[str], None],
         rendered = render_resources(chart, top, opts, on_warning)
     except RunnerError as err:
         raise RenderFailed(f"{err}{DEBUG_HINT}") from err
+    if opts.cluster is not None:
+        _check_on_cluster(opts, rendered.manifest)
     text = assemble(rendered, opts)
     return TemplateResult(rendered.written, select_shown(text, opts.show_only) if opts.show_only else text)
+
+
+def _check_on_cluster(opts: TemplateOptions, manifest: str) -> None:
+    """A server dry run goes on as Install.Run's: the manifest built against the API (a
+    document that is not an object, a kind the cluster does not serve: Helm's errors),
+    and unless --is-upgrade, objects that exist already must be the release's (or
+    --take-ownership). Nothing is written."""
+    from runner.kube.ownership import OwnershipError, set_release_metadata
+    from runner.kube.resources import ManifestBuildError
+
+    cluster = opts.cluster.require_cluster()
+    try:
+        resources = cluster.build(manifest, opts.namespace, validate=not opts.disable_openapi_validation)
+    except ManifestBuildError as err:
+        raise ManifestBuildError(f"{BUILD_FAILED}: {err}") from err
+    set_release_metadata(resources, opts.release_name, opts.namespace)
+    if opts.is_upgrade or not resources:
+        return
+    try:
+        cluster.existing(resources, opts.release_name, opts.namespace, take_ownership=opts.take_ownership)
+    except OwnershipError as err:
+        raise RunnerError(f"unable to continue with install: {err}") from err
 
 
 def _debug_line(message: str, **attrs: Any) -> str:

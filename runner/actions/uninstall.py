@@ -77,7 +77,7 @@ def _perform(cfg: ActionConfig, opts: UninstallOptions, release: Release) -> Uni
         run_hooks(cluster, release, "pre-delete", server_side=server_side, timeout=opts.timeout,
                   record=cfg.storage.update, observer=observer, strategy=wait.in_effect(opts.wait, opts.wait_strategy))
     cfg.storage.update(release)
-    resources = uninstall_sorted(cluster.build(release.manifest, release.namespace))
+    resources = uninstall_sorted(cluster.build(release.manifest, release.namespace, validate=False))
     doomed = []
     for resource in resources:
         if operations.has_keep_policy(resource, exact=False):

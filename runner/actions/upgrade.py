@@ -35,11 +35,11 @@ from runner.kube.apply import ApplyResult
 from runner.kube.cluster import Lock
 from runner.release.applymethod import csa_force_explanation, method_for, resolve_server_side
 from runner.release.record import (
+    CLIENT_SIDE_APPLY,
     DEPLOYED,
     FAILED,
     PENDING_STATUSES,
     PENDING_UPGRADE,
-    SERVER_SIDE_APPLY,
     SUPERSEDED,
     UNINSTALLED,
     Info,
@@ -139,7 +139,8 @@ def _upgrade(cfg: ActionConfig, opts: DeployOptions, own: UpgradeOptions,
         cfg.debug("creating upgraded release", name=opts.name)
     result = deploy(cfg, opts, Plan(
         upgraded, server_side, UpgradeError, previous=current,
-        migrating_from_csa=last.apply_method != SERVER_SIDE_APPLY and server_side,
+        # Helm asks the release being replaced (the deployed one), not the latest record.
+        migrating_from_csa=current.apply_method in ("", CLIENT_SIDE_APPLY) and server_side,
         force_replace=own.force_replace, history_max=own.history_max, notes=notes,
         on_failure=lambda err, applied: _after_failure(cfg, opts, own, upgraded, applied, err,
                                                        lock)))

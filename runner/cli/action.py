@@ -1,9 +1,11 @@
 """`action`: the GitHub Action's entry point (action.yml runs `deploy-runner action`).
 
-A Docker action receives its inputs as INPUT_<NAME> variables: this command turns them
-into `run`'s command line (`--report github` included), masks the credentials among them
-before anything is printed, writes a kubeconfig or CA given as content to a private file,
-and runs. Users call it through action.yml, not by hand.
+action.yml's last step hands it the inputs as INPUT_<NAME> variables (as GitHub hands
+them to a Docker or JavaScript action): this command turns them into `run`'s command line
+(`--report github` included), masks the credentials among them before anything is
+printed, writes a kubeconfig or CA given as content to a private file (in a temporary
+directory removed after the run, never in the checkout), and runs. Users call it
+through action.yml, not by hand.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ class Invocation:
     argv: list[str]
     secrets: list[str] = field(default_factory=list)
     files: list[Path] = field(default_factory=list)  # written here, removed after the run
+    env: dict[str, str] = field(default_factory=dict)  # set for the run
 
 
 def invocation(env: Mapping[str, str], scratch: Path) -> Invocation:
@@ -43,6 +46,8 @@ def invocation(env: Mapping[str, str], scratch: Path) -> Invocation:
     elif given("command") in ("", "run"):
         result = Invocation(["run", "--report", "github", "--output", "text"])
         _run_flags(result, given)
+        if given("result_file"):
+            result.env["DEPLOY_RUNNER_RESULT"] = given("result_file")
     else:
         raise RunnerError(f"the action's command input is {given('command')!r}: "
                           "it must be run or preview-gc")
@@ -59,18 +64,19 @@ def _run_flags(result: Invocation, given: Callable[[str], str]) -> None:
     for release in re.split(r"[\s,]+", given("releases")):
         if release:
             argv += ["--release", release]
-    for name in ("plan", "sync"):
+    for name in ("plan", "sync", "detailed_exitcode"):
         if given(name).lower() in TRUE:
-            argv.append(f"--{name}")
+            argv.append(f"--{name.replace('_', '-')}")
     if given("comment").lower() in TRUE:
         argv.append("--comment")
 
 
 def _cluster_flags(result: Invocation, scratch: Path, given: Callable[[str], str]) -> None:
     argv = result.argv
-    for name, flag in (("kube_context", "--kube-context"), ("kube_apiserver", "--kube-apiserver")):
+    for name in ("namespace", "kube_context", "kube_apiserver", "eks_cluster", "eks_region",
+                 "eks_role_arn"):
         if given(name):
-            argv += [flag, given(name)]
+            argv += [f"--{name.replace('_', '-')}", given(name)]
     if given("kube_token"):
         result.secrets.append(given("kube_token"))
         argv += ["--kube-token", given("kube_token")]
@@ -115,7 +121,10 @@ def handle(args: object) -> int:
     from runner.cli import main
     from runner.report.workflow import Workflow
 
-    with tempfile.TemporaryDirectory(prefix="deploy-runner-action-") as scratch:
+    # the credentials' files: in the runner's temporary directory, not the checkout
+    with tempfile.TemporaryDirectory(prefix="deploy-runner-action-",
+                                     dir=os.environ.get("RUNNER_TEMP") or None) as scratch:
         call = invocation(os.environ, Path(scratch))
         Workflow.from_environment().mask(call.secrets)
+        os.environ.update(call.env)
         return main(call.argv)

@@ -10,6 +10,7 @@ if TYPE_CHECKING:
 
     from runner.actions.release_config import ActionConfig
     from runner.cli.pflag import Namespace
+    from runner.kube.kubeconfig import ClusterAccess
 
 def cluster_access(args: Namespace) -> dict[str, Any]:
     """The connection settings the flags give (client-go's ConfigFlags): every field of
@@ -20,15 +21,17 @@ def cluster_access(args: Namespace) -> dict[str, Any]:
         "as_user": args.kube_as_user, "as_groups": tuple(args.kube_as_group),
         "insecure_skip_tls_verify": args.kube_insecure_skip_tls_verify,
         "tls_server_name": args.kube_tls_server_name, "burst": args.burst_limit, "qps": args.qps,
+        "eks_cluster": args.eks_cluster, "eks_region": args.eks_region, "eks_role_arn": args.eks_role_arn,
     }
 
 
-def action_config(args: Namespace) -> ActionConfig:
-    """The action configuration (cluster client, namespace, release storage) the flags name."""
+def action_config(args: Namespace, access: ClusterAccess | None = None) -> ActionConfig:
+    """The action configuration (cluster client, namespace, release storage) the flags name
+    (or `access`, the flags' settings with what a spec adds: runner.cli.run)."""
     from runner.actions.release_config import ActionConfig
     from runner.kube.kubeconfig import ClusterAccess
 
-    cfg = ActionConfig.connect(access=ClusterAccess(**cluster_access(args)))
+    cfg = ActionConfig.connect(access=access or ClusterAccess(**cluster_access(args)))
     cfg.on_message = message_printer(debug=bool(args.debug), show_progress=shows_progress(args))
     return cfg
 

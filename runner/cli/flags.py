@@ -4,7 +4,8 @@ pkg/cli/environment.go): same names, shorthands, types, defaults and description
 - Global flags (every command takes them, before or after its name): the
   connection (`--kubeconfig`, `--kube-context`, `-n`, `--kube-apiserver`,
   `--kube-token`, ...), `--debug`, the repository/registry paths; their
-  defaults come from Helm's HELM_* variables.
+  defaults come from Helm's HELM_* variables. deploy-runner adds the EKS login
+  (`--eks-cluster`, `--eks-region`, `--eks-role-arn`; DEPLOY_RUNNER_EKS_* defaults).
 - Values (`-f`, `--set`...), chart location (`--repo`, `--version`, TLS and
   credentials), `-o/--output`, `--post-renderer` (a `postrenderer/v1` plugin,
   looked up while flags are parsed, as pflag's Set does), `--dry-run`, `--wait`.
@@ -82,6 +83,7 @@ def global_flags(fs: FlagSet) -> None:
     fs.add("content-cache", PathValue(_helm_path("content-cache")),
            "path to the directory containing cached content (e.g. charts)")
     fs.bool("debug", "enable verbose output", default=_env_bool("HELM_DEBUG"))
+    eks_flags(fs)
     fs.string("kube-apiserver", "the address and the port for the Kubernetes API server",
               default=env("HELM_KUBEAPISERVER", ""))
     groups = env("HELM_KUBEASGROUPS", "").strip(", ")
@@ -107,6 +109,23 @@ def global_flags(fs: FlagSet) -> None:
            "path to the directory containing cached repository indexes")
     fs.add("repository-config", PathValue(_helm_path("repository-config")),
            "path to the file containing repository names and URLs")
+
+
+# deploy-runner's own global flags: an EKS cluster reached with the environment's AWS
+# credentials, no kubeconfig (docs/eks.md); their defaults are DEPLOY_RUNNER_EKS_* variables.
+EKS_FLAGS = {
+    "eks-cluster": ("DEPLOY_RUNNER_EKS_CLUSTER", "the EKS cluster to work on, reached with the environment's "
+                    "AWS credentials instead of a kubeconfig (endpoint and CA from eks:DescribeCluster)"),
+    "eks-region": ("DEPLOY_RUNNER_EKS_REGION", "the EKS cluster's AWS region (default: AWS_REGION, "
+                   "AWS_DEFAULT_REGION, the profile's)"),
+    "eks-role-arn": ("DEPLOY_RUNNER_EKS_ROLE_ARN", "an IAM role to assume for the EKS cluster (DescribeCluster "
+                     "and the token)"),
+}
+
+
+def eks_flags(fs: FlagSet) -> None:
+    for name, (variable, text) in EKS_FLAGS.items():
+        fs.string(name, text, default=os.environ.get(variable, ""))
 
 
 def _env_float(name: str) -> float:

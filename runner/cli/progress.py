@@ -131,25 +131,39 @@ class MessagePrinter:
     progress through LiveProgress, LogProgress or not at all."""
 
     def __init__(self, out: TextIO, progress: LiveProgress | LogProgress | None, *, debug: bool = False) -> None:
+        import threading
+
         self.out = out
         self.progress = progress
         self.debug = debug
+        # Objects are written by several threads at once, each telling its server warnings:
+        # one line at a time, whole (as klog writes Helm's).
+        self._lock = threading.Lock()
 
     def __call__(self, message: Any) -> None:
-        import sys
-
-        from runner.actions.results import DEBUG, NOTICE, WAIT
+        from runner.actions.results import DEBUG, WAIT
 
         if message.kind == WAIT:
             if self.progress is not None:
-                self.progress.show(message.data)
+                with self._lock:
+                    self.progress.show(message.data)
             return
         if message.kind == DEBUG and not self.debug:
             return
+        with self._lock:
+            self._print(message)
+
+    def _print(self, message: Any) -> None:
+        import sys
+
+        from runner.actions.results import NOTICE
+
         live = self.progress if isinstance(self.progress, LiveProgress) else None
         if live is not None:
             live.clear()
-        print(message.text, file=sys.stdout if message.kind == NOTICE else self.out, flush=True)
+        out = sys.stdout if message.kind == NOTICE else self.out
+        out.write(message.text + "\n")
+        out.flush()
         if live is not None:
             live.redraw()
 

@@ -280,6 +280,7 @@ def deploy_options(args: Namespace, name: str, chart: str, server_side: str, dry
         create_namespace=args.create_namespace, skip_crds=args.skip_crds, no_hooks=args.no_hooks,
         wait_for_jobs=args.wait_for_jobs, rollback_on_failure=args.rollback_on_failure,
         description=args.description, skip_schema_validation=args.skip_schema_validation,
+        disable_openapi_validation=args.disable_openapi_validation,
         render_subchart_notes=args.render_subchart_notes,
         release_history_max=args.release_history_max,
         include_history_values=args.include_history_values)

@@ -112,15 +112,16 @@ def handle(args: Namespace) -> int:
     from runner.actions.run import add_secret_values
     from runner.spec.errors import SpecError
 
-    base = connect(args)
+    access = flags_access(args)
     try:
-        spec, context = load(args, base.namespace)
+        spec, context = load(args, lambda eks: spec_namespace(access, eks))
     except SpecError as err:
         if _reports_to_github(args):  # the step's annotations point at the spec's lines
             from runner.report.github.entry import spec_problems
 
             spec_problems(err)
         raise
+    base = connect(args, spec.cluster_access(access))
     options = RunOptions(plan=args.plan, sync=args.sync, concurrency=args.concurrency,
                          releases=list(args.release), wait_for_lock=args.wait_for_lock,
                          diff=DiffOptions(context=args.context, view=args.view))
@@ -133,7 +134,7 @@ def handle(args: Namespace) -> int:
         return GitHubRun(spec, context, base, options,
                          on_message=release_messages(redact, debug=bool(args.debug)),
                          comment=args.comment, environment="" if args.environment == "default"
-                         else args.environment).run()
+                         else args.environment, detailed_exitcode=args.detailed_exitcode).run()
     for warning in spec.warnings:
         print(f"warning: {redact(warning)}", file=sys.stderr)
     with options.redactor.hiding_errors():  # a run that stops: its error shows no secret
@@ -172,16 +173,34 @@ def _reports_to_github(args: Namespace) -> bool:
                                        and os.environ.get("GITHUB_ACTIONS") == "true")
 
 
-def connect(args: Namespace) -> Any:
-    """The action configuration of the flags' namespace (releases get their own from it)."""
+def flags_access(args: Namespace) -> Any:
+    """The cluster settings of the command line (runner.kube's ClusterAccess)."""
+    from runner.cli.cluster import cluster_access
+    from runner.kube.kubeconfig import ClusterAccess
+
+    return ClusterAccess(**cluster_access(args))
+
+
+def spec_namespace(access: Any, eks: Any) -> str:
+    """The namespace of releases that name none: -n, else that of the cluster the run
+    works on (the kubeconfig context's; on the environment's EKS cluster, default)."""
+    from runner.kube.kubeconfig import default_namespace
+    from runner.spec.load import environment_access
+
+    return default_namespace(environment_access(access, eks))
+
+
+def connect(args: Namespace, access: Any = None) -> Any:
+    """The action configuration of the flags' namespace (releases get their own from it),
+    on the cluster of `access` (default: the flags')."""
     from runner.cli.cluster import action_config
 
-    cfg = action_config(args)
+    cfg = action_config(args, access)
     cfg.on_message = None
     return cfg
 
 
-def load(args: Namespace, default_namespace: str) -> tuple[Any, Any]:
+def load(args: Namespace, default_namespace: Any) -> tuple[Any, Any]:
     """The spec of --spec for --environment, and the run's context (event or checkout)."""
     import os
 

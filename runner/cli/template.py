@@ -112,7 +112,8 @@ def handle(args: Namespace) -> int:
         skip_crds=args.skip_crds, skip_tests=args.skip_tests, is_upgrade=args.is_upgrade,
         no_hooks=args.no_hooks, kube_version=args.kube_version or None, api_versions=args.api_versions,
         source_args=args, post_renderer=post_renderer(args),
-        skip_schema_validation=args.skip_schema_validation,
+        skip_schema_validation=args.skip_schema_validation, take_ownership=args.take_ownership,
+        disable_openapi_validation=args.disable_openapi_validation,
     )
     if strategy == "server":
         from runner.cli.cluster import action_config

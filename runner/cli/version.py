@@ -58,7 +58,9 @@ def version_as(program: str) -> str:
     """The Version field: deploy-runner's, or (as `helm`) Helm's with our build metadata."""
     import re
 
-    from runner import __version__
+    from runner import version
+
+    __version__ = version()
     from runner.engine_objects import HelmVersion
 
     if program != HELM:

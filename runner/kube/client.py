@@ -11,12 +11,10 @@ from __future__ import annotations
 import json
 import math
 import threading
-from collections.abc import Sequence
 from dataclasses import dataclass
 from urllib.parse import quote
 
 from runner.errors import RunnerError
-from runner.lazy_pattern import LazyPattern
 
 TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
@@ -106,13 +104,15 @@ class KubeClient:
         self.default_namespace = namespace
         # Where the steps Helm logs at debug level go (ActionConfig.debug): `debug()`.
         self.on_debug: Callable[..., None] | None = None
-        # Where the API server's warnings go (client-go's WarningLogger: code 299, one a call).
+        # Where the API server's warnings go, each answer's as it comes (client-go's
+        # WarningLogger; ActionConfig.server_warning prints them as Helm does).
         self.on_warning: Callable[[str], None] | None = None
         # Each group/version's kinds, from discovery once per client; None: not served (404).
         self._groups: dict[str, dict[str, RestMapping] | None] = {}
         self._lock = threading.Lock()
         self._version: dict[str, Any] | None = None
         self._reach_lock = threading.Lock()
+        self._preferred: dict[str, str] | None = None  # group -> its preferred version
 
     @classmethod
     def connect(cls, access: ClusterAccess | None = None) -> KubeClient:
@@ -144,10 +144,14 @@ class KubeClient:
 
     def request(self, method: str, path: str, *, body: Any = None,
                 query: list[tuple[str, str]] | None = None, content_type: str = JSON,
-                accept: str = JSON) -> Response:
-        """One HTTP call; returns the status and the decoded JSON (errors included)."""
+                accept: str = JSON, warnings: bool = True) -> Response:
+        """One HTTP call; returns the status and the decoded JSON (errors included). The
+        server's warnings are reported (`on_warning`) unless `warnings` is False: a request
+        Helm does not make (our conflict preflight), whose warnings the real one repeats."""
         data = None if body is None else json.dumps(body).encode()
         raw = self._send(method, path, query or [], {"Accept": accept, "Content-Type": content_type}, data)
+        if warnings:
+            self._report(raw.warnings)
         return Response(raw.status, _json(raw.data))
 
     def stream(self, path: str, query: list[tuple[str, str]], read_timeout: float, *,
@@ -159,13 +163,16 @@ class KubeClient:
         if self._version is None:
             self.reachable()
         try:
-            return self.transport.stream(path, query, {"Accept": accept}, read_timeout, deadline)
+            response = self.transport.stream(path, query, {"Accept": accept}, read_timeout, deadline)
         except ConnectionFailed as err:
             raise KubeError(str(err)) from err
+        self._report(response.headers.getlist("Warning"))
+        return response
 
     def text(self, path: str) -> tuple[int, str]:
         """GET a plain-text body (pod logs): the status and the text (an error's message)."""
         raw = self._send("GET", path, [], {"Accept": "*/*"}, None)
+        self._report(raw.warnings)
         text = raw.data.decode("utf-8", "replace")
         return raw.status, (str(_json(text).get("message", text)) if raw.status >= 400 else text)
 
@@ -176,13 +183,17 @@ class KubeClient:
         if self._version is None:
             self.reachable()
         try:
-            raw = self.transport.request(method, path, query, headers, data)
+            return self.transport.request(method, path, query, headers, data)
         except ConnectionFailed as err:
             raise KubeError(str(err)) from err
-        if self.on_warning is not None:
-            for text in server_warnings(getattr(raw, "warnings", ())):
-                self.on_warning(text)
-        return raw
+
+    def _report(self, headers: Any) -> None:
+        if self.on_warning is None or not headers:
+            return
+        from runner.kube.warning_header import warnings_to_report
+
+        for text in warnings_to_report(headers):
+            self.on_warning(text)
 
     def reachable(self) -> dict[str, Any]:
         """Helm's IsReachable: GET /version once; the server's version info."""
@@ -230,11 +241,24 @@ class KubeClient:
         if found is None:
             # A CRD created a moment ago: discovery may be stale, so look once more.
             found = (self.served_kinds(api_version, refresh=True) or {}).get(kind)
-        if found is None:
-            raise NoKindMatchError(
-                f'resource mapping not found for kind "{kind}" in version "{api_version}": '
-                f'no matches for kind "{kind}" in version "{api_version}"')
+        if found is None:  # meta.NoKindMatchError's text (Build adds which object it was)
+            raise NoKindMatchError(f'no matches for kind "{kind}" in version "{api_version}"')
         return found
+
+    def preferred_mapping(self, mapping: RestMapping) -> RestMapping:
+        """The kind at its group's preferred version, as a REST mapping asked by group and
+        kind alone gives it (kstatus' watcher reads objects so); `mapping` itself when
+        that version is the same or does not serve the kind."""
+        with self._lock:
+            if self._preferred is None:
+                reply = self.request("GET", "/apis")
+                groups = reply.body.get("groups") or [] if reply.ok else []
+                self._preferred = {str(g.get("name", "")): str((g.get("preferredVersion") or {}).get("version", ""))
+                                   for g in groups}
+            version = self._preferred.get(mapping.group, "")
+        if not mapping.group or not version or version == mapping.version:
+            return mapping
+        return (self.served_kinds(f"{mapping.group}/{version}") or {}).get(mapping.kind, mapping)
 
     def api_versions(self) -> list[str]:
         """Every served group/version and group/version/Kind (Helm's Capabilities.APIVersions),
@@ -307,29 +331,6 @@ class _Unusable:
 
     def close(self) -> None:
         pass
-
-
-_WARNING = LazyPattern(r'\s*(\d{3}) (\S+) "((?:[^"\\]|\\.)*)"(?: "[^"]*")?\s*(?:,|$)')
-
-
-_ESCAPED = LazyPattern(r"\\(.)")
-
-
-def server_warnings(headers: Sequence[str]) -> list[str]:
-    """The texts of the Warning headers client-go logs (code 299, a text), in order; a header
-    may hold several, comma-separated (RFC 7234 `299 - "text"`, apimachinery's parser)."""
-    found = []
-    for header in headers:
-        at = 0
-        while at < len(header):
-            match = _WARNING.match(header, at)
-            if match is None:
-                break  # client-go drops the rest of a header it cannot parse
-            at = match.end()
-            text = _ESCAPED.sub(r"\1", match.group(3))
-            if match.group(1) == "299" and text:
-                found.append(text)
-    return found
 
 
 def status_text(status: int, data: bytes) -> str:

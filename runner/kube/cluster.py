@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
-    from runner.kube.apply import ApplyResult, FieldConflict
+    from runner.kube.apply import ApplyResult
     from runner.kube.client import KubeClient
     from runner.kube.lease import PreviousHolder
     from runner.kube.preview import Preview
@@ -68,9 +68,10 @@ class Cluster(Protocol):
         ...
 
     # -- objects of a release -------------------------------------------------
-    def build(self, manifest: str, namespace: str, *, validate: bool = False) -> list[Resource]:
-        """Helm's Build: the manifest's objects, mapped; namespaced ones default to `namespace`
-        (`validate`: each has apiVersion and kind; runner.kube.resources.build)."""
+    def build(self, manifest: str, namespace: str, *, validate: bool = True) -> list[Resource]:
+        """Helm's Build: the manifest's objects, mapped; namespaced ones default to `namespace`.
+        A document without a kind, or of a kind the cluster does not serve, raises
+        ManifestBuildError in Helm's words (`validate`: Build's OpenAPI validation)."""
         ...
 
     def existing(self, resources: Sequence[Resource], release: str, namespace: str, *,
@@ -79,9 +80,9 @@ class Cluster(Protocol):
         unless `take_ownership`. Sets each resource's `exists` (and `live`)."""
         ...
 
-    def preflight(self, resources: Sequence[Resource], *, refusals: bool = True) -> list[FieldConflict]:
-        """Every server-side apply conflict of a dry-run apply (force off); nothing written.
-        Another refusal raises only with `refusals` (runner.kube.apply.preflight_conflicts)."""
+    def preflight(self, resources: Sequence[Resource], *, ignore_manager: str = "") -> list[str]:
+        """Helm's error for each object whose server-side apply would conflict (a dry run, force
+        off; causes of `ignore_manager` left out); nothing written."""
         ...
 
     def create(self, resources: Sequence[Resource], *, server_side: bool, force: bool = False,
@@ -165,15 +166,17 @@ class Cluster(Protocol):
         ...
 
     # -- set-up -------------------------------------------------------------------
-    def install_crds(self, crds: Sequence[tuple[str, str]], timeout: float, *, server_side: bool,
-                     force: bool = False) -> list[str]:
+    def install_crds(self, crds: Sequence[tuple[str, str]], *, server_side: bool, force: bool = False,
+                     strategy: str = "hookOnly") -> list[str]:
         """A chart's crds/ files, (name, manifest) in order: server-side applied (an existing
         CRD brought to the chart's version) or created (an existing one left as it is),
-        then waited Established; the refs of those written."""
+        then, by the --wait strategy's waiter (hookOnly: none), waited for up to 60 s;
+        the refs of those written."""
         ...
 
-    def ensure_namespace(self, namespace: str) -> None:
-        """--create-namespace: create it unless it exists."""
+    def ensure_namespace(self, namespace: str, *, server_side: bool = True) -> None:
+        """--create-namespace: Helm's Create of the namespace labelled `name: NAMESPACE`
+        (server-side apply also labels an existing one; a create leaves it)."""
         ...
 
     def lock(self, namespace: str, release: str, wait_seconds: float,
@@ -193,6 +196,7 @@ class KubeCluster:
         self.client = client
         self.on_progress: Progress | None = None
         self.on_log: Log | None = None
+        self._unwaited_crds: list[Resource] = []  # crds/ written without --wait, this run
 
     def server_version(self) -> str:
         return self.client.server_version()
@@ -205,10 +209,31 @@ class KubeCluster:
 
         return lookup(self.client, api_version, kind, namespace, name, log=self.on_log)
 
-    def build(self, manifest: str, namespace: str, *, validate: bool = False) -> list[Resource]:
-        from runner.kube.resources import build
+    def build(self, manifest: str, namespace: str, *, validate: bool = True) -> list[Resource]:
+        from runner.kube.resources import ManifestBuildError, build
 
+        try:
+            return build(self.client, manifest, namespace, validate=validate)
+        except ManifestBuildError:
+            if not self._unwaited_crds:
+                raise
+        self._settle_new_crds()
         return build(self.client, manifest, namespace, validate=validate)
+
+    def _settle_new_crds(self) -> None:
+        """CRDs this run wrote without --wait (so not waited for, as Helm's are not), once a
+        build could not map everything: waited for until Established, quietly and at most the
+        60 s Helm gives them with --wait, before the build is tried again. The API server
+        serves a new CRD within milliseconds, usually before the chart is even rendered;
+        this closes the rare window in which Helm's Build, a moment too early, fails."""
+        import contextlib
+
+        from runner.kube import wait
+        from runner.kube.crds import CRD_WAIT_SECONDS
+
+        crds, self._unwaited_crds = self._unwaited_crds, []
+        with contextlib.suppress(wait.WaitError):
+            wait.watch_ready(self.client, crds, CRD_WAIT_SECONDS)
 
     def existing(self, resources: Sequence[Resource], release: str, namespace: str, *,
                  take_ownership: bool) -> list[Resource]:
@@ -217,10 +242,10 @@ class KubeCluster:
         return existing_resources(self.client, resources, release, namespace,
                                   take_ownership=take_ownership)
 
-    def preflight(self, resources: Sequence[Resource], *, refusals: bool = True) -> list[FieldConflict]:
+    def preflight(self, resources: Sequence[Resource], *, ignore_manager: str = "") -> list[str]:
         from runner.kube.apply import preflight_conflicts
 
-        return preflight_conflicts(self.client, resources, refusals=refusals)
+        return preflight_conflicts(self.client, resources, ignore_manager=ignore_manager)
 
     def create(self, resources: Sequence[Resource], *, server_side: bool, force: bool = False,
                result: ApplyResult | None = None) -> ApplyResult:
@@ -331,33 +356,29 @@ class KubeCluster:
 
         return observe.events(self.client, namespace, kind, name)
 
-    def install_crds(self, crds: Sequence[tuple[str, str]], timeout: float, *, server_side: bool,
-                     force: bool = False) -> list[str]:
-        from runner.kube.crds import install_crds
+    def install_crds(self, crds: Sequence[tuple[str, str]], *, server_side: bool, force: bool = False,
+                     strategy: str = "hookOnly") -> list[str]:
+        from runner.kube import wait
+        from runner.kube.crds import CRD_WAIT_SECONDS, install_crds
 
         written = install_crds(self.client, crds, server_side=server_side, force=force)
         if written:
-            self._wait_established(written, timeout)
+            wait.wait_for(strategy, self.client, written, CRD_WAIT_SECONDS, progress=self.on_progress)
+            if strategy == "hookOnly":
+                self._unwaited_crds = list(written)
         return [crd.ref() for crd in written]
 
-    def _wait_established(self, crds: Sequence[Resource], timeout: float) -> None:
-        """Until each CRD is Established (watched, as any wait), then on: objects of a CRD
-        still not served fail later with the API server's own error. Quietly: Helm shows
-        nothing here (it waits only with --wait), and it takes a moment."""
-        import contextlib
-
-        from runner.kube import wait
-
-        with contextlib.suppress(wait.WaitError):
-            wait.watch_ready(self.client, crds, timeout)
-
-    def ensure_namespace(self, namespace: str) -> None:
+    def ensure_namespace(self, namespace: str, *, server_side: bool = True) -> None:
         from runner.kube.client import KubeError
+        from runner.kube.operations import create_all
+        from runner.kube.resources import Resource
 
-        body = {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": namespace}}
-        reply = self.client.request("POST", "/api/v1/namespaces", body=body)
-        if not reply.ok and reply.status != 409:
-            raise KubeError(f"failed to create namespace {namespace}: {reply.message}", reply.status)
+        body = {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": namespace, "labels": {"name": namespace}}}
+        try:
+            create_all(self.client, [Resource(body, self.client.mapping("v1", "Namespace"))], server_side=server_side)
+        except KubeError as err:
+            if err.reason != "AlreadyExists":
+                raise
 
     def lock(self, namespace: str, release: str, wait_seconds: float,
              on_wait: Callable[[str], None] | None = None) -> Lock:

@@ -10,8 +10,10 @@ with the install's apply method (kube.ClientCreateOptionServerSideApply):
 - client-side (--server-side=false): a plain create; a file whose CRD exists
   already (AlreadyExists) is skipped, the CRD left as it is.
 
-Any other failure is `failed to install CRD <file>: <why>`. Upgrades never
-come here: Helm leaves crds/ alone after the first install.
+Any other failure is `failed to install CRD <file>: <why>`. Then, with --wait
+only (its strategy's waiter; without --wait Helm's hookOnly waiter waits for
+nothing), the CRDs written are waited for up to 60 s, a timeout failing the
+install. Upgrades never come here: Helm leaves crds/ alone after the first install.
 """
 
 from __future__ import annotations
@@ -20,9 +22,12 @@ from collections.abc import Sequence
 
 from runner.errors import RunnerError
 from runner.kube import apply
-from runner.kube.client import KubeClient, Response
+from runner.kube.client import KubeClient
 from runner.kube.operations import debug_create_method, debug_object
-from runner.kube.resources import Resource, build
+from runner.kube.resources import Resource, parse_documents, resource_of
+
+# installCRDs waits this long, whatever --timeout says ("Give time for the CRD to be recognized").
+CRD_WAIT_SECONDS = 60.0
 
 
 class CRDInstallError(RunnerError):
@@ -52,7 +57,7 @@ def install_crds(client: KubeClient, crds: Sequence[tuple[str, str]], *, server_
 
 def _build(client: KubeClient, name: str, manifest: str) -> list[Resource]:
     try:
-        resources = build(client, manifest, "")
+        resources = [resource_of(client, obj, "") for obj in parse_documents(manifest)]
     except RunnerError as err:
         raise CRDInstallError(f"failed to install CRD {name}: {err}") from err
     if not resources:
@@ -68,7 +73,7 @@ def _create(client: KubeClient, resources: Sequence[Resource], *, server_side: b
     exists = False
     for resource in resources:
         if server_side:
-            _apply(client, resource, force)
+            apply.server_side_apply(client, resource, force=force)  # patchResourceServerSide
             debug_object(client, "Created resource via patch", resource)
             continue
         query = [("fieldManager", apply.FIELD_MANAGER)]
@@ -77,22 +82,7 @@ def _create(client: KubeClient, resources: Sequence[Resource], *, server_side: b
         if reply.status == 409 and reply.body.get("reason") == "AlreadyExists":
             exists = True  # the file's other objects are still created, as Helm's batch does
             continue
-        _check(reply)
+        apply.raise_for(reply)
         resource.live = reply.body
     if exists:
         raise _AlreadyExists
-
-
-def _apply(client: KubeClient, resource: Resource, force: bool) -> None:
-    """patchResourceServerSide: the whole object as an apply patch."""
-    reply = apply.ssa_request(client, resource, force=force)
-    if reply.status == 409 and reply.body.get("reason") == "Conflict":
-        raise RunnerError(f"conflict occurred while applying object /{resource.name} {resource.gvk}: "
-                          f"{reply.error_text}")
-    _check(reply)
-    resource.live = reply.body
-
-
-def _check(reply: Response) -> None:
-    if not reply.ok:
-        raise RunnerError(reply.error_text)

@@ -7,6 +7,8 @@ client certificate, from a resolved ConnectionConfig, as client-go's transport s
 - otherwise an exec credential plugin (client.authentication.k8s.io v1/v1beta1:
   EKS, GKE, AKS, ...), which may return a token or a client certificate and key;
   its answer is kept until its expirationTimestamp, and run again after a 401;
+- or an in-process token source (ConnectionConfig.token_source: runner.aws.eks's
+  EKS token), kept and refreshed by the same cache as an exec plugin's answer;
 - an `oidc` auth-provider's id-token while it is valid (the other legacy
   auth-providers were removed from client-go: their error says what replaces them).
 """
@@ -57,12 +59,14 @@ class Credentials:
         self._lock = threading.Lock()
         self._file_token = ""
         self._file_read_at = 0.0
-        self._exec: ExecPlugin | None = None
+        self._renewable: RefreshingCredential | None = None
         if config.auth_provider:
             _check_auth_provider(config.auth_provider)
+        if config.token_source is not None:
+            self._renewable = SourceCredential(config.token_source)
         # The exec plugin only runs when nothing else identifies the user (client-go).
-        if config.exec_spec and not (self._static_token_configured() or config.username or config.cert_data):
-            self._exec = ExecPlugin(config)
+        elif config.exec_spec and not (self._static_token_configured() or config.username or config.cert_data):
+            self._renewable = ExecPlugin(config)
 
     def _static_token_configured(self) -> bool:
         return bool(self.config.token or self.config.token_file)
@@ -73,8 +77,8 @@ class Credentials:
         """PEM certificate and key to present (b'', b'' for none); may run the exec plugin."""
         if self.config.cert_data or self.config.key_data:
             return self.config.cert_data, self.config.key_data
-        if self._exec is not None:
-            found = self._exec.credentials()
+        if self._renewable is not None:
+            found = self._renewable.credentials()
             return found.cert, found.key
         return b"", b""
 
@@ -97,8 +101,8 @@ class Credentials:
         if config.username:
             pair = f"{config.username}:{config.password}".encode()
             return f"Basic {base64.b64encode(pair).decode()}"
-        if self._exec is not None:
-            token = self._exec.credentials().token
+        if self._renewable is not None:
+            token = self._renewable.credentials().token
             return f"Bearer {token}" if token else ""
         if config.auth_provider:
             return f"Bearer {_oidc_id_token(config.auth_provider)}"
@@ -131,10 +135,20 @@ class Credentials:
             self._file_token, self._file_read_at = token, time.monotonic()
             return token
 
-    def unauthorized(self) -> None:
-        """The server answered 401: run the exec plugin again for the next request."""
-        if self._exec is not None:
-            self._exec.expire()
+    def unauthorized(self) -> bool:
+        """The server answered 401: the exec plugin runs again (the token source is asked
+        again) for the next request. True when there is such a credential to renew, so that
+        the request may be sent once more with it."""
+        if self._renewable is None:
+            return False
+        self._renewable.expire()
+        return True
+
+    def refusal(self) -> str:
+        """What to tell about a 401 that renewing the credential did not cure ("" for nothing
+        more than the server's words): a token source says whose token was refused."""
+        source = self.config.token_source
+        return str(source.refused()) if source is not None and hasattr(source, "refused") else ""
 
 
 def _header_key(key: str) -> str:
@@ -182,27 +196,65 @@ class ExecResult:
         return f"ExecResult(token={'set' if self.token else 'none'}, cert={'set' if self.cert else 'none'})"
 
 
-class ExecPlugin:
-    """client-go's exec Authenticator: runs the plugin, caches its ExecCredential."""
+def now() -> float:
+    """The clock credential expiry is read against (unit tests move it)."""
+    return time.time()
 
-    def __init__(self, config: ConnectionConfig) -> None:
-        self.config = config
-        self.spec = config.exec_spec
-        self.api_version = str(self.spec.get("apiVersion") or "")
-        if self.api_version not in EXEC_API_VERSIONS:
-            raise CredentialError(f'exec plugin: invalid apiVersion "{self.api_version}"')
+
+class RefreshingCredential:
+    """client-go's exec Authenticator cache: a credential fetched when first needed, kept
+    until its expiry (none: until a 401), fetched again after a 401 (`expire`). Exec plugins
+    and in-process token sources share it."""
+
+    def __init__(self) -> None:
         self._lock = threading.Lock()
         self._cached: ExecResult | None = None
 
     def credentials(self) -> ExecResult:
         with self._lock:
-            if self._cached is None or (self._cached.expires and time.time() >= self._cached.expires):
-                self._cached = self._run()
+            if self._cached is None or (self._cached.expires and now() >= self._cached.expires):
+                self._cached = self._fetch()
             return self._cached
 
     def expire(self) -> None:
         with self._lock:
             self._cached = None
+
+    def _fetch(self) -> ExecResult:
+        raise NotImplementedError
+
+
+class SourceCredential(RefreshingCredential):
+    """An in-process token source (ConnectionConfig.token_source): its `fetch()` gives
+    (token, expires) as an exec plugin's ExecCredential would (expires: seconds since the
+    epoch, by which a new token is needed; runner.aws.eks gives its tokens 14 minutes, as
+    `aws eks get-token` does). What it raises is the request's failure, in its words."""
+
+    def __init__(self, source: Any) -> None:
+        super().__init__()
+        self.source = source
+
+    def _fetch(self) -> ExecResult:
+        try:
+            token, expires = self.source.fetch()
+        except RunnerError as err:
+            raise CredentialError(str(err)) from err
+        return ExecResult(token, b"", b"", expires)
+
+
+class ExecPlugin(RefreshingCredential):
+    """client-go's exec Authenticator: runs the plugin, caches its ExecCredential."""
+
+    def __init__(self, config: ConnectionConfig) -> None:
+        super().__init__()
+        self.config = config
+        self.spec = config.exec_spec
+        self.api_version = str(self.spec.get("apiVersion") or "")
+        if self.api_version not in EXEC_API_VERSIONS:
+            raise CredentialError(f'exec plugin: invalid apiVersion "{self.api_version}"')
+
+    def _fetch(self) -> ExecResult:
+        return self._run()
 
     def _run(self) -> ExecResult:
         command = str(self.spec.get("command") or "")

@@ -14,7 +14,10 @@ rules of client-go's ConfigFlags / DeferredLoadingClientConfig:
   clears the kubeconfig's `tls-server-name` unless one is given too);
 - nothing configured: inside a pod (KUBERNETES_SERVICE_HOST/PORT and the service
   account token present) the in-cluster configuration, else KUBERNETES_MASTER or
-  http://localhost:8080, where Helm would then fail to connect.
+  http://localhost:8080, where Helm would then fail to connect;
+- an EKS cluster (`--eks-cluster`, deploy-runner's own): no kubeconfig at all; the
+  endpoint and CA from eks:DescribeCluster, a token made in-process and renewed
+  (runner.aws.eks); the server, CA and impersonation flags still apply over it.
 """
 
 from __future__ import annotations
@@ -37,6 +40,9 @@ if TYPE_CHECKING:
     from typing import Any
 
 SERVICE_ACCOUNT_DIR = Path("/var/run/secrets/kubernetes.io/serviceaccount")
+# The variables of the EKS settings (the defaults of --eks-cluster, --eks-region, --eks-role-arn).
+EKS_VARIABLES = {"eks_cluster": "DEPLOY_RUNNER_EKS_CLUSTER", "eks_region": "DEPLOY_RUNNER_EKS_REGION",
+                 "eks_role_arn": "DEPLOY_RUNNER_EKS_ROLE_ARN"}
 DEFAULT_BURST = 100  # Helm's --burst-limit default
 DEFAULT_SERVER = "http://localhost:8080"  # client-go's ClusterDefaults
 
@@ -61,6 +67,10 @@ class ClusterAccess:
     tls_server_name: str = ""   # --kube-tls-server-name, HELM_KUBETLS_SERVER_NAME
     burst: int = DEFAULT_BURST  # --burst-limit, HELM_BURST_LIMIT
     qps: float = 0.0            # --qps, HELM_QPS (0: client-go's default of 5)
+    # deploy-runner's own: an EKS cluster reached without a kubeconfig (runner.aws.eks).
+    eks_cluster: str = ""       # --eks-cluster, DEPLOY_RUNNER_EKS_CLUSTER
+    eks_region: str = ""        # --eks-region, DEPLOY_RUNNER_EKS_REGION (else AWS_REGION, the profile's)
+    eks_role_arn: str = ""      # --eks-role-arn, DEPLOY_RUNNER_EKS_ROLE_ARN: a role to assume first
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> ClusterAccess:
@@ -81,6 +91,9 @@ class ClusterAccess:
             tls_server_name=env.get("HELM_KUBETLS_SERVER_NAME", ""),
             burst=_go_int(env.get("HELM_BURST_LIMIT"), DEFAULT_BURST),
             qps=_go_float(env.get("HELM_QPS"), 0.0),
+            eks_cluster=env.get(EKS_VARIABLES["eks_cluster"], ""),
+            eks_region=env.get(EKS_VARIABLES["eks_region"], ""),
+            eks_role_arn=env.get(EKS_VARIABLES["eks_role_arn"], ""),
         )
 
     def with_flags(self, **flags: Any) -> ClusterAccess:
@@ -90,6 +103,19 @@ class ClusterAccess:
         if "as_groups" in typed:  # a repeated flag arrives as a list
             typed["as_groups"] = tuple(typed["as_groups"])
         return replace(self, **typed)
+
+    def names_cluster(self) -> bool:
+        """Whether these settings say which cluster (an EKS cluster, a kubeconfig file or
+        context, a server); KUBECONFIG and ~/.kube/config are only where to look."""
+        return bool(self.eks_cluster or self.kubeconfig or self.context or self.apiserver)
+
+    def or_eks(self, cluster: str, region: str = "", role_arn: str = "") -> ClusterAccess:
+        """These settings, or when they name no cluster, EKS cluster `cluster` (a spec
+        environment's `eks`): a region or role given here wins over `region`/`role_arn`."""
+        if not cluster or self.names_cluster():
+            return self
+        return replace(self, eks_cluster=cluster, eks_region=self.eks_region or region,
+                       eks_role_arn=self.eks_role_arn or role_arn)
 
 
 def _go_bool(text: str | None, default: bool) -> bool:
@@ -141,6 +167,9 @@ class ConnectionConfig:
     burst: int = DEFAULT_BURST
     cluster_name: str = ""      # for exec plugins that ask for cluster information
     cluster: dict[str, Any] = field(default_factory=dict)
+    # An in-process credential plugin (runner.aws.eks.EksToken): `fetch()` -> (token, expires),
+    # kept and renewed as an exec plugin's answer is (runner.kube.credentials).
+    token_source: Any = None
 
     def __repr__(self) -> str:  # never print keys or tokens (e.g. in a --debug traceback)
         return f"ConnectionConfig(server={self.server!r}, namespace={self.namespace!r})"
@@ -195,6 +224,8 @@ def resolve(access: ClusterAccess, environ: Mapping[str, str] | None = None,
             service_account_dir: Path | None = None) -> ConnectionConfig:
     """The connection `access` describes (client-go's ToRawKubeConfigLoader().ClientConfig())."""
     env = os.environ if environ is None else environ
+    if access.eks_cluster or access.eks_region or access.eks_role_arn:
+        return _eks_config(access)
     service_account_dir = service_account_dir or SERVICE_ACCOUNT_DIR
     files = _load_files(access.kubeconfig, env)
     context_name = access.context or files.current_context
@@ -226,6 +257,8 @@ def default_namespace(access: ClusterAccess, environ: Mapping[str, str] | None =
     Helm passes over the loader's error there)."""
     if access.namespace:
         return access.namespace
+    if access.eks_cluster:
+        return "default"  # no kubeconfig context: as `aws eks update-kubeconfig` writes one
     env = os.environ if environ is None else environ
     found = context_namespace(access.kubeconfig, access.context, env)
     if found is not None:
@@ -312,6 +345,35 @@ def _pem(entry: dict[str, Any], name: str) -> bytes:
         except OSError as err:
             raise KubeconfigError(f"open {entry[name]}: {(err.strerror or str(err)).lower()}") from err
     return b""
+
+
+# -- EKS -------------------------------------------------------------------------------
+
+
+def _eks_config(access: ClusterAccess) -> ConnectionConfig:
+    """The EKS cluster's connection: no kubeconfig is read. The server, CA, TLS and
+    impersonation flags apply over what DescribeCluster gives; a kubeconfig, context or
+    token would name another cluster or identity, so they are refused with it."""
+    if not access.eks_cluster:
+        given = [f for f, v in (("--eks-region", access.eks_region), ("--eks-role-arn", access.eks_role_arn)) if v]
+        raise KubeconfigError(f"{' and '.join(given)} {'need' if len(given) > 1 else 'needs'} --eks-cluster "
+                              "(the EKS cluster's name)")
+    clash = [f for f, v in (("--kubeconfig", access.kubeconfig), ("--kube-context", access.context),
+                            ("--kube-token", access.token)) if v]
+    if clash:
+        raise KubeconfigError(f"--eks-cluster and {' and '.join(clash)} cannot be used together: "
+                              "the EKS login gives the cluster and the identity")
+    from runner.aws.eks import EksError, connect
+
+    try:
+        found = connect(access.eks_cluster, access.eks_region, access.eks_role_arn)
+    except EksError as err:
+        raise KubeconfigError(str(err)) from err
+    cluster = _override_cluster({"server": found.endpoint,
+                                 "certificate-authority-data": base64.b64encode(found.ca_data).decode()}, access)
+    config = _config(cluster, _override_user({}, access), access.namespace or "default", access,
+                     f"eks:{found.region}:{found.name}")
+    return replace(config, token_source=found.token)
 
 
 # -- in-cluster -----------------------------------------------------------------------

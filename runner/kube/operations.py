@@ -1,8 +1,13 @@
 """Helm's KubeClient Create / Update / Delete over lists of resources.
 
-`update` is Helm's: every target object is applied (created when missing),
-objects of the current release no longer rendered are deleted, except those
-annotated helm.sh/resource-policy: keep.
+`update` is Helm's: every target object is read, then created when missing or
+updated; objects of the current release no longer rendered are deleted, except
+those whose live copy is annotated helm.sh/resource-policy: keep. The requests
+are Helm's too, one for one (each answer's server warnings are printed, as
+Helm's are, so their count must match), and so are the errors: the server's
+text, wrapped and joined as Helm's Create and Update wrap and join them.
+Create writes the objects of one kind in parallel, kinds one after another
+(Helm's batchPerform); Update goes one object at a time (Helm's Visit).
 
 Each step is told as Helm's kube client logs it at debug level
 (`client.debug`, shown with --debug): `creating resource(s)`, `Patched
@@ -11,12 +16,11 @@ resource`, `starting delete resource`...
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
 
 from runner.kube import apply, parallel
 from runner.kube.apply import ApplyResult
-from runner.kube.client import KubeClient, KubeError
+from runner.kube.client import KubeClient, KubeError, Response
 from runner.kube.resources import Resource, difference
 
 TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
@@ -31,102 +35,172 @@ CASCADE_POLICIES = {"background": "Background", "foreground": "Foreground", "orp
 def create_all(client: KubeClient, resources: Sequence[Resource], *, server_side: bool,
                force: bool = False, dry_run: bool = False,
                result: ApplyResult | None = None) -> ApplyResult:
-    """Create (or apply) every object; `result` fills as objects are written, so a
-    caller still knows what was created when a later object fails. As Helm's Create,
-    an object the server refuses does not stop the others: every refusal is in the
-    error, one a line (errors.Join)."""
+    """Helm's Create: every object is written, one kind after another (a failure does not
+    stop the rest); the failures, joined as errors.Join joins them, raise at the end.
+    `result` fills as objects are written, so a caller knows what was created."""
     result = result if result is not None else ApplyResult()
     client.debug("creating resource(s)", resources=len(resources))
-    debug_create_method(client, server_side=server_side, force=force, dry_run=dry_run)
+    write = _create_function(client, server_side=server_side, force=force, dry_run=dry_run)
 
     def one(resource: Resource) -> KubeError | None:
         try:
-            if server_side:
-                created = apply.server_side_apply(client, resource, force=force, dry_run=dry_run)
-                debug_object(client, "Created resource via patch", resource)
-            else:
-                apply.create(client, resource, dry_run=dry_run)
-                created = True
+            created = write(resource)
         except KubeError as err:
             return err
         (result.created if created else result.updated).append(resource)
         return None
 
-    refused = [err for batch in parallel.kind_batches(resources) for err in parallel.each(batch, one) if err]
-    if refused:
-        raise _joined(refused, "\n")
+    failures: list[KubeError] = []
+    for batch in parallel.kind_batches(resources):
+        failures += [err for err in parallel.each(batch, one) if err is not None]
+    if failures:
+        raise _joined(failures, "\n")
     return result
-
-
-def _joined(errors: Sequence[KubeError], separator: str) -> KubeError:
-    """Several refusals as one error, as Go joins them (the first one's status kept)."""
-    if len(errors) == 1:
-        return errors[0]
-    first = errors[0]
-    return KubeError(separator.join(str(err) for err in errors), first.status, first.reason, first.body)
 
 
 def update_all(client: KubeClient, current: Sequence[Resource], target: Sequence[Resource], *,
                server_side: bool, force: bool = False, upgrade_csa_manager: bool = False,
                three_way_for_custom: bool = False, cascade: str = "background",
                result: ApplyResult | None = None, replace: bool = False) -> ApplyResult:
-    """Apply `target`, then delete what `current` had and `target` lacks (unless kept).
-    `result` fills as objects are written (see create_all). Refusals end as Helm's update
-    ends them: an object that could not be created stops it (`failed to create resource:
-    ...`); those that could not be updated are joined with ` && ` once every object was
-    tried; either way nothing is deleted."""
+    """Helm's Update: each target object is read, then created when missing or updated;
+    a failed read or create stops there (`could not get information about the resource:
+    ...`, `failed to create resource: ...`), failed updates are gathered (` && `). Only
+    when all went well are the objects `current` has and `target` lacks deleted (unless
+    kept). `result` fills as objects are written (see create_all)."""
     result = result if result is not None else ApplyResult()
-    originals = {r.key: r.obj for r in current}
-    _debug_update_method(client, server_side=server_side, force=force, replace=replace,
-                         upgrade_csa_manager=upgrade_csa_manager, three_way_for_custom=three_way_for_custom)
+    originals = {r.key: r for r in current}
+    create = _create_function(client, server_side=server_side, force=force, dry_run=False)
+    update = _update_function(client, server_side=server_side, force=force, replace=replace,
+                              upgrade_csa_manager=upgrade_csa_manager,
+                              three_way_for_custom=three_way_for_custom)
     client.debug("checking resources for changes", resources=len(target))
 
-    def one(resource: Resource) -> _Refusal | None:
+    def one(resource: Resource) -> tuple[KubeError | None, KubeError | None]:
+        """(an error that stops the update, an update's error)."""
         try:
-            if replace:
-                created = _replace(client, resource)
-            elif server_side:
-                if upgrade_csa_manager and migrate_client_side_manager(client, resource):
-                    debug_object(client, "Upgraded object client-side field management with "
-                                 "server-side apply field management", resource)
-                created = apply.server_side_apply(client, resource, force=force)
-                debug_object(client, "Created resource via patch" if created else "Patched resource",
-                             resource)
-            else:
-                created = _client_side(client, originals.get(resource.key), resource, three_way_for_custom)
-        except _CreateRefused as refused:
-            return _Refusal(KubeError(f"failed to create resource: {refused.error}", refused.error.status,
-                                      refused.error.reason, refused.error.body), creating=True)
+            live = apply.get_live(client, resource)
         except KubeError as err:
-            creating = server_side and not replace and apply.get_live(client, resource) is None
-            if creating:
-                err = KubeError(f"failed to create resource: {err}", err.status, err.reason, err.body)
-            return _Refusal(err, creating)
-        if created:
+            return err, None
+        if live is None:
+            result.created.append(resource)  # as Helm's: counted even when the create fails
+            try:
+                create(resource)
+            except KubeError as err:
+                return KubeError(f"failed to create resource: {err}", err.status, err.reason, err.body), None
             client.debug("created a new resource", namespace=resource.namespace, name=resource.name,
                          kind=resource.kind)
-        (result.created if created else result.updated).append(resource)
-        return None
+            return None, None
+        if resource.key not in originals:
+            return KubeError(f'original object {resource.kind} with the name "{resource.name}" not found'), None
+        failure = None
+        try:
+            update(originals[resource.key], resource)
+        except KubeError as err:
+            failure = err
+        result.updated.append(resource)
+        return None, failure
 
-    not_updated: list[KubeError] = []
-    for batch in parallel.kind_batches(target):
-        refusals = [refusal for refusal in parallel.each(batch, one) if refusal]
-        not_created = [refusal.error for refusal in refusals if refusal.creating]
-        if not_created:
-            raise not_created[0]
-        not_updated += [refusal.error for refusal in refusals]
-    if not_updated:
-        raise _joined(not_updated, " && ")
-    for resource in difference(current, target):
-        client.debug("deleting resource", namespace=resource.namespace, name=resource.name, kind=resource.kind)
-        if has_keep_policy(resource, exact=True):
-            client.debug("skipping delete due to annotation", namespace=resource.namespace, name=resource.name,
-                         kind=resource.kind, annotation=RESOURCE_POLICY_ANNOTATION, value=KEEP_POLICY)
-            result.kept.append(resource)
-            continue
-        if delete_one(client, resource, cascade):
-            result.deleted.append(resource)
+    failures: list[KubeError] = []
+    for resource in target:  # one by one, in order, as Helm's Visit (so warnings come in its order)
+        stop, failure = one(resource)
+        if stop is not None:
+            raise stop  # Helm's Visit ends at the first; the failed updates before it go unsaid
+        if failure is not None:
+            failures.append(failure)
+    if failures:
+        raise _joined(failures, " && ")
+    failures = [err for resource in difference(current, target)
+                if (err := _delete_dropped(client, resource, cascade, result)) is not None]
+    if failures:
+        raise _joined(failures, " && ")
     return result
+
+
+def _create_function(client: KubeClient, *, server_side: bool, force: bool, dry_run: bool
+                     ) -> Callable[[Resource], bool]:
+    """makeCreateApplyFunc (with its debug line): a function writing one object, True when
+    the server created it."""
+    debug_create_method(client, server_side=server_side, force=force, dry_run=dry_run)
+
+    def with_server_side_apply(resource: Resource) -> bool:
+        try:
+            created = apply.server_side_apply(client, resource, force=force, dry_run=dry_run)
+        except KubeError as err:
+            debug_object(client, "Error creating resource via patch", resource, error=str(err))
+            raise
+        debug_object(client, "Created resource via patch", resource)
+        return created
+
+    def with_create(resource: Resource) -> bool:
+        apply.create(client, resource, dry_run=dry_run)
+        return True
+
+    return with_server_side_apply if server_side else with_create
+
+
+def _update_function(client: KubeClient, *, server_side: bool, force: bool, replace: bool,
+                     upgrade_csa_manager: bool, three_way_for_custom: bool
+                     ) -> Callable[[Resource, Resource], None]:
+    """Update's updateApplyFunc (with its debug line): brings one existing object (its
+    `original` in the release being replaced) to the target."""
+    _debug_update_method(client, server_side=server_side, force=force, replace=replace,
+                         upgrade_csa_manager=upgrade_csa_manager, three_way_for_custom=three_way_for_custom)
+
+    def by_replace(original: Resource, resource: Resource) -> None:
+        _replace(client, original, resource)
+
+    def by_server_side_apply(original: Resource, resource: Resource) -> None:
+        if upgrade_csa_manager and migrate_client_side_manager(client, original):
+            debug_object(client, "Upgraded object client-side field management with server-side "
+                                 "apply field management", resource)
+        try:
+            apply.server_side_apply(client, resource, force=force)
+        except KubeError as err:
+            debug_object(client, "Error patching resource", resource, error=str(err))
+            raise
+        debug_object(client, "Patched resource", resource)
+
+    def by_client_side_patch(original: Resource, resource: Resource) -> None:
+        _client_side(client, original.obj, resource, three_way_for_custom)
+
+    if replace:
+        return by_replace
+    return by_server_side_apply if server_side else by_client_side_patch
+
+
+def _delete_dropped(client: KubeClient, resource: Resource, cascade: str, result: ApplyResult
+                    ) -> KubeError | None:
+    """An object the new release no longer has, as Helm's Update treats it: read first (gone
+    or unreadable: skipped), kept when the live object says helm.sh/resource-policy: keep,
+    else deleted; a failure other than NotFound is returned."""
+    where = {"namespace": resource.namespace, "name": resource.name, "kind": resource.kind}
+    client.debug("deleting resource", **where)
+    reply = client.request("GET", resource.path)
+    if not reply.ok:
+        client.debug("unable to get object", **where, error=reply.error_text)
+        return None
+    annotations = (reply.body.get("metadata") or {}).get("annotations") or {}
+    if annotations.get(RESOURCE_POLICY_ANNOTATION) == KEEP_POLICY:
+        client.debug("skipping delete due to annotation", **where, annotation=RESOURCE_POLICY_ANNOTATION,
+                     value=KEEP_POLICY)
+        result.kept.append(resource)
+        return None
+    reply = _delete_request(client, resource, cascade)
+    if not reply.ok:
+        client.debug("failed to delete resource", **where, error=reply.error_text)
+        if reply.status == 404:
+            return None
+        return KubeError(f"failed to delete resource {resource.name}: {reply.error_text}", reply.status)
+    result.deleted.append(resource)
+    return None
+
+
+def _joined(errors: Sequence[KubeError], separator: str) -> KubeError:
+    """One error for several (errors.Join: newlines; Helm's joinErrors: ` && `); a single
+    one as it is."""
+    if len(errors) == 1:
+        return errors[0]
+    return KubeError(separator.join(str(err) for err in errors), errors[0].status)
 
 
 def debug_create_method(client: KubeClient, *, server_side: bool, force: bool, dry_run: bool) -> None:
@@ -140,8 +214,7 @@ def debug_create_method(client: KubeClient, *, server_side: bool, force: bool, d
 
 def _debug_update_method(client: KubeClient, *, server_side: bool, force: bool, replace: bool,
                          upgrade_csa_manager: bool, three_way_for_custom: bool) -> None:
-    """Update's lines: the create function first (objects new to the release), then the update's."""
-    debug_create_method(client, server_side=server_side, force=force, dry_run=False)
+    """The update function's line (Update logs the create function's first)."""
     if replace:
         client.debug("using resource replace update strategy", fieldValidationDirective="Strict")
     elif server_side:
@@ -152,61 +225,44 @@ def _debug_update_method(client: KubeClient, *, server_side: bool, force: bool, 
                      threeWayMergeForUnstructured=three_way_for_custom)
 
 
-def debug_object(client: KubeClient, message: str, resource: Resource) -> None:
-    client.debug(message, namespace=resource.namespace, name=resource.name, gvk=resource.gvk)
-
-
-@dataclass(frozen=True)
-class _Refusal:
-    error: KubeError
-    creating: bool  # the object did not exist: Helm's update stops at it
-
-
-class _CreateRefused(Exception):
-    """An object update_all found missing could not be created."""
-
-    def __init__(self, error: KubeError) -> None:
-        super().__init__(str(error))
-        self.error = error
-
-
-def _create_missing(client: KubeClient, resource: Resource) -> None:
-    try:
-        apply.create(client, resource)
-    except KubeError as err:
-        raise _CreateRefused(err) from err
+def debug_object(client: KubeClient, message: str, resource: Resource, **attrs: Any) -> None:
+    client.debug(message, namespace=resource.namespace, name=resource.name, gvk=resource.gvk, **attrs)
 
 
 def _client_side(client: KubeClient, original: dict[str, Any] | None, resource: Resource,
-                 three_way_for_custom: bool) -> bool:
-    live = apply.get_live(client, resource)
-    if live is None:
-        _create_missing(client, resource)
-        return True
+                 three_way_for_custom: bool) -> None:
+    """patchResourceClientSide: the live object read again for the three-way patch, the
+    patch sent when there is one, else the object read once more (Helm refreshes it)."""
+    reply = client.request("GET", resource.path)
+    if not reply.ok and reply.status != 404:
+        raise KubeError(f"failed to create patch: unable to get data for current object "
+                        f"{resource.namespace}/{resource.name}: {reply.error_text}", reply.status)
+    live = reply.body if reply.ok else {}  # gone meanwhile: Helm patches against nothing
     if apply.three_way_update(client, original, resource, live, three_way_for_custom=three_way_for_custom):
         client.debug("patching resource", kind=resource.kind, name=resource.name, namespace=resource.namespace)
-    else:
-        client.debug("no changes detected", kind=resource.kind, name=resource.name)
-    return False
-
-
-def _replace(client: KubeClient, resource: Resource) -> bool:
-    """--force-replace: PUT the whole object over the live one (created when missing)."""
-    live = apply.get_live(client, resource)
-    if live is None:
-        _create_missing(client, resource)
-        return True
-    body = dict(resource.obj)
-    body["metadata"] = {**resource.obj.get("metadata", {}),
-                        "resourceVersion": live["metadata"]["resourceVersion"]}
-    reply = client.request("PUT", resource.path, body=body,
-                           query=[("fieldManager", apply.FIELD_MANAGER)])
+        return
+    client.debug("no changes detected", kind=resource.kind, name=resource.name)
+    reply = client.request("GET", resource.path)
     if not reply.ok:
+        raise KubeError(f"failed to refresh resource information: {reply.error_text}", reply.status)
+    resource.live = reply.body
+
+
+def _replace(client: KubeClient, original: Resource, resource: Resource) -> None:
+    """--force-replace: PUT the whole object over the live one (replaceResource; client-go's
+    Replace reads the live resourceVersion first), fieldValidation=Strict."""
+    live = apply.get_live(client, resource)
+    body = dict(resource.obj)
+    version = ((live or {}).get("metadata") or {}).get("resourceVersion", "")
+    body["metadata"] = {**resource.obj.get("metadata", {}), "resourceVersion": version}
+    reply = client.request("PUT", resource.path, body=body,
+                           query=[("fieldManager", apply.FIELD_MANAGER), ("fieldValidation", apply.STRICT)])
+    if not reply.ok:
+        client.debug("error replacing the resource", namespace=resource.namespace, name=resource.name,
+                     gvk=resource.gvk, error=reply.error_text)
         raise KubeError(f"failed to replace object: {reply.error_text}", reply.status)
     resource.live = reply.body
-    client.debug("replace succeeded", name=resource.name, initialKind=str(live.get("kind", "")),
-                 kind=resource.kind)
-    return False
+    client.debug("replace succeeded", name=original.name, initialKind=original.kind, kind=resource.kind)
 
 
 def has_keep_policy(resource: Resource, *, exact: bool) -> bool:
@@ -217,9 +273,7 @@ def has_keep_policy(resource: Resource, *, exact: bool) -> bool:
 
 def delete_one(client: KubeClient, resource: Resource, cascade: str = "background") -> bool:
     """Delete with a propagation policy; an object already gone is not an error (False)."""
-    body = {"kind": "DeleteOptions", "apiVersion": "v1",
-            "propagationPolicy": CASCADE_POLICIES.get(cascade, "Background")}
-    reply = client.request("DELETE", resource.path, body=body)
+    reply = _delete_request(client, resource, cascade)
     if reply.status == 404:
         client.debug("ignoring delete failure", namespace=resource.namespace, name=resource.name,
                      kind=resource.kind, error=reply.message)
@@ -227,6 +281,12 @@ def delete_one(client: KubeClient, resource: Resource, cascade: str = "backgroun
     if not reply.ok:
         raise KubeError(f"failed to delete {resource.describe()}: {reply.message}", reply.status)
     return True
+
+
+def _delete_request(client: KubeClient, resource: Resource, cascade: str) -> Response:
+    body = {"kind": "DeleteOptions", "apiVersion": "v1",
+            "propagationPolicy": CASCADE_POLICIES.get(cascade, "Background")}
+    return client.request("DELETE", resource.path, body=body)
 
 
 def delete_all(client: KubeClient, resources: Sequence[Resource], cascade: str = "background"
@@ -248,10 +308,12 @@ def delete_all(client: KubeClient, resources: Sequence[Resource], cascade: str =
 def migrate_client_side_manager(client: KubeClient, resource: Resource) -> bool:
     """csaupgrade: fold the `helm` Update (client-side) managedFields entry into the
     `helm` Apply entry, so server-side apply owns what client-side apply set. True when
-    there was one to fold."""
-    live = apply.get_live(client, resource)
-    if live is None:
-        return False
+    there was one to fold. Failures in Helm's words (upgradeClientSideFieldManager)."""
+    where = f"{resource.namespace}/{resource.name} {resource.gvk}"
+    reply = client.request("GET", resource.path)
+    if not reply.ok:
+        raise KubeError(f"failed to get object {where}: {reply.error_text}", reply.status)
+    live = reply.body
     fields = (live.get("metadata") or {}).get("managedFields") or []
     csa = [e for e in fields if e.get("manager") == apply.FIELD_MANAGER
            and e.get("operation") == "Update" and not e.get("subresource")]
@@ -266,10 +328,11 @@ def migrate_client_side_manager(client: KubeClient, resource: Resource) -> bool:
     patch = [{"op": "test", "path": "/metadata/resourceVersion",
               "value": live["metadata"]["resourceVersion"]},
              {"op": "replace", "path": "/metadata/managedFields", "value": [*kept, merged]}]
-    reply = client.request("PATCH", resource.path, body=patch,
-                           content_type="application/json-patch+json")
+    reply = client.request("PATCH", resource.path, body=patch, query=[
+        ("fieldManager", apply.FIELD_MANAGER), ("fieldValidation", apply.STRICT)],
+        content_type="application/json-patch+json")
     if not reply.ok:
-        raise KubeError(f"failed to upgrade field managers of {resource.describe()}: {reply.message}",
+        raise KubeError(f"failed to patch object to upgrade CSA field manager {where}: {reply.error_text}",
                         reply.status)
     return True
 

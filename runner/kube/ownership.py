@@ -70,7 +70,7 @@ def existing_resources(client: KubeClient, resources: Sequence[Resource], name: 
     Helm's error unless take_ownership (requireAdoption)."""
     from runner.kube import parallel
 
-    lives = parallel.each(list(resources), lambda resource: get_live(client, resource))
+    lives = parallel.each(list(resources), lambda resource: get_live(client, resource, f" {resource.describe()}"))
     existing = []
     for resource, live in zip(resources, lives, strict=True):
         resource.exists = live is not None

@@ -34,6 +34,10 @@ class ManifestBuildError(RunnerError):
     """A manifest document that is not a Kubernetes object."""
 
 
+class ManifestValidationError(ManifestBuildError):
+    """A document that fails Build's validation: the builder reads no further."""
+
+
 @dataclass
 class Resource:
     obj: dict[str, Any]
@@ -102,63 +106,44 @@ def parse_documents(manifest: str) -> list[dict[str, Any]]:
     return objects
 
 
-def build(client: KubeClient, manifest: str, namespace: str, *, validate: bool = False) -> list[Resource]:
+def build(client: KubeClient, manifest: str, namespace: str, *, validate: bool = True) -> list[Resource]:
     """Helm's Build: map every object; namespaced ones default to the release namespace.
-    Errors as kubectl's resource builder (ContinueOnError) gives them: a kind the cluster
-    does not serve does not stop the others, each is one error; an object without
-    apiVersion or kind stops the build (`validate`: as Helm validates what it installs or
-    upgrades to). Several errors read `[a, b]`, each message once."""
-    found: list[Resource] = []
-    errors: list[str] = []
+    Each document is checked (`validate`: as Helm's Build with OpenAPI validation on, else
+    only decoded); the problems are raised together, in Helm's words: the builder goes on
+    past a document it cannot decode or map, and stops at one that fails validation."""
+    resources: list[Resource] = []
+    problems: list[str] = []
     for obj in parse_documents(manifest):
-        problems = _kind_problems(obj) if validate else []
-        if problems:
-            errors.append(f'error validating "": error validating data: {aggregate(problems)}')
-            break
         try:
-            found.append(resource_of(client, obj, namespace))
-        except NoKindMatchError:
-            errors.append(_not_served(obj))
-    if errors:
-        raise ManifestBuildError(aggregate(errors))
-    return found
+            resources.append(resource_of(client, obj, namespace, validate=validate))
+        except ManifestBuildError as err:
+            problems.append(str(err))
+            if isinstance(err, ManifestValidationError):
+                break
+    if problems:
+        raise ManifestBuildError(aggregate(problems))
+    return resources
 
 
-def aggregate(messages: Sequence[str]) -> str:
-    """apimachinery's utilerrors aggregate: one message as it is, several as `[a, b]`, each once."""
-    unique = list(dict.fromkeys(messages))
-    return unique[0] if len(unique) == 1 else "[" + ", ".join(unique) + "]"
+def resource_of(client: KubeClient, obj: dict[str, Any], namespace: str, *,
+                validate: bool = True) -> Resource:
+    """One object of a manifest, mapped through discovery; ManifestBuildError in the
+    words of Helm's builder when it has no kind or the cluster does not serve it."""
+    if validate and (problem := _kind_problem(obj)):
+        raise ManifestValidationError(problem)
+    if not validate and (problem := _decode_problem(obj)):
+        raise ManifestBuildError(problem)
+    api_version, kind = str(obj.get("apiVersion") or ""), str(obj["kind"])
+    try:
+        mapping = client.mapping(api_version, kind)
+    except NoKindMatchError as err:
+        from runner.golang.strconv import quote as go_quote
 
-
-def _kind_problems(obj: dict[str, Any]) -> list[str]:
-    """What kubectl's validation says of an object's apiVersion and kind (getObjectKind)."""
-    problems = []
-    for key in ("apiVersion", "kind"):
-        if obj.get(key) is None:
-            problems.append(f"{key} not set")
-        elif not isinstance(obj[key], str):
-            problems.append(f"{key} isn't string type")
-    return problems
-
-
-def _not_served(obj: dict[str, Any]) -> str:
-    """The resource builder's error for a kind the cluster does not serve; the namespace as
-    the object itself gives it."""
-    from runner.golang.strconv import quote
-
-    meta = obj.get("metadata") if isinstance(obj.get("metadata"), dict) else {}
-    return (f"resource mapping not found for name: {quote(str(meta.get('name') or ''))} "
-            f"namespace: {quote(str(meta.get('namespace') or ''))} from \"\": no matches for kind "
-            f"{quote(str(obj.get('kind')))} in version {quote(str(obj.get('apiVersion')))}\n"
-            "ensure CRDs are installed first")
-
-
-def resource_of(client: KubeClient, obj: dict[str, Any], namespace: str) -> Resource:
-    api_version, kind = obj.get("apiVersion"), obj.get("kind")
-    if not api_version or not kind:
-        problems = _kind_problems(obj) or [f"{'apiVersion' if not api_version else 'kind'} not set"]
-        raise ManifestBuildError(f'error validating "": error validating data: {aggregate(problems)}')
-    mapping = client.mapping(str(api_version), str(kind))
+        meta = obj.get("metadata") if isinstance(obj.get("metadata"), dict) else {}
+        raise ManifestBuildError(
+            f'resource mapping not found for name: {go_quote(str(meta.get("name") or ""))} namespace: '
+            f'{go_quote(str(meta.get("namespace") or ""))} from "": {err}\nensure CRDs are installed first'
+        ) from err
     obj = copy.deepcopy(obj)
     ns = ""
     if mapping.namespaced:
@@ -166,6 +151,37 @@ def resource_of(client: KubeClient, obj: dict[str, Any], namespace: str) -> Reso
         ns = str(meta.get("namespace") or namespace)
         meta["namespace"] = ns
     return Resource(obj, mapping, ns)
+
+
+def _kind_problem(obj: dict[str, Any]) -> str:
+    """kubectl's validation of a document's kind (paramVerifyingSchema's getObjectKind)."""
+    problems = []
+    for key in ("apiVersion", "kind"):
+        if obj.get(key) is None:
+            problems.append(f"{key} not set")
+        elif not isinstance(obj[key], str):
+            problems.append(f"{key} isn't string type")
+        elif key == "apiVersion" and obj[key].count("/") > 1:
+            problems.append(f"unexpected GroupVersion string: {obj[key]}")
+    return f'error validating "": error validating data: {aggregate(problems)}' if problems else ""
+
+
+def _decode_problem(obj: dict[str, Any]) -> str:
+    """Without validation, the unstructured decoder refuses a document without a kind (one
+    without an apiVersion is worded as validation words it: Helm would look its kind up in
+    every version, which we do not)."""
+    if not isinstance(obj.get("kind"), str) or not obj["kind"]:
+        from runner.encoding.gojson import marshal
+
+        return f"unable to decode \"\": Object 'Kind' is missing in '{marshal(obj)}'"
+    return _kind_problem(obj)
+
+
+def aggregate(messages: Sequence[str]) -> str:
+    """utilerrors.NewAggregate(...).Error(): one message as it is, several (repeats
+    dropped) as `[a, b]`."""
+    unique = list(dict.fromkeys(messages))
+    return unique[0] if len(unique) == 1 else f"[{', '.join(unique)}]"
 
 
 def difference(a: Iterable[Resource], b: Iterable[Resource]) -> list[Resource]:

@@ -20,6 +20,7 @@ What client-go's transport does and users rely on is done the same way here:
 
 from __future__ import annotations
 
+import contextlib
 import ipaddress
 import math
 import os
@@ -71,7 +72,7 @@ class Reply:
     data: bytes
     retry_after: str = ""  # the Retry-After header of a 429 or 5xx
     stream: Any = None     # stream(): the urllib3 response, its body unread (data is empty)
-    warnings: tuple[str, ...] = ()  # the server's Warning headers, as sent
+    warnings: tuple[str, ...] = ()  # the Warning headers, as sent (runner.kube.warning_header)
 
     def discard(self) -> None:
         """Give up this answer for another attempt (a stream's connection goes back)."""
@@ -165,8 +166,28 @@ class Transport:
 
     def _attempt(self, method: str, path: str, query: list[tuple[str, str]], headers: dict[str, str],
                  body: bytes | None, **options: Any) -> Reply:
-        """One try. With preload_content=False (a stream) the body is left unread in `stream`."""
+        """One try. With preload_content=False (a stream) the body is left unread in `stream`.
+
+        A 401 renews a credential that can be renewed (an exec plugin's, a token source's)
+        and sends the request once more with it: a token that expired or was revoked early
+        costs no failure. A 401 that stays is the answer; a token source's words on it
+        (whose token was refused) are added to the Status's message."""
         url = self.config.server + path + (f"?{urlencode(query)}" if query else "")
+        response = self._send(method, url, headers, body, options)
+        if response.status == 401 and self._tls and self.credentials.unauthorized():
+            _release(response)
+            response = self._send(method, url, headers, body, options)
+        retry_after = response.headers.get("Retry-After", "")
+        warnings = tuple(_utf8(value) for value in response.headers.getlist("Warning"))
+        if not options.get("preload_content", True):
+            return Reply(response.status, b"", retry_after, response, warnings)
+        data = response.data
+        if response.status == 401 and self._tls:
+            data = _with_refusal(data, self.credentials.refusal())
+        return Reply(response.status, data, retry_after, warnings=warnings)
+
+    def _send(self, method: str, url: str, headers: dict[str, str], body: bytes | None,
+              options: dict[str, Any]) -> Any:
         self._limiter.wait()
         try:
             pool = self._current_pool()
@@ -174,20 +195,13 @@ class Transport:
             sent = urllib3.HTTPHeaderDict(headers)
             for name, value in self.credentials.headers() if self._tls else ():
                 sent.add(name, value)
-            response = pool.request(method, url, body=body, headers=sent, **options)
+            return pool.request(method, url, body=body, headers=sent, **options)
         except (CredentialError, KubeconfigError) as err:
             raise ConnectionFailed(f'{method.title()} "{url}": {err}') from err
         except urllib3.exceptions.HTTPError as err:
             left, transient = _failure_kind(err)
             raise ConnectionFailed(f'{method.title()} "{url}": {_go_reason(err, self.config)}',
                                    sent=left, transient=transient) from err
-        if response.status == 401:
-            self.credentials.unauthorized()
-        retry_after = response.headers.get("Retry-After", "")
-        warnings = tuple(response.headers.getlist("Warning"))
-        if options.get("preload_content", True):
-            return Reply(response.status, response.data, retry_after, warnings=warnings)
-        return Reply(response.status, b"", retry_after, response, warnings)
 
     def close(self) -> None:
         with self._lock:
@@ -220,6 +234,39 @@ class Transport:
             manager = urllib3.PoolManager(**options)
         manager.pool_classes_by_scheme = {"http": _HTTPPool, "https": _HTTPSPool}
         return manager
+
+
+def _release(response: Any) -> None:
+    """Give up an answer unread, its connection back to the pool."""
+    with contextlib.suppress(urllib3.exceptions.HTTPError):
+        response.drain_conn()
+    response.release_conn()
+
+
+def _with_refusal(data: bytes, refusal: str) -> bytes:
+    """A 401's Status with `refusal` added to its message (the body as it was when there is
+    nothing to add or it is no Status)."""
+    if not refusal:
+        return data
+    import json
+
+    try:
+        status = json.loads(data)
+    except ValueError:
+        status = None
+    if not isinstance(status, dict):
+        status = {"kind": "Status", "apiVersion": "v1", "status": "Failure", "reason": "Unauthorized",
+                  "code": 401, "message": "Unauthorized"}
+    status["message"] = f"{status.get('message') or 'Unauthorized'}: {refusal}"
+    return json.dumps(status).encode()
+
+
+def _utf8(header: str) -> str:
+    """A header value as Go reads it: its bytes (http.client decodes them as latin-1) in UTF-8."""
+    try:
+        return header.encode("latin-1").decode("utf-8")
+    except UnicodeError:
+        return header  # not latin-1 text to begin with, or not UTF-8: left as it came
 
 
 def _ssl_context(config: ConnectionConfig, cert: tuple[bytes, bytes]) -> ssl.SSLContext:

@@ -338,7 +338,7 @@ def _observe(client: KubeClient, resources: Sequence[Resource], timeout: float, 
 
     begun = time.monotonic()
     deadline = begun + timeout if timeout else math.inf
-    targets = _targets(resources)
+    targets = _targets(client, resources)
     # Not seen yet: Unknown. Absent from the first list, it stays so (settled for a deletion).
     states = {r.key: Awaited(r.kind, r.namespace, r.name, UNKNOWN, "", rules.settled(UNKNOWN)) for r in resources}
     outcome = _Outcome(states, {}, expired=False)
@@ -381,13 +381,16 @@ def go_duration(seconds: float) -> str:
     return duration_string(round(seconds * 1e9))
 
 
-def _targets(resources: Sequence[Resource]) -> dict[Target, list[Resource]]:
-    """One target per kind and namespace (narrowed to the name when it holds one object)."""
+def _targets(client: KubeClient, resources: Sequence[Resource]) -> dict[Target, list[Resource]]:
+    """One target per kind and namespace (narrowed to the name when it holds one object),
+    read at the group's preferred version, as kstatus' watcher maps a kind (so a
+    deprecated version the chart uses is not asked for again, nor warned of)."""
     from runner.kube.watch import Target
 
     groups: dict[str, list[Resource]] = {}
     for resource in resources:
-        groups.setdefault(resource.mapping.collection_path(resource.namespace), []).append(resource)
+        mapping = client.preferred_mapping(resource.mapping)
+        groups.setdefault(mapping.collection_path(resource.namespace), []).append(resource)
     return {Target(path, f"metadata.name={members[0].name}" if len(members) == 1 else ""): members
             for path, members in groups.items()}
 

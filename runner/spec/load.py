@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -29,6 +30,25 @@ class LoadedSpec:
     releases: list[Any] = field(default_factory=list)  # runner.spec.resolve.ReleaseSpec
     warnings: list[str] = field(default_factory=list)
     model: Any = None  # runner.spec.models.Spec
+    eks: Any = None  # the chosen environment's `eks` (runner.spec.models.Eks), or None
+
+    def cluster_access(self, access: Any) -> Any:
+        """The cluster this spec's environment deploys to (see environment_access)."""
+        return environment_access(access, self.eks)
+
+
+def environment_access(access: Any, eks: Any) -> Any:
+    """`access` (runner.kube's ClusterAccess: the command line's, a Lambda's configuration)
+    with an environment's `eks` cluster (runner.spec.models.Eks, or None) when `access`
+    names no cluster itself."""
+    if eks is None:
+        return access
+    return access.or_eks(eks.cluster, eks.region, eks.role_arn)
+
+
+# The namespace of releases that name none: given, or decided once the environment is known
+# (from its `eks`, or None: an EKS cluster has no kubeconfig context to take one from).
+DefaultNamespace = str | Callable[[Any], str]
 
 
 def spec_path(path: str = DEFAULT_FILE, cwd: str = ".") -> str:
@@ -69,7 +89,7 @@ def read_spec(path: str = DEFAULT_FILE) -> tuple[str, str, str]:
 
 
 def load_spec(path: str = DEFAULT_FILE, *, environment: str = "default",
-              context: RunContext | None = None, default_namespace: str = "default") -> LoadedSpec:
+              context: RunContext | None = None, default_namespace: DefaultNamespace = "default") -> LoadedSpec:
     """The spec at `path` (see spec_path), ready to run (SpecError lists every problem)."""
     source, base_dir, text = read_spec(spec_path(path))
     context = context or git_context(environment, base_dir)
@@ -77,7 +97,7 @@ def load_spec(path: str = DEFAULT_FILE, *, environment: str = "default",
 
 
 def parse_spec(text: str, source: str, base_dir: str, *, context: RunContext,
-               default_namespace: str = "default") -> LoadedSpec:
+               default_namespace: DefaultNamespace = "default") -> LoadedSpec:
     """A spec's text (YAML; JSON is YAML) validated and resolved."""
     try:
         loaded = load_yaml(text)
@@ -87,7 +107,7 @@ def parse_spec(text: str, source: str, base_dir: str, *, context: RunContext,
 
 
 def spec_from_payload(data: Any, *, context: RunContext, base_dir: str = ".",
-                      source: str = "event payload", default_namespace: str = "default") -> LoadedSpec:
+                      source: str = "event payload", default_namespace: DefaultNamespace = "default") -> LoadedSpec:
     """A spec inside an event: a mapping (repository_dispatch's client_payload.spec, a Lambda
     invocation's `spec`) or its YAML/JSON text (a workflow_dispatch input)."""
     if isinstance(data, str):
@@ -96,7 +116,7 @@ def spec_from_payload(data: Any, *, context: RunContext, base_dir: str = ".",
 
 
 def _from_loaded(loaded: Loaded, source: str, base_dir: str, context: RunContext,
-                 default_namespace: str) -> LoadedSpec:
+                 default_namespace: DefaultNamespace) -> LoadedSpec:
     from runner.spec import resolve
 
     if loaded.data is None:
@@ -110,11 +130,15 @@ def _from_loaded(loaded: Loaded, source: str, base_dir: str, context: RunContext
     problems += more
     if model is None:
         raise SpecError(source, problems)
+    environment = model.environments.get(context.environment)
+    eks = environment.eks if environment is not None else None
+    if callable(default_namespace):
+        default_namespace = default_namespace(eks)
     releases, more = resolve.resolve(model, loaded, base_dir, context.environment, default_namespace)
     problems += more
     if problems:
         raise SpecError(source, problems)
-    return LoadedSpec(source, base_dir, releases, ignored_keys(model, loaded, source), model)
+    return LoadedSpec(source, base_dir, releases, ignored_keys(model, loaded, source), model, eks)
 
 
 def validate(loaded: Loaded) -> tuple[Any, list[Problem]]:

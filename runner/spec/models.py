@@ -289,10 +289,20 @@ class Release(ReleaseSettings):
                                                  "naming a repositories entry, or oci://...")
 
 
-class Environment(_Model):
-    """An environment chosen with --environment: values for every release, and per-release
-    overrides by release name."""
+class Eks(_Model):
+    """The EKS cluster an environment deploys to, reached with the environment's AWS
+    credentials and no kubeconfig (docs/eks.md); a cluster named on the command line wins."""
 
+    cluster: str = Field(min_length=1, description="the EKS cluster's name (--eks-cluster)")
+    region: str = Field("", description="its AWS region (--eks-region; default: AWS_REGION, the profile's)")
+    role_arn: str = Field("", alias="roleArn", description="an IAM role to assume first (--eks-role-arn)")
+
+
+class Environment(_Model):
+    """An environment chosen with --environment: values for every release, per-release
+    overrides by release name, and the cluster it deploys to."""
+
+    eks: Eks | None = Field(None, description="the EKS cluster this environment deploys to")
     values: list[ValuesEntry] = Field(default_factory=list, description="values files or mappings "
                                                                         "merged under every release's "
                                                                         "own")

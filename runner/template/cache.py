@@ -45,13 +45,12 @@ def enabled() -> bool:
 
 @cache
 def _fingerprint() -> bytes:
-    """The package version, Python's, and which template package sources these are (every
-    module, by size and modification time, as Python's own .pyc check does: reading and
-    hashing them costs more than a small chart's lookups)."""
-    from runner import __version__
-
+    """Python's version and which template package sources these are (every module, by
+    size and modification time, as Python's own .pyc check does: reading and hashing them
+    costs more than a small chart's lookups). Not the package's version: reading it costs
+    importlib.metadata's import, and the sources already say which compiler this is."""
     here = os.path.dirname(__file__)
-    parts = [__version__, sys.version]
+    parts = [sys.version]
     for name in sorted(os.listdir(here)):
         if name.endswith(".py"):
             stat = os.stat(os.path.join(here, name))

@@ -69,7 +69,8 @@ def _up() -> int:
         # Stopping by signal is how `up` is meant to end: as Ctrl-C does, it leaves the
         # wait below (after the clean-up registry has stopped the testbed) and exits 0.
         signal.signal(signum, _interrupt)
-    _note("starting the testbed (etcd, kube-apiserver, kube-controller-manager, kube-scheduler, kwok, pod-logs, hostpath-provisioner)...")
+    _note("starting the testbed (etcd, kube-apiserver, kube-controller-manager, kube-scheduler, kwok, pod-logs, "
+          "hostpath-provisioner, eks-webhook)...")
     try:
         with Testbed.start(log=_note, keep_workdir=False) as testbed:
             _note(describe(testbed))
@@ -91,7 +92,8 @@ def _note(message: str) -> None:
 
 def _demo(stop_reason: str | None) -> int:
     """Start, describe, then stop at once (stop_reason given) or on Ctrl-C."""
-    _say("starting the testbed (etcd, kube-apiserver, kube-controller-manager, kube-scheduler, kwok, pod-logs, hostpath-provisioner)...")
+    _say("starting the testbed (etcd, kube-apiserver, kube-controller-manager, kube-scheduler, kwok, pod-logs, "
+         "hostpath-provisioner, eks-webhook)...")
     with Testbed.start(log=_say, keep_workdir=False) as testbed:
         _say(describe(testbed))
         if stop_reason:
@@ -110,7 +112,7 @@ def describe(testbed: Testbed) -> str:
     versions = testbed.binaries.versions
     k8s, etcd, kwok = (versions[m] for m in ("k8s.io/kubernetes", "go.etcd.io/etcd/server/v3", "sigs.k8s.io/kwok"))
     component_versions = {"etcd": etcd, "kube-apiserver": k8s, "kube-controller-manager": k8s,
-                          "kube-scheduler": k8s, "kwok": kwok, "pod-logs": "(python)",
+                          "kube-scheduler": k8s, "kwok": kwok, "pod-logs": "(python)", "eks-webhook": "(python)",
                           PROVISIONER: versions[PROVISIONER_MODULE]}
     rss = testbed.rss_bytes()
     lines = [f"testbed is up in {testbed.startup_seconds:.1f}s (built with {versions['go']}):", ""]

@@ -1,7 +1,10 @@
 """A real Kubernetes control plane on loopback: etcd, apiserver, controller
 manager, scheduler, with kwok simulating the nodes and their pods,
-runner.testbed.pod_logs serving the pods' logs as their kubelet, and a dynamic
-volume provisioner serving the default StorageClass (runner.testbed.storage).
+runner.testbed.pod_logs serving the pods' logs as their kubelet, a dynamic
+volume provisioner serving the default StorageClass (runner.testbed.storage), and
+an EKS token authenticator (runner.testbed.eks_webhook) the API server asks about
+the bearer tokens it does not know: it refuses them all until `configure_eks` gives it
+the cluster's name, the STS endpoint to trust and the IAM-to-Kubernetes mapping.
 
     with Testbed.start() as testbed:
         print(testbed.kubeconfig)
@@ -25,6 +28,7 @@ from types import TracebackType
 from runner.testbed import processes
 from runner.testbed.api import ApiClient, http_ok, wait_until
 from runner.testbed.build import PROVISIONER, Binaries, ensure_binaries
+from runner.testbed.eks_webhook import Settings, write_apiserver_config, write_settings
 from runner.testbed.errors import TestbedError
 from runner.testbed.kwok_config import write_kwok_config
 from runner.testbed.pki import Pki, create_pki, write_kubeconfig
@@ -80,7 +84,7 @@ class Testbed:
         pki = create_pki(workdir / "pki")
         ports = _free_ports(
             "etcd", "etcd-peer", "kube-apiserver", "kube-controller-manager", "kube-scheduler", "kwok",
-            "pod-logs",
+            "pod-logs", "eks-webhook",
         )
         kubeconfig = write_kubeconfig(workdir / "kubeconfig", f"https://{LOOPBACK}:{ports['kube-apiserver']}", pki)
         testbed = cls(binaries, workdir, pki, ports, kubeconfig, keep_workdir=keep_workdir)
@@ -130,6 +134,20 @@ class Testbed:
             api = ApiClient(self.server, self.pki)
             self._await(lambda: api.request("GET", "/readyz")[0] == 200, "kube-apiserver /readyz")
 
+    def configure_eks(self, cluster: str, sts_endpoint: str, *, map_roles: list[dict] | None = None,
+                      map_users: list[dict] | None = None) -> None:
+        """Make the API server take EKS tokens for cluster `cluster` signed for the STS at
+        `sts_endpoint` (the tests' moto server), mapping IAM ARNs to Kubernetes users as
+        aws-auth does: map_roles [{rolearn, username, groups}], map_users [{userarn, ...}].
+        Takes effect at the next review (a token accepted in the last 10 s is not reviewed
+        again: the API server's token cache)."""
+        write_settings(self.eks_settings, Settings(cluster, sts_endpoint, list(map_roles or []),
+                                                   list(map_users or [])))
+
+    @property
+    def eks_settings(self) -> Path:
+        return self.workdir / "eks-webhook.json"
+
     def rss_bytes(self) -> dict[str, int]:
         """Resident memory of each running component, from /proc."""
         return {c.name: _rss_of(c.process.pid) for c in self.components if c.alive()}
@@ -137,6 +155,7 @@ class Testbed:
     # -- boot sequence -------------------------------------------------------
 
     def _boot(self) -> None:
+        self.components.append(processes.start("eks-webhook", self._eks_webhook_command(), self.workdir))
         self._launch("etcd", self._etcd_args())
         self._await(lambda: http_ok(f"http://{LOOPBACK}:{self.ports['etcd']}/health"), "etcd /health")
         self._launch("kube-apiserver", self._apiserver_args())
@@ -206,6 +225,12 @@ class Testbed:
             "--service-account-issuer=https://kubernetes.default.svc.cluster.local",
             f"--service-cluster-ip-range={SERVICE_CIDR}",
             "--authorization-mode=Node,RBAC",
+            # EKS's way in: tokens none of the API server's authenticators knows go to the
+            # testbed's aws-iam-authenticator. The webhook's own cache is off; the API server
+            # still keeps an accepted token for 10 s (its token cache), never a refusal.
+            f"--authentication-token-webhook-config-file={self._eks_webhook_config()}",
+            "--authentication-token-webhook-version=v1",
+            "--authentication-token-webhook-cache-ttl=0s",
             "--allow-privileged=true",
             # Pod logs/exec go to kwok, which serves the kubelet API for every node.
             f"--kubelet-certificate-authority={pki.ca.cert}",
@@ -263,6 +288,14 @@ class Testbed:
             f"--provisioner-name={PROVISIONER_NAME}",
             "--v=2",  # a line per volume provisioned or deleted
         ]
+
+    def _eks_webhook_config(self) -> Path:
+        return write_apiserver_config(self.workdir / "eks-webhook.kubeconfig", self.ports["eks-webhook"],
+                                      self.pki.ca.cert)
+
+    def _eks_webhook_command(self) -> list[str]:
+        return [sys.executable, "-m", "runner.testbed.eks_webhook", f"--port={self.ports['eks-webhook']}",
+                f"--pki={self.pki.ca.cert.parent}", f"--settings={self.eks_settings}"]
 
     def _pod_logs_command(self) -> list[str]:
         """The kubelet log API kwok lacks (runner.testbed.pod_logs), a Python process."""

@@ -1,7 +1,7 @@
 """Certificates and keys for a throwaway control plane on loopback.
 
-One CA signs everything: the apiserver's and kwok's serving certificates and
-an admin client certificate (group system:masters) that every component and
+One CA signs everything: the apiserver's, kwok's and the EKS token webhook's
+serving certificates and an admin client certificate (group system:masters) that every component and
 the tests use. A separate key signs service-account tokens.
 """
 
@@ -47,6 +47,7 @@ class Pki:
     admin: KeyPair
     service_account_key: Path
     service_account_pub: Path
+    webhook: KeyPair  # the EKS token webhook (runner.testbed.eks_webhook)
 
 
 def create_pki(directory: Path) -> Pki:
@@ -61,7 +62,9 @@ def create_pki(directory: Path) -> Pki:
     admin = _issue(directory, "admin", "testbed-admin", ca_cert, ca_key, server=False,
                    organization="system:masters")
     sa_key, sa_pub = _service_account_keys(directory)
-    return Pki(ca, apiserver, kwok, admin, sa_key, sa_pub)
+    webhook = _issue(directory, "eks-webhook", "eks-webhook", ca_cert, ca_key, server=True,
+                     dns=("localhost",), ips=(_LOOPBACK,))
+    return Pki(ca, apiserver, kwok, admin, sa_key, sa_pub, webhook)
 
 
 def load_pki(directory: Path) -> Pki:
@@ -71,7 +74,7 @@ def load_pki(directory: Path) -> Pki:
         return KeyPair(directory / f"{stem}.crt", directory / f"{stem}.key")
 
     return Pki(pair("ca"), pair("apiserver"), pair("kwok"), pair("admin"),
-               directory / "sa.key", directory / "sa.pub")
+               directory / "sa.key", directory / "sa.pub", pair("eks-webhook"))
 
 
 def _new_key() -> ec.EllipticCurvePrivateKey:

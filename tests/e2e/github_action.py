@@ -1,74 +1,57 @@
-"""Runs `deploy-runner action` as GitHub runs the Docker action: in its own process, in
-the workspace, with GitHub's default variables, the INPUT_* of action.yml, an event file,
-the output and summary files, and the API at a local GitHub server."""
+"""Runs the Action as GitHub runs it: action.yml, a composite action, executed by the
+tests' runner (tests/workflows/executor.py) as the one step of a job, in the test's
+workspace, with GitHub's variables, an event file, the env files and the API at a local
+GitHub server. The step's log is what it printed (`::add-mask::` lines included)."""
 
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from runner.testbed.github import TOKEN, FakeGitHub
+import yaml
 
-TIMEOUT = 600
+from runner.testbed.github import TOKEN, FakeGitHub
+from tests.workflows.executor import Runner, run_job
+from tests.workflows.machine import ACTION_NAME, machine_env
+from tests.workflows.stand_ins import stand_ins
 
 
 @dataclass
 class StepResult:
     code: int
-    log: str  # the step's log: stdout and stderr, as the runner shows them
-    outputs: dict[str, str]
+    log: str  # the step's log: stdout and stderr, as the step printed them
+    outputs: dict[str, str]  # action.yml's declared outputs
     summary: str
 
     def text(self) -> str:
         return "\n".join([self.log, json.dumps(self.outputs), self.summary])
 
+    def status(self, release: str) -> str | None:
+        return json.loads(self.outputs["statuses"]).get(release)
+
+    def revision(self, release: str) -> int | None:
+        return json.loads(self.outputs["revisions"]).get(release)
+
+    def result(self) -> dict[str, Any]:
+        return json.loads(Path(self.outputs["result"]).read_text())
+
 
 def run_step(github: FakeGitHub, workspace: Path, event: str, payload: dict[str, Any],
-             inputs: dict[str, str], *, sha: str = "f" * 40, ref: str = "refs/heads/main"
-             ) -> StepResult:
-    files = workspace.parent / f"{workspace.name}-files"
-    files.mkdir(exist_ok=True)
-    (files / "event.json").write_text(json.dumps(payload))
-    for name in ("output", "summary"):
-        (files / name).write_text("")
-    env = {key: value for key, value in os.environ.items()
-           if not key.startswith(("GITHUB_", "INPUT_", "KUBECONFIG", "HELM_"))}
-    env.update({
-        "GITHUB_ACTIONS": "true", "CI": "true", "GITHUB_EVENT_NAME": event,
-        "GITHUB_EVENT_PATH": str(files / "event.json"), "GITHUB_SHA": sha, "GITHUB_REF": ref,
-        "GITHUB_REPOSITORY": github.repository, "GITHUB_WORKSPACE": str(workspace),
-        "GITHUB_OUTPUT": str(files / "output"), "GITHUB_STEP_SUMMARY": str(files / "summary"),
-        "GITHUB_API_URL": github.url, "GITHUB_SERVER_URL": "https://github.com",
-        "GITHUB_RUN_ID": "4242", "GITHUB_RUN_ATTEMPT": "1", "HOME": str(files),
-        "INPUT_GITHUB_TOKEN": TOKEN,
-        **{f"INPUT_{name.upper()}": value for name, value in inputs.items()},
-    })
-    done = subprocess.run([sys.executable, "-m", "runner.cli", "action"], cwd=workspace, env=env,
-                          capture_output=True, text=True, timeout=TIMEOUT, check=False)
-    return StepResult(done.returncode, done.stdout + done.stderr,
-                      parse_outputs((files / "output").read_text()),
-                      (files / "summary").read_text())
-
-
-def parse_outputs(text: str) -> dict[str, str]:
-    """$GITHUB_OUTPUT as the runner reads it: name=value, or name<<DELIM ... DELIM."""
-    outputs: dict[str, str] = {}
-    lines = iter(text.splitlines())
-    for line in lines:
-        if "<<" in line and ("=" not in line or line.index("<<") < line.index("=")):
-            name, delimiter = line.split("<<", 1)
-            value = []
-            for body in lines:
-                if body == delimiter:
-                    break
-                value.append(body)
-            outputs[name] = "\n".join(value)
-        elif "=" in line:
-            name, value = line.split("=", 1)
-            outputs[name] = value
-    return outputs
+             inputs: dict[str, str], *, action_dir: Path, cache_store: Path,
+             sha: str = "f" * 40, ref: str = "refs/heads/main") -> StepResult:
+    """`uses: <the action>@v1` with `inputs`, the only step of a job on `workspace`."""
+    machine = workspace.parent / f"{workspace.name}-runner"
+    workflow = machine / "workflow.yml"
+    machine.mkdir(exist_ok=True)
+    workflow.write_text(yaml.safe_dump({"on": event, "jobs": {"job": {
+        "runs-on": "ubuntu-latest",
+        "steps": [{"id": "action", "uses": f"{ACTION_NAME}@v1", "with": inputs}]}}}))
+    runner = Runner(root=machine, repository=github.repository, event_name=event,
+                    payload=payload, api_url=github.url, token=TOKEN, action_name=ACTION_NAME,
+                    action_dir=action_dir, stand_ins=stand_ins(workspace, cache_store),
+                    sha=sha, ref=ref, base_env=machine_env(), checkout=workspace)
+    job = run_job(runner, workflow)
+    step = job.steps["action"]
+    return StepResult(step.code, "\n".join(job.raw), step.outputs, job.summary)

@@ -1,12 +1,11 @@
-"""The Action's entry point as GitHub runs it (`deploy-runner action` in its own process,
-GitHub's variables, INPUT_*, the event file, output and summary files) against the local
-GitHub server and the testbed: push, pull_request opened / synchronize / closed,
-workflow_dispatch, repository_dispatch; a failing hook; a canary secret nowhere."""
+"""The Action as GitHub runs it (action.yml's composite steps, run by the tests' runner:
+tests/e2e/github_action.py) against the local GitHub server and the testbed: push,
+pull_request opened / synchronize / closed, workflow_dispatch, repository_dispatch; a
+failing hook; a canary secret nowhere."""
 
 from __future__ import annotations
 
 import base64
-import json
 import uuid
 from pathlib import Path
 from typing import Any
@@ -104,10 +103,15 @@ def repository(tmp_path: Path, namespace: str) -> tuple[Path, str]:
     return root, canary
 
 
-def step(github: FakeGitHub, cluster: Any, root: Path, event: str, payload: dict[str, Any],
-         sha: str = "f" * 40, **inputs: str) -> StepResult:
-    kubeconfig = Path(cluster.kubeconfig).read_text()
-    return run_step(github, root, event, payload, {"kubeconfig": kubeconfig, **inputs}, sha=sha)
+@pytest.fixture
+def step(action_dir: Path, cache_store: Path) -> Any:
+    def run(github: FakeGitHub, cluster: Any, root: Path, event: str, payload: dict[str, Any],
+            sha: str = "f" * 40, **inputs: str) -> StepResult:
+        kubeconfig = Path(cluster.kubeconfig).read_text()
+        return run_step(github, root, event, payload, {"kubeconfig": kubeconfig, **inputs},
+                        sha=sha, action_dir=action_dir, cache_store=cache_store)
+
+    return run
 
 
 def no_canary(github: FakeGitHub, result: StepResult, root: Path, canary: str) -> None:
@@ -125,7 +129,7 @@ def no_canary(github: FakeGitHub, result: StepResult, root: Path, canary: str) -
         assert secret not in shown and secret not in result.summary
         assert secret not in str(result.outputs)
         assert not any(secret in sent for sent in github.everything_sent())
-        assert secret not in (root / "deploy-runner-result.json").read_text()
+        assert secret not in Path(result.outputs["result"]).read_text()
     assert github.rejections == []
 
 
@@ -141,7 +145,7 @@ def conclusions(github: FakeGitHub) -> dict[str, list[str]]:
     return found
 
 
-def test_push_then_dispatches(cluster: Any, repository: tuple[Path, str]) -> None:
+def test_push_then_dispatches(cluster: Any, repository: tuple[Path, str], step: Any) -> None:
     root, canary = repository
     with FakeGitHub() as github:
         pushed = step(github, cluster, root, "push", octokit.event_payload("push"))
@@ -150,8 +154,9 @@ def test_push_then_dispatches(cluster: Any, repository: tuple[Path, str]) -> Non
                                        "deploy-runner api": ["success"]}
         assert all(r.fields["head_sha"] == "f" * 40 for r in github.check_runs.values())
         assert pushed.outputs["changed"] == "true"
-        assert pushed.outputs["result"] == "deploy-runner-result.json"
-        assert pushed.outputs["web-revision"] == "1" and pushed.outputs["web-status"] == "deployed"
+        assert Path(pushed.outputs["result"]).parent == root.parent / "workspace-runner" / "temp"
+        assert not (root / "deploy-runner-result.json").exists()  # nothing in the checkout
+        assert pushed.revision("web") == 1 and pushed.status("web") == "deployed"
         assert "::group::web: installed as revision 1" in pushed.log
         assert "| web |" in pushed.summary
         assert "level=DEBUG" not in pushed.log  # Helm's debug lines only with --debug
@@ -167,15 +172,15 @@ def test_push_then_dispatches(cluster: Any, repository: tuple[Path, str]) -> Non
         again = step(github, cluster, root, "workflow_dispatch",
                      octokit.event_payload("workflow_dispatch"))
         assert again.code == 0, again.log
-        assert again.outputs["changed"] == "false" and again.outputs["web-revision"] == "1"
+        assert again.outputs["changed"] == "false" and again.revision("web") == 1
         dispatched = step(github, cluster, root, "repository_dispatch",
                           octokit.event_payload("repository_dispatch"), sync="true")
         assert dispatched.code == 0, dispatched.log
-        assert dispatched.outputs["web-revision"] == "2"
+        assert dispatched.revision("web") == 2
         no_canary(github, dispatched, root, canary)
 
 
-def test_pull_request_preview_lifecycle(cluster: Any, repository: tuple[Path, str]) -> None:
+def test_pull_request_preview_lifecycle(cluster: Any, repository: tuple[Path, str], step: Any) -> None:
     root, canary = repository
     opened = octokit.event_payload("pull_request", "opened")
     number, head = opened["number"], opened["pull_request"]["head"]["sha"]
@@ -193,8 +198,8 @@ def test_pull_request_preview_lifecycle(cluster: Any, repository: tuple[Path, st
         config = get_object(cluster, f"/api/v1/namespaces/{name}/configmaps/web-config")
         assert config is not None and config["data"]["message"] == \
             f"preview of pull request {number}"  # the preview's set, ${pr} substituted
-        assert first.outputs["web-status"] == "deployed"
-        assert first.outputs["api-status"] == "planned"  # no preview: planned, nothing written
+        assert first.status("web") == "deployed"
+        assert first.status("api") == "planned"  # no preview: planned, nothing written
         assert all(r.fields["head_sha"] == head for r in github.check_runs.values())
         [deployment] = github.deployments.values()
         assert deployment["environment"] == f"pr-{number}" and deployment["ref"] == head
@@ -213,8 +218,8 @@ def test_pull_request_preview_lifecycle(cluster: Any, repository: tuple[Path, st
         checks = len(github.check_runs)
         target = step(github, cluster, root, "pull_request_target", synchronized, sha=base)
         assert target.code == 0, target.log
-        assert target.outputs["web-status"] == "deployed"
-        assert target.outputs["api-status"] == "planned"
+        assert target.status("web") == "deployed"
+        assert target.status("api") == "planned"
         assert [r.fields["head_sha"] for r in list(github.check_runs.values())[checks:]] == [
             synchronized["pull_request"]["head"]["sha"]] * 2
         no_canary(github, target, root, canary)
@@ -226,7 +231,7 @@ def test_pull_request_preview_lifecycle(cluster: Any, repository: tuple[Path, st
         labeled = {**synchronized, "action": "labeled", "label": {"name": "preview"}}
         planned = step(github, cluster, root, "pull_request", labeled)
         assert planned.code == 0, planned.log
-        assert planned.outputs["web-status"] == "planned" and len(github.deployments) == 3
+        assert planned.status("web") == "planned" and len(github.deployments) == 3
         config = get_object(cluster, f"/api/v1/namespaces/{name}/configmaps/web-config")
         assert config is not None and "added" not in config["data"]
 
@@ -234,15 +239,15 @@ def test_pull_request_preview_lifecycle(cluster: Any, repository: tuple[Path, st
         third = step(github, cluster, root, "pull_request", closed)
         assert third.code == 0, third.log
         assert space.get(name) is None
-        assert third.outputs["web-status"] == "uninstalled"
-        assert "api-status" not in third.outputs  # a closed pull request plans nothing
+        assert third.status("web") == "uninstalled"
+        assert third.status("api") is None  # a closed pull request plans nothing
         assert all(r.fields["status"] == "completed" for r in github.check_runs.values())
         assert all(s[-1]["state"] == "inactive" for s in github.deployment_statuses.values())
         no_canary(github, third, root, canary)
 
 
-def test_a_failing_hook_is_red_and_points_at_its_template(cluster: Any,
-                                                          repository: tuple[Path, str]) -> None:
+def test_a_failing_hook_is_red_and_points_at_its_template(cluster: Any, repository: tuple[Path, str],
+                                                          step: Any) -> None:
     root, canary = repository
     (root / "charts" / "api" / "templates" / "migrate.yaml").write_text(FAILING_HOOK)
     with FakeGitHub() as github:
@@ -250,7 +255,7 @@ def test_a_failing_hook_is_red_and_points_at_its_template(cluster: Any,
         assert result.code == 1
         assert conclusions(github) == {"deploy-runner web": ["success"],
                                        "deploy-runner api": ["failure"]}
-        assert result.outputs["api-status"] == "failed"
+        assert result.status("api") == "failed"
         assert "::error file=charts/api/templates/migrate.yaml,line=1,title=api failed::" \
             "failed pre-install: resource Job/" in result.log
         api = github.runs_named("deploy-runner api")[0]
@@ -259,7 +264,7 @@ def test_a_failing_hook_is_red_and_points_at_its_template(cluster: Any,
             ("charts/api/templates/migrate.yaml", 1)]  # the hook's, with its log's tail
         assert failures[0]["message"].startswith("hook Job/api-migrate failed; its log ends:")
         assert failures[0]["message"].endswith("refused: table users is locked")
-        saved = json.loads((root / "deploy-runner-result.json").read_text())
+        saved = result.result()
         [failed] = [r for r in saved["releases"] if r["name"] == "api"]
         [evidence] = failed["not_ready"]  # what the CLI prints after the error, as data
         assert (evidence["resource"], evidence["template"]) == ("Job/api-migrate",
@@ -268,8 +273,8 @@ def test_a_failing_hook_is_red_and_points_at_its_template(cluster: Any,
         no_canary(github, result, root, canary)
 
 
-def test_a_spec_that_cannot_be_used_points_at_its_line(cluster: Any,
-                                                       repository: tuple[Path, str]) -> None:
+def test_a_spec_that_cannot_be_used_points_at_its_line(cluster: Any, repository: tuple[Path, str],
+                                                       step: Any) -> None:
     root, _canary = repository
     spec_file = root / "deploy-runner.yaml"
     spec_file.write_text(spec_file.read_text().replace("chart: charts/api",
@@ -280,3 +285,33 @@ def test_a_spec_that_cannot_be_used_points_at_its_line(cluster: Any,
         assert result.code == 1 and github.check_runs == {}
         assert f"::error file=deploy-runner.yaml,line={line},title=the spec cannot be used::" \
                f"deploy-runner.yaml:{line}: releases[1].applyMethod: must be one of" in result.log
+
+
+def test_working_directory_namespace_result_file_and_detailed_exitcode(
+        cluster: Any, namespace: str, tmp_path: Path, step: Any, helm: Any) -> None:
+    """The spec in a subdirectory (working_directory), releases that name no namespace
+    (the namespace input), the result where result_file says, and --detailed-exitcode:
+    2, the step failed, while a plan would change something; 0 once deployed."""
+    root = tmp_path / "workspace"
+    chart = root / "deploy" / "charts" / "web"
+    (chart / "templates").mkdir(parents=True)
+    (chart / "Chart.yaml").write_text("apiVersion: v2\nname: web\nversion: 1.0.0\n")
+    (chart / "values.yaml").write_text("message: hello\ntoken: none\n")
+    (chart / "templates" / "config.yaml").write_text(TEMPLATES["config.yaml"])
+    (root / "deploy" / "deploy-runner.yaml").write_text("releases:\n- name: web\n  chart: charts/web\n")
+    inputs = {"working_directory": "deploy", "namespace": namespace}
+    with FakeGitHub() as github:
+        planned = step(github, cluster, root, "push", octokit.event_payload("push"), plan="true",
+                       detailed_exitcode="true", **inputs)
+        assert planned.code == 2, planned.log
+        assert planned.outputs["changed"] == "true" and planned.status("web") == "planned"
+        deployed = step(github, cluster, root, "push", octokit.event_payload("push"),
+                        result_file="out/result.json", **inputs)
+        assert deployed.code == 0, deployed.log
+        assert deployed.outputs["result"] == str(root / "deploy" / "out" / "result.json")
+        assert deployed.result()["releases"][0]["namespace"] == namespace
+        again = step(github, cluster, root, "push", octokit.event_payload("push"), plan="true",
+                     detailed_exitcode="true", **inputs)
+        assert again.code == 0 and again.outputs["changed"] == "false", again.log
+    listed = helm("list", "-n", namespace, "-q")
+    assert listed.stdout.split() == ["web"]

@@ -98,7 +98,8 @@ releases:
 
 
 def test_gc_marks_the_deployments_of_a_custom_environment_inactive(
-        cluster: Any, namespace: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        cluster: Any, namespace: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        action_dir: Path, cache_store: Path) -> None:
     """A release with `preview.environment`: the pull request's run deploys to that
     environment; when the pull request closes without a run (the close event's workflow
     did not run), `preview gc`, which has no spec, marks that environment's deployment
@@ -117,7 +118,8 @@ def test_gc_marks_the_deployments_of_a_custom_environment_inactive(
     space = Namespaces(cluster.client())
     with FakeGitHub() as github:
         deployed = run_step(github, root, "pull_request", opened,
-                            {"kubeconfig": Path(cluster.kubeconfig).read_text()})
+                            {"kubeconfig": Path(cluster.kubeconfig).read_text()},
+                            action_dir=action_dir, cache_store=cache_store)
         assert deployed.code == 0, deployed.log
         [deployment] = github.deployments.values()
         assert deployment["environment"] == environment

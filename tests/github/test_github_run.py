@@ -18,14 +18,14 @@ from runner.actions.run import RunOptions, add_secret_values
 from runner.errors import RunnerError
 from runner.release.redact import MASK
 from runner.release.storage import Storage
-from runner.report.github.entry import RESULT_FILE, GitHubRun
+from runner.report.github.entry import GitHubRun
 from runner.spec.context import RunContext
 from runner.spec.load import parse_spec
 from runner.testbed import octokit
 from runner.testbed.github import TOKEN, FakeGitHub
-from tests.e2e.github_action import parse_outputs
 from tests.unit.fakes.cluster import FakeCluster
 from tests.unit.fakes.storage import RecordingDriver
+from tests.workflows.executor import env_file as parse_outputs
 
 CANARY = "canary-5e1f0c2b9a7d"
 GENERATED = "generated-7c3d9e1f"  # a chart's own Secret: learned only while deploying
@@ -65,7 +65,7 @@ class World:
                             Storage(self.drivers.setdefault(namespace, RecordingDriver())))
 
     def run(self, event: str, payload: dict[str, Any], spec: str = SPEC, *,
-            sha: str = "f" * 40) -> int:
+            sha: str = "f" * 40, detailed_exitcode: bool = False) -> int:
         files = self.root.parent / "files"
         files.mkdir(exist_ok=True)
         (files / "event.json").write_text(json.dumps(payload))
@@ -75,7 +75,7 @@ class World:
                 "GITHUB_EVENT_NAME": event, "GITHUB_EVENT_PATH": str(files / "event.json"),
                 "GITHUB_SHA": sha, "GITHUB_REPOSITORY": self.github.repository,
                 "GITHUB_WORKSPACE": str(self.root), "GITHUB_API_URL": self.github.url,
-                "GITHUB_RUN_ID": "7", "INPUT_GITHUB_TOKEN": TOKEN,
+                "GITHUB_RUN_ID": "7", "INPUT_GITHUB_TOKEN": TOKEN, "RUNNER_TEMP": str(files),
                 "GITHUB_OUTPUT": str(files / "output"),
                 "GITHUB_STEP_SUMMARY": str(files / "summary")}.items():
             self.monkeypatch.setenv(name, value)
@@ -85,7 +85,8 @@ class World:
         options = RunOptions()
         add_secret_values(options.redactor, loaded.releases)
         base = SimpleNamespace(in_namespace=self.connect, kube=lambda: self.kube())
-        return GitHubRun(loaded, context, base, options, on_message=lambda *_: None).run()
+        return GitHubRun(loaded, context, base, options, on_message=lambda *_: None,
+                         detailed_exitcode=detailed_exitcode).run()
 
     def outputs(self) -> dict[str, str]:
         return parse_outputs((self.root.parent / "files" / "output").read_text())
@@ -94,9 +95,10 @@ class World:
         """Everything the step showed or sent but its ::add-mask:: lines."""
         files = self.root.parent / "files"
         lines = [line for line in log.splitlines() if not line.startswith("::add-mask::")]
-        result = self.root / RESULT_FILE
+        named = self.outputs().get("result")
+        result = Path(named) if named else None
         return "\n".join([*lines, (files / "output").read_text(), (files / "summary").read_text(),
-                          result.read_text() if result.exists() else "",
+                          result.read_text() if result else "",
                           *self.github.everything_sent()])
 
 
@@ -197,3 +199,40 @@ def test_pull_request_target_says_when_the_checkout_is_not_the_pull_request(
     assert f"holds commit {commit[:12]}, not the pull request's head {head[:12]}" in warning
     summary = (world.root.parent / "files" / "summary").read_text()
     assert f"holds commit {commit[:12]}" in summary
+
+
+def test_the_result_goes_to_the_runners_temp_never_into_the_checkout(
+        world: World, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    before = sorted(p.relative_to(world.root) for p in world.root.rglob("*"))
+    assert world.run("push", octokit.event_payload("push")) == 0
+    first = Path(world.outputs()["result"])
+    assert first.parent == world.root.parent / "files" and first.is_absolute()
+    assert [r["name"] for r in json.loads(first.read_text())["releases"]] == ["web"]
+    assert world.run("push", octokit.event_payload("push")) == 0
+    assert Path(world.outputs()["result"]) != first and first.exists()  # a step's own file
+    assert sorted(p.relative_to(world.root) for p in world.root.rglob("*")) == before
+    # asked for (the action's result_file input): a path in the workspace
+    monkeypatch.setenv("DEPLOY_RUNNER_RESULT", "out/result.json")
+    monkeypatch.chdir(world.root)
+    assert world.run("push", octokit.event_payload("push")) == 0
+    assert world.outputs()["result"] == str(world.root / "out" / "result.json")
+    assert json.loads((world.root / "out" / "result.json").read_text())["releases"]
+
+
+def test_revisions_and_statuses_are_json_objects_by_release(world: World) -> None:
+    spec = SPEC + "- name: api\n  chart: ./chart\n  installed: false\n"
+    assert world.run("push", octokit.event_payload("push"), spec) == 0
+    outputs = world.outputs()
+    assert json.loads(outputs["revisions"]) == {"web": 1, "api": None}
+    assert json.loads(outputs["statuses"]) == {"web": "deployed", "api": outputs["api-status"]}
+    assert outputs["changed"] == "true"
+
+
+def test_detailed_exitcode_is_2_when_a_plan_would_change_anything(
+        world: World, github: FakeGitHub) -> None:
+    payload = octokit.event_payload("pull_request", "synchronize")
+    assert world.run("pull_request", payload, detailed_exitcode=True) == 2
+    assert world.outputs()["changed"] == "true"
+    assert world.run("push", octokit.event_payload("push")) == 0  # deployed
+    assert world.run("pull_request", payload, detailed_exitcode=True) == 0  # nothing to change
+    assert world.outputs()["changed"] == "false"

@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 from github import Auth, Github, GithubException, GithubRetry
 from github.GithubException import RateLimitExceededExceedsMaxWait
 
-from runner import __version__
+from runner import version
 
 T = TypeVar("T")
 API_VERSION = "2022-11-28"
@@ -94,7 +94,7 @@ class GitHubReport:
             allowed_methods={"GET", "POST", "PATCH"})
         self.github = Github(auth=Auth.Token(self.token), base_url=self.api_url.rstrip("/"),
                              lazy=True, retry=retry, api_version=API_VERSION,
-                             user_agent=f"deploy-runner/{__version__}", timeout=30,
+                             user_agent=f"deploy-runner/{version()}", timeout=30,
                              seconds_between_writes=self.policy.seconds_between_writes,
                              seconds_between_requests=self.policy.seconds_between_requests)
         self.repo = self.github.get_repo(self.repository)

@@ -9,9 +9,10 @@ event decides what runs, the session reports it.
 | pull_request_target | as pull_request (a warning when the workspace is not the pull request's head) |
 | anything else | the selected releases deploy (or plan, with --plan) |
 
-The JSON result is written to `deploy-runner-result.json` in the workspace (the `result`
-output names it relative to the workspace, so later steps find it at that path), or
-where DEPLOY_RUNNER_RESULT says.
+The JSON result is written outside the checkout, to a new file in the runner's temporary
+directory (RUNNER_TEMP, emptied after each job), or where DEPLOY_RUNNER_RESULT says (a
+path relative to the current directory, or absolute); the `result` output is its
+absolute path.
 """
 
 from __future__ import annotations
@@ -35,7 +36,24 @@ from runner.report.model import RunReport
 from runner.report.workflow import Workflow
 from runner.spec.result import FAILED, UNINSTALLED, ReleaseOutcome, RunResult
 
-RESULT_FILE = "deploy-runner-result.json"
+RESULT_PREFIX = "deploy-runner-result-"
+
+
+def result_file() -> Path:
+    """Where the JSON result goes: DEPLOY_RUNNER_RESULT (relative to the current
+    directory), else a new file in RUNNER_TEMP (the system's temporary directory outside Actions):
+    never into the user's checkout unless asked, and never over another step's result."""
+    import tempfile
+
+    asked = os.environ.get("DEPLOY_RUNNER_RESULT", "")
+    if asked:
+        path = Path(asked).resolve()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        return path
+    handle, name = tempfile.mkstemp(prefix=RESULT_PREFIX, suffix=".json",
+                                    dir=os.environ.get("RUNNER_TEMP") or None)
+    os.close(handle)
+    return Path(name)
 
 
 @dataclasses.dataclass
@@ -47,6 +65,7 @@ class GitHubRun:
     on_message: Callable[[str, Any], None]  # what a release tells while it runs (the CLI prints)
     environment: str = ""
     comment: bool = False
+    detailed_exitcode: bool = False  # 2 when anything changed (would change) and nothing failed
 
     def run(self) -> int:
         """The run's exit code; an error that stops it is raised with the secrets hidden."""
@@ -56,7 +75,8 @@ class GitHubRun:
     def _report(self) -> int:
         event = GitHubEvent.from_environment()
         session = Session(event, Workflow.from_environment(redactor=self.options.redactor),
-                          environment=self.environment, comment=self.comment)
+                          environment=self.environment, comment=self.comment,
+                          detailed_exitcode=self.detailed_exitcode)
         chosen = [r for r in self.spec.releases if not self.options.releases
                   or r.name in self.options.releases or r.key in self.options.releases]
         previews = self._previews(event, chosen)
@@ -67,10 +87,9 @@ class GitHubRun:
             result = self._execute(event, chosen, previews)
             result.warnings += _checkout_warnings(event)
             data = self.options.redactor.redact_data(result.to_json())
-            named = os.environ.get("DEPLOY_RUNNER_RESULT") or RESULT_FILE
-            (event.workspace / named).write_text(json.dumps(data, indent=2) + "\n",
-                                                 encoding="utf-8")
-            report = run_report(data, Path(self.spec.base_dir), result_path=named,
+            named = result_file()
+            named.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+            report = run_report(data, Path(self.spec.base_dir), result_path=str(named),
                                 preview_urls={t.release: t.url for t in targets})
             names = {r.name for r in chosen}  # those --release leaves out get no check run
             return dataclasses.replace(report, releases=tuple(

@@ -40,6 +40,7 @@ class Session:
     workflow: Workflow
     environment: str = ""  # the spec's --environment, in check names and the comment marker
     comment: bool = False  # the sticky plan comment on pull requests
+    detailed_exitcode: bool = False  # 2 when anything changed (would change) and nothing failed
     policy: RetryPolicy = field(default_factory=RetryPolicy)
     github: GitHubReport | None = None
 
@@ -85,7 +86,9 @@ class Session:
             self.workflow.warning(warning)
         self.workflow.append_summary(markdown.run_summary(
             RunReport(report.releases, report.plan, report.result_path, tuple(warnings))))
-        return 1 if report.failed else 0
+        if report.failed:
+            return 1
+        return 2 if self.detailed_exitcode and report.changed else 0
 
     def _checks(self) -> CheckRuns | None:
         if self.github is None:
@@ -144,12 +147,19 @@ class Session:
 
 
 def outputs(report: RunReport) -> dict[str, str]:
-    """`changed`, `result`, and `<release>-revision`, `<release>-status` for each release:
-    Helm's status when the release was written or kept, else what happened (planned,
-    skipped)."""
-    values = {"changed": "true" if report.changed else "false", "result": report.result_path}
+    """`changed`, `result`, `revisions` and `statuses` (JSON objects by release, for
+    `fromJSON`), and `<release>-revision`, `<release>-status` for each release. A status is
+    Helm's when the release was written or kept, else what happened (planned, skipped); a
+    revision is null when the release has none."""
+    import json
+
+    statuses = {r.name: r.status if r.outcome not in (PLANNED, SKIPPED) and r.status
+                else r.outcome for r in report.releases}
+    revisions = {r.name: r.revision or None for r in report.releases}
+    values = {"changed": "true" if report.changed else "false", "result": report.result_path,
+              "revisions": json.dumps(revisions, separators=(",", ":")),
+              "statuses": json.dumps(statuses, separators=(",", ":"))}
     for release in report.releases:
-        values[f"{release.name}-revision"] = str(release.revision or "")
-        values[f"{release.name}-status"] = release.status if release.outcome not in (
-            PLANNED, SKIPPED) and release.status else release.outcome
+        values[f"{release.name}-revision"] = str(revisions[release.name] or "")
+        values[f"{release.name}-status"] = statuses[release.name]
     return values

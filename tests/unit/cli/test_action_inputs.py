@@ -56,17 +56,37 @@ def test_the_preview_gc_command(tmp_path: Path) -> None:
 
 
 def test_every_input_of_action_yml_is_used(tmp_path: Path) -> None:
+    """Each input reaches the run step as INPUT_<NAME> (but working_directory, the step's
+    directory) and changes the command line (but those read elsewhere)."""
     import yaml
 
     metadata = yaml.safe_load((Path(__file__).parents[3] / "action.yml").read_text())
-    assert metadata["runs"] == {"using": "docker", "image": "Dockerfile", "args": ["action"]}
-    values = {"command": "run", "plan": "true", "sync": "true", "comment": "true"}
-    baseline = invocation({}, tmp_path).argv
+    assert metadata["runs"]["using"] == "composite"
+    [run] = [s for s in metadata["runs"]["steps"] if s.get("id") == "run"]
+    assert run["working-directory"] == "${{ inputs.working_directory }}"
+    values = {"command": "run", "plan": "true", "sync": "true", "comment": "true",
+              "detailed_exitcode": "true"}
+    baseline = invocation({}, tmp_path)
     for name, spec in metadata["inputs"].items():
         assert spec["description"] and name.replace("_", "").isalnum() and name.islower()
+        if name == "working_directory":
+            continue
+        assert run["env"][f"INPUT_{name.upper()}"] == f"${{{{ inputs.{name} }}}}", name
         if name in ("github_token", "command"):  # read by the report / choosing the command
             continue
         env = {f"INPUT_{name.upper()}": values.get(name, "x")}
         if name == "ttl":
             env["INPUT_COMMAND"] = "preview-gc"
-        assert invocation(env, tmp_path).argv != baseline, name
+        call = invocation(env, tmp_path)
+        assert (call.argv, call.env) != (baseline.argv, baseline.env), name
+
+
+def test_new_inputs_become_flags(tmp_path: Path) -> None:
+    call = invocation({"INPUT_NAMESPACE": "shop", "INPUT_DETAILED_EXITCODE": "true",
+                       "INPUT_EKS_CLUSTER": "prod", "INPUT_EKS_REGION": "eu-west-1",
+                       "INPUT_EKS_ROLE_ARN": "arn:aws:iam::1:role/d",
+                       "INPUT_RESULT_FILE": "out/r.json"}, tmp_path)
+    assert call.argv == ["run", "--report", "github", "--output", "text", "--detailed-exitcode",
+                         "--namespace", "shop", "--eks-cluster", "prod", "--eks-region",
+                         "eu-west-1", "--eks-role-arn", "arn:aws:iam::1:role/d"]
+    assert call.env == {"DEPLOY_RUNNER_RESULT": "out/r.json"}

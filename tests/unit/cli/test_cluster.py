@@ -18,14 +18,33 @@ def _args(argv: list[str]) -> object:
 def test_every_connection_flag_reaches_the_access_settings(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("HELM_KUBEASGROUPS", "g1,g2")
     monkeypatch.setenv("HELM_QPS", "3")
+    monkeypatch.setenv("DEPLOY_RUNNER_EKS_REGION", "eu-west-1")
     args = _args(["status", "r", "--kubeconfig", "k", "--kube-context", "c", "-n", "ns",
                   "--kube-apiserver", "https://a", "--kube-token", "t", "--kube-ca-file", "ca",
                   "--kube-as-user", "u", "--kube-insecure-skip-tls-verify",
-                  "--kube-tls-server-name", "s", "--burst-limit", "7"])
+                  "--kube-tls-server-name", "s", "--burst-limit", "7", "--eks-cluster", "prod",
+                  "--eks-role-arn", "arn:aws:iam::1:role/deployer"])
     assert cluster_access(args) == {
         "kubeconfig": "k", "context": "c", "namespace": "ns", "apiserver": "https://a", "token": "t",
         "ca_file": "ca", "as_user": "u", "as_groups": ("g1", "g2"), "insecure_skip_tls_verify": True,
-        "tls_server_name": "s", "burst": 7, "qps": 3.0}
+        "tls_server_name": "s", "burst": 7, "qps": 3.0, "eks_cluster": "prod", "eks_region": "eu-west-1",
+        "eks_role_arn": "arn:aws:iam::1:role/deployer"}
+
+
+def test_the_eks_variables_are_what_the_flags_and_the_access_settings_default_to(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from runner.kube.kubeconfig import ClusterAccess
+
+    variables = {"DEPLOY_RUNNER_EKS_CLUSTER": "prod", "DEPLOY_RUNNER_EKS_REGION": "eu-west-1",
+                 "DEPLOY_RUNNER_EKS_ROLE_ARN": "arn:aws:iam::1:role/deployer"}
+    for name, value in variables.items():
+        monkeypatch.setenv(name, value)
+    args = _args(["list"])
+    from_flags = {k: v for k, v in cluster_access(args).items() if k.startswith("eks_")}
+    from_env = ClusterAccess.from_env()
+    assert from_flags == {"eks_cluster": "prod", "eks_region": "eu-west-1",
+                          "eks_role_arn": "arn:aws:iam::1:role/deployer"}
+    assert (from_env.eks_cluster, from_env.eks_region, from_env.eks_role_arn) == tuple(from_flags.values())
 
 
 def test_the_connection_flags_reach_the_client(monkeypatch: pytest.MonkeyPatch) -> None:

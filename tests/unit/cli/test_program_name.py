@@ -7,14 +7,18 @@ from __future__ import annotations
 
 import importlib.metadata
 import re
+import shutil
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
 
 from runner import __version__, cli
 from runner.testbed.helm import HELM_VERSION
+
+ROOT = Path(__file__).resolve().parents[3]
 
 # semver.org's regular expression for a SemVer 2.0 version (after the `v` Helm prints).
 SEMVER = re.compile(r"^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)"
@@ -66,8 +70,23 @@ def test_called_with_arguments_it_is_deploy_runner(capsys: pytest.CaptureFixture
 
 
 def test_its_own_version_is_the_packages(capsys: pytest.CaptureFixture[str]) -> None:
-    assert __version__ == importlib.metadata.version("deploy-runner")
-    assert _run(["version", "--short"], None, capsys) == (0, f"v{__version__}\n", "")
+    declared = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
+    assert __version__ == importlib.metadata.version("deploy-runner") == declared
+    assert _run(["version", "--short"], None, capsys) == (0, f"v{declared}\n", "")
+
+
+def test_run_from_its_source_tree_the_version_is_pyprojects(tmp_path: Path) -> None:
+    """As the GitHub Action runs it: the package's files on sys.path, not installed."""
+    declared = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
+    tree = tmp_path / "action"
+    shutil.copytree(ROOT / "runner", tree / "runner",
+                    ignore=shutil.ignore_patterns("__pycache__", "testbed"))
+    shutil.copy(ROOT / "pyproject.toml", tree)
+    done = subprocess.run([sys.executable, "-I", "-S", "-c",
+                           "import sys; sys.path.insert(0, sys.argv[1]); import runner;"
+                           "print(runner.version(), runner.__file__)", str(tree)],
+                          capture_output=True, text=True, timeout=60, check=True)
+    assert done.stdout.split() == [declared, str(tree / "runner" / "__init__.py")]
 
 
 def _helm_version(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:

@@ -15,7 +15,7 @@ import threading
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
-from runner.kube.apply import ApplyResult, FieldConflict
+from runner.kube.apply import ApplyResult, FieldConflict, conflict_message, conflict_text
 from runner.kube.client import KubeError, NoKindMatchError, RestMapping
 from runner.kube.lease import LockHeldError, PreviousHolder
 from runner.kube.operations import has_keep_policy
@@ -192,7 +192,7 @@ class FakeCluster:
                  and (not where or (obj.get("metadata") or {}).get("namespace") == where)]
         return {"apiVersion": api_version, "kind": f"{kind}List", "metadata": {}, "items": items}
 
-    def build(self, manifest: str, namespace: str, *, validate: bool = False) -> list[Resource]:
+    def build(self, manifest: str, namespace: str, *, validate: bool = True) -> list[Resource]:
         return build(self, manifest, namespace, validate=validate)
 
     def existing(self, resources: Sequence[Resource], release: str, namespace: str, *,
@@ -211,9 +211,14 @@ class FakeCluster:
             found.append(resource)
         return found
 
-    def preflight(self, resources: Sequence[Resource], *, refusals: bool = True) -> list[FieldConflict]:
-        return [FieldConflict(r.describe(), path, manager, f'conflict with "{manager}"')
-                for r in resources for path, manager in self._conflicts.get(r.ref(), [])]
+    def preflight(self, resources: Sequence[Resource], *, ignore_manager: str = "") -> list[str]:
+        found = []
+        for resource in resources:
+            causes = [FieldConflict(resource.describe(), path, manager, f'conflict with "{manager}"')
+                      for path, manager in self._conflicts.get(resource.ref(), []) if manager != ignore_manager]
+            if causes:
+                found.append(conflict_text(resource, conflict_message(causes)))
+        return found
 
     def create(self, resources: Sequence[Resource], *, server_side: bool, force: bool = False,
                result: ApplyResult | None = None) -> ApplyResult:
@@ -376,8 +381,8 @@ class FakeCluster:
     def events(self, namespace: str, kind: str, name: str) -> list[dict]:
         return [e for e in self.event_list if e["involvedObject"] == {"kind": kind, "name": name}]
 
-    def install_crds(self, crds: Sequence[tuple[str, str]], timeout: float, *, server_side: bool,
-                     force: bool = False) -> list[str]:
+    def install_crds(self, crds: Sequence[tuple[str, str]], *, server_side: bool, force: bool = False,
+                     strategy: str = "hookOnly") -> list[str]:
         written = []
         for _, manifest in crds:
             for obj in parse_documents(manifest):
@@ -389,7 +394,7 @@ class FakeCluster:
                 written.append(crd.ref())
         return written
 
-    def ensure_namespace(self, namespace: str) -> None:
+    def ensure_namespace(self, namespace: str, *, server_side: bool = True) -> None:
         self.namespaces.add(namespace)
 
     def lock(self, namespace: str, release: str, wait_seconds: float,
@@ -407,7 +412,7 @@ class FakeCluster:
             raise KeyboardInterrupt
         message = self._failures.get((operation, ref))
         if message:
-            raise KubeError(f"failed to apply {resource.describe()}: {message}", 500)
+            raise KubeError(message, 500)  # the server's text, as Helm shows it
         if self._conflicts.get(ref) and not force:
             raise KubeError(f"Apply failed with {len(self._conflicts[ref])} conflict", 409)
         created = resource.path not in self.objects

@@ -129,6 +129,9 @@ class FakeApi:
 
         self.debugged.append(text_line("DEBUG", message, attrs))
 
+    def preferred_mapping(self, mapping: Any) -> Any:
+        return mapping  # one version per kind here
+
     def request(self, method: str, path: str, *, query: list[tuple[str, str]] | None = None,
                 **_: Any) -> Response:
         selector = dict(query or []).get("fieldSelector", "")

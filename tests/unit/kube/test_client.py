@@ -78,17 +78,3 @@ def test_a_removed_auth_provider_fails_at_the_first_request(tmp_path):
     client = KubeClient.connect(ClusterAccess(kubeconfig=str(config)))
     with pytest.raises(ClusterUnreachable, match="^kubernetes cluster unreachable: The gcp auth plugin has been removed"):
         client.request("GET", "/api")
-
-
-def test_the_servers_warnings_reach_on_warning_as_client_go_logs_them():
-    """Code 299 with a text, each of a header's comma-separated warnings, escapes undone
-    (apimachinery's ParseWarningHeaders); other codes and empty texts are not logged."""
-    headers = ('299 - "unrecognized format \\"int64\\""',
-               '299 - "a, b", 299 - "c" "Sat, 29 Nov 2026 08:46:59 GMT"',
-               '199 - "not a 299"', '299 - ""')
-    transport = FakeTransport({"/version": VERSION, "/apis/x": Reply(200, b"{}", warnings=headers)})
-    client = KubeClient(transport)
-    heard: list[str] = []
-    client.on_warning = heard.append
-    client.request("GET", "/apis/x")
-    assert heard == ['unrecognized format "int64"', "a, b", "c"]

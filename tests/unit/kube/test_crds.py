@@ -50,7 +50,7 @@ def test_server_side_apply_writes_every_crd_existing_or_not_with_helms_manager()
     written = install_crds(KubeClient(api), [("crds/a.yaml", _crd("as.example.com") + "---\n" + _crd("bs.example.com"))],
                            server_side=True, force=True)
     assert [crd.name for crd in written] == ["as.example.com", "bs.example.com"]
-    assert _writes(api) == [("PATCH", f"{CRD_PATH}/{name}", {"fieldManager": "helm", "force": "true"})
+    assert _writes(api) == [("PATCH", f"{CRD_PATH}/{name}", {"fieldManager": "helm", "fieldValidation": "Strict", "force": "true"})
                             for name in ("as.example.com", "bs.example.com")]
 
 

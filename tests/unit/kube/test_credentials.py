@@ -153,3 +153,14 @@ def test_removed_auth_providers_name_their_replacement():
         Credentials(config(auth_provider={"name": "gcp"}))
     with pytest.raises(CredentialError, match='no Auth Provider found for name "keystone"'):
         Credentials(config(auth_provider={"name": "keystone"}))
+
+
+def test_a_401_runs_the_exec_plugin_again_and_the_request_is_sent_once_more(tmp_path):
+    """The transport's retry after a 401 (runner.kube.transport) relies on this: True when
+    a renewed credential may cure it, False for a static one."""
+    creds = Credentials(config(exec_spec=plugin(tmp_path, {"token": "exec-token"})))
+    creds.headers()
+    assert creds.unauthorized() is True
+    creds.headers()
+    assert runs(tmp_path) == 2
+    assert Credentials(config(token="static")).unauthorized() is False

@@ -187,3 +187,65 @@ def test_a_kubeconfig_that_is_not_yaml_names_the_file(tmp_path):
 def test_the_config_never_shows_its_secrets(tmp_path):
     path = kubeconfig(tmp_path / "config", token="s3cret-token", client_key_data=b64(b"KEY"))
     assert "s3cret" not in repr(resolve(ClusterAccess(kubeconfig=str(path)), {}))
+
+
+# -- an EKS cluster (runner.aws.eks gives the endpoint, CA and token source) --------------------
+
+
+class _Found:
+    def __init__(self, calls: list) -> None:
+        self.calls = calls
+
+    def __call__(self, name: str, region: str, role_arn: str):
+        from runner.aws.eks import EksConnection
+
+        self.calls.append((name, region, role_arn))
+        return EksConnection(name, region or "eu-west-1", "https://eks.example:443", b"PEM", token=object())
+
+
+def test_an_eks_cluster_needs_no_kubeconfig_and_takes_the_server_flags_over_it(tmp_path, monkeypatch):
+    from runner.aws import eks
+
+    calls: list = []
+    monkeypatch.setattr(eks, "connect", _Found(calls))
+    monkeypatch.setenv("KUBECONFIG", str(kubeconfig(tmp_path / "config")))  # context namespace: team
+    config = resolve(ClusterAccess(eks_cluster="prod", eks_role_arn="arn:aws:iam::1:role/r", as_user="jane"))
+    assert calls == [("prod", "", "arn:aws:iam::1:role/r")]
+    assert (config.server, config.ca_data, config.namespace, config.token, config.impersonate_user) == (
+        "https://eks.example:443", b"PEM", "default", "", "jane")
+    assert config.token_source is not None
+    tunnelled = resolve(ClusterAccess(eks_cluster="prod", apiserver="https://127.0.0.1:8443", tls_server_name="eks"))
+    assert (tunnelled.server, tunnelled.tls_server_name, tunnelled.ca_data) == ("https://127.0.0.1:8443", "eks", b"PEM")
+
+
+def test_eks_settings_that_contradict_each_other_are_refused(monkeypatch):
+    from runner.aws import eks
+
+    monkeypatch.setattr(eks, "connect", _Found([]))
+    with pytest.raises(KubeconfigError, match=r"^--eks-role-arn needs --eks-cluster \(the EKS cluster's name\)$"):
+        resolve(ClusterAccess(eks_role_arn="arn:aws:iam::1:role/r"))
+    with pytest.raises(KubeconfigError, match=r"^--eks-region and --eks-role-arn need --eks-cluster"):
+        resolve(ClusterAccess(eks_region="eu-west-1", eks_role_arn="arn:aws:iam::1:role/r"))
+    with pytest.raises(KubeconfigError, match=r"^--eks-cluster and --kubeconfig and --kube-token cannot be used "
+                                              r"together: the EKS login gives the cluster and the identity$"):
+        resolve(ClusterAccess(eks_cluster="prod", kubeconfig="k", token="t"))
+
+
+def test_a_spec_environments_eks_cluster_unless_the_command_line_names_one():
+    environment = ("prod", "eu-west-1", "arn:aws:iam::1:role/r")
+    found = ClusterAccess(namespace="ns").or_eks(*environment)
+    assert (found.eks_cluster, found.eks_region, found.eks_role_arn, found.namespace) == (*environment, "ns")
+    mine = ClusterAccess(eks_region="us-east-2").or_eks(*environment)  # a region typed wins
+    assert (mine.eks_cluster, mine.eks_region, mine.eks_role_arn) == ("prod", "us-east-2", environment[2])
+    for named in (ClusterAccess(kubeconfig="k"), ClusterAccess(context="c"), ClusterAccess(apiserver="https://a"),
+                  ClusterAccess(eks_cluster="other")):
+        assert named.or_eks(*environment) == named
+
+
+def test_the_default_namespace_of_an_eks_cluster(tmp_path, monkeypatch):
+    from runner.kube.kubeconfig import default_namespace
+
+    monkeypatch.setenv("KUBECONFIG", str(kubeconfig(tmp_path / "config")))
+    assert default_namespace(ClusterAccess()) == "team"
+    assert default_namespace(ClusterAccess(eks_cluster="prod")) == "default"  # no DescribeCluster for it
+    assert default_namespace(ClusterAccess(eks_cluster="prod", namespace="ns")) == "ns"

@@ -249,3 +249,55 @@ def test_the_default_spec_is_found_at_the_repository_root_from_a_subdirectory(tm
 
 def test_without_a_repository_the_default_spec_stays_where_it_was_asked_for(tmp_path):
     assert spec_path(cwd=str(tmp_path)) == "deploy-runner.yaml"
+
+
+EKS_SPEC = """\
+environments:
+  production:
+    eks:
+      cluster: prod-${environment}
+      region: eu-west-1
+      roleArn: arn:aws:iam::1:role/deployer
+  staging: {}
+releases:
+- name: web
+  chart: ./web
+"""
+
+
+def test_an_environment_names_its_eks_cluster():
+    from runner.kube.kubeconfig import ClusterAccess
+
+    production = parse(EKS_SPEC, environment="production")
+    assert (production.eks.cluster, production.eks.region, production.eks.role_arn) == (
+        "prod-production", "eu-west-1", "arn:aws:iam::1:role/deployer")
+    access = production.cluster_access(ClusterAccess(namespace="ns"))
+    assert (access.eks_cluster, access.eks_region, access.eks_role_arn, access.namespace) == (
+        "prod-production", "eu-west-1", "arn:aws:iam::1:role/deployer", "ns")
+    given = ClusterAccess(context="kind")  # the command line names its cluster: it wins
+    assert production.cluster_access(given) == given
+    staging = parse(EKS_SPEC, environment="staging")
+    assert staging.eks is None and staging.cluster_access(given) == given
+
+
+def test_the_default_namespace_is_decided_with_the_environments_cluster():
+    seen = []
+
+    def namespace_for(eks):
+        seen.append(eks.cluster if eks else None)
+        return "on-eks" if eks else "from-context"
+
+    for environment, expected in (("production", "on-eks"), ("staging", "from-context")):
+        context = RunContext(environment, CONTEXT.event, CONTEXT.lookups, CONTEXT.reasons)
+        spec = parse_spec(EKS_SPEC, "deploy-runner.yaml", "/repo", context=context, default_namespace=namespace_for)
+        assert spec.releases[0].namespace == expected
+    assert seen == ["prod-production", None]
+
+
+def test_an_eks_key_is_checked_as_every_key_is():
+    assert problems("environments:\n  p:\n    eks: {region: eu-west-1, rolearn: x}\n", environment="p") == [
+        "deploy-runner.yaml:3: environments.p.eks.cluster: is required",
+        "deploy-runner.yaml:3: environments.p.eks.rolearn: unknown key (did you mean roleArn?)"]
+    schema = json_schema()
+    assert set(schema["$defs"]["Eks"]["properties"]) == {"cluster", "region", "roleArn"}
+    assert schema["$defs"]["Environment"]["properties"]["eks"]
