@@ -2,9 +2,12 @@
 uninstalled by Helm 4.1.4 and by deploy-runner, each tool on a testbed of its own.
 
 Compared per step, as a user would check them:
-- the command's exit code, output and error (ours without the evidence we print after Helm's
-  `Error:` line), the same once only what must differ is normalised: the program name, the
-  deploy time, durations;
+- the command's exit code, output and error, the same once only what must differ is
+  normalised: the program name, the deploy time, durations, client-go's time and process id,
+  the order in which the API server lists a refusal's fields or an answer's warnings. Ours
+  runs with --no-progress and without the evidence it prints after Helm's `Error:` line and
+  adds to a failed record's description: its own documented additions (docs/releases.md,
+  docs/hooks.md);
 - the release as `helm status -o json` reads it back: status, revision, description (both
   tools' records are read with the real helm, so helm must read ours too);
 - the stored manifest, document by document. Charts that SOURCES.md lists as
@@ -13,8 +16,10 @@ Compared per step, as a user would check them:
   (tests.conformance.harness, the render suite's rule);
 - after each upgrade and the rollback, which objects' manifests changed since the revision
   before.
-Then, on the release deploy-runner made, `run --plan` must find nothing to change, `run`
-must write no revision, and `diff` must print nothing.
+Then, on the release deploy-runner made, `run --plan`, `run` and `diff` against a spec of the
+same chart and values must find what Helm's own unchanged upgrade changed (its second
+upgrade): for most charts nothing to change, no revision written, an empty diff; for a chart
+that renders a new value at every upgrade without `lookup`, exactly those objects.
 
 Charts that create what other charts meet cluster-wide (CRDs, API services, admission
 webhooks, ingress, priority and storage classes) run alone on their testbed, one after the
@@ -52,6 +57,7 @@ from tests.conformance.harness import (
     volatile_lines,
 )
 from tests.corpus import VALUES_DIR, chart_names, corpus_chart
+from tests.e2e.release_helpers import helm_part
 
 TIMEOUT = "2m"  # hooks are waited for (no --wait): long enough on a busy machine, not more
 WORKERS = 3  # charts at once on each testbed, outside the exclusive ones
@@ -59,7 +65,6 @@ COMMAND_TIMEOUT_SECONDS = 600
 CRD_DELETION_SECONDS = 300
 RELEASE_STEPS = ("install", "upgrade", "upgrade again", "rollback")
 SPEC_STEPS = ("run --plan", "run", "diff")
-STEPS = (*RELEASE_STEPS, *SPEC_STEPS, "uninstall")
 # Cluster-wide kinds a chart can leave for others to meet: such a chart runs alone.
 EXCLUSIVE_KINDS = frozenset({
     "CustomResourceDefinition", "APIService", "ValidatingWebhookConfiguration",
@@ -104,10 +109,10 @@ class Tool:
         as the evidence after Helm's error is left out (`error_part`)."""
         return ("--no-progress",) if self.name == "deploy-runner" else ()
 
-    def run(self, *args: str, cwd: Path | None = None) -> Command:
+    def run(self, *args: str) -> Command:
         argv = [str(self.program), *args, "--kubeconfig", str(self.kubeconfig)]
         try:
-            done = subprocess.run(argv, env=self.env, cwd=cwd, capture_output=True, text=True,
+            done = subprocess.run(argv, env=self.env, capture_output=True, text=True,
                                   timeout=COMMAND_TIMEOUT_SECONDS, check=False)
         except subprocess.TimeoutExpired:
             return Command(-1, "", f"{self.name} did not finish in {COMMAND_TIMEOUT_SECONDS} s")
@@ -243,11 +248,7 @@ def snapshot(tool: Tool, helm: Tool, chart: str, done: Command) -> Snapshot:
 
 def error_part(tool: Tool, err: str) -> str:
     """What Helm would print: ours without the evidence it adds after Helm's `Error:` line."""
-    if tool.name != "deploy-runner":
-        return err
-    from tests.e2e.release_helpers import helm_part
-
-    return helm_part(err)[0]
+    return helm_part(err)[0] if tool.name == "deploy-runner" else err
 
 
 def normalised(text: str) -> str:
@@ -376,7 +377,7 @@ def compare_chart(helm: Journey, ours: Journey) -> ChartResult:
     return ChartResult(helm.chart, rows, failed, (helm, ours))
 
 
-def compare_step(helm: Snapshot, ours: Snapshot, volatile: dict[str, tuple[str, dict[int, str]]]) -> str:
+def compare_step(helm: Snapshot, ours: Snapshot, volatile: dict[str, dict[int, str]]) -> str:
     if helm.code != ours.code:
         said = ours.error if ours.code else helm.error
         return f"exit helm={helm.code} ours={ours.code}: {_first_lines(said)}"
@@ -413,10 +414,10 @@ def _document_key(text: str) -> str:
     return f"{source.group(1) if source else '?'} {head.get('kind')}/{meta.get('name')}"
 
 
-def _install_volatility(helm: Journey) -> dict[str, tuple[str, dict[int, str]]]:
-    """Per document of Helm's install: its text in Helm's second render, and the lines where
-    the two renders differ (index -> the second render's line). Empty for a chart whose
-    output SOURCES.md does not list as nondeterministic."""
+def _install_volatility(helm: Journey) -> dict[str, dict[int, str]]:
+    """Per document of Helm's install, the lines where Helm's two renders of it differ (index
+    -> the second render's line). Empty for a chart whose output SOURCES.md does not list as
+    nondeterministic."""
     install = helm.steps.get("install")
     if helm.second_install is None or install is None:
         return {}
@@ -425,11 +426,14 @@ def _install_volatility(helm: Journey) -> dict[str, tuple[str, dict[int, str]]]:
     for key, text in first.items():
         lines = volatile_lines(text, second.get(key, ""))
         if lines:
-            volatile[key] = (second[key], {i: pair[1] for i, pair in lines.items()})
+            volatile[key] = {i: pair[1] for i, pair in lines.items()}
     return volatile
 
 
-def manifest_difference(helm: str, ours: str, volatile: dict[str, tuple[str, dict[int, str]]]) -> str:
+def manifest_difference(helm: str, ours: str, volatile: dict[str, dict[int, str]]) -> str:
+    """The first difference of our stored manifest from Helm's, document by document; a
+    volatile line (at install, and at the same place in every later revision) only keeps its
+    shape (tests.conformance.harness.same_shape, given Helm's line and its second render's)."""
     expected, actual = documents(helm), documents(ours)
     if list(expected) != list(actual):
         missing = [key for key in expected if key not in actual]
@@ -439,8 +443,7 @@ def manifest_difference(helm: str, ours: str, volatile: dict[str, tuple[str, dic
         return f"manifest: documents in another order, ours {list(actual)[:3]}"
     for key, text in expected.items():
         lines = text.split("\n")
-        found = volatile.get(key, ("", {}))[1]
-        shapes = {i: (lines[i], other) for i, other in found.items() if i < len(lines)}
+        shapes = {i: (lines[i], other) for i, other in volatile.get(key, {}).items() if i < len(lines)}
         difference = difference_by_shape(text, actual[key], shapes)
         if difference:
             return f"manifest {key}: {difference}"
