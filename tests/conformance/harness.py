@@ -196,16 +196,23 @@ def compare(chart: str, helm_runs: list[Run], ours: Run) -> Comparison:
     if volatile is None:
         return Comparison(chart, docs, False, "Helm's two runs do not align; "
                           + first_difference(expected, actual))
+    difference = difference_by_shape(expected, actual, volatile)
+    return Comparison(chart, docs, not difference, difference)
+
+
+def difference_by_shape(expected: str, actual: str, volatile: dict[int, tuple[str, str]]) -> str:
+    """The first difference of `actual` from Helm's `expected` that volatility does not explain
+    (a volatile line only keeps its shape: `same_shape`), or ''."""
     a, b = expected.split("\n"), actual.split("\n")
     if len(a) != len(b):
-        return Comparison(chart, docs, False, first_difference(expected, actual))
+        return first_difference(expected, actual)
     for i, (x, y) in enumerate(zip(a, b, strict=True)):
         if x == y:
             continue
         if i in volatile and same_shape(y, *volatile[i]):
             continue
-        return Comparison(chart, docs, False, f"line {i + 1}: helm={x[:100]!r} ours={y[:100]!r}")
-    return Comparison(chart, docs, True, "")
+        return f"line {i + 1}: helm={x[:100]!r} ours={y[:100]!r}"
+    return ""
 
 
 def check_chart(helm: Path, chart: str, extra: tuple[str, ...] = ()) -> Comparison:
