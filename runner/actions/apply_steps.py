@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from runner.actions.journal import Journal
 from runner.actions.release_config import ActionConfig
 from runner.kube.apply import FIELD_MANAGER, ApplyConflictError
 from runner.kube.cluster import Cluster
@@ -44,7 +45,7 @@ def chart_crds(chart: Any) -> list[tuple[str, str]]:
     return [(file.name, file.data.decode("utf-8", "replace")) for _, file in chart.crd_objects()]
 
 
-def install_chart_crds(cfg: ActionConfig, chart: Any, *, dry_run: str, skip: bool,
+def install_chart_crds(cfg: ActionConfig, journal: Journal, chart: Any, *, dry_run: str, skip: bool,
                        server_side: bool, force: bool, strategy: str) -> None:
     """Install.Run's CRD step, before the chart is rendered (so .Capabilities and lookup
     see the CRDs): with a cluster to talk to (not --dry-run=client) and unless
@@ -58,6 +59,6 @@ def install_chart_crds(cfg: ActionConfig, chart: Any, *, dry_run: str, skip: boo
         from runner.actions.template import CRDS_ON_DRY_RUN
         from runner.golang.slog import text_line
 
-        cfg.warn(text_line("WARN", CRDS_ON_DRY_RUN))
+        journal.warn(text_line("WARN", CRDS_ON_DRY_RUN))
         return
     cfg.require_cluster().install_crds(crds, server_side=server_side, force=force, strategy=strategy)

@@ -27,6 +27,7 @@ from runner.actions import evidence
 from runner.actions.apply_steps import build, preflight
 from runner.actions.hook_logs import HookObserver
 from runner.actions.hooks import HookError, run_hooks
+from runner.actions.journal import Journal
 from runner.actions.release_config import (
     DEFAULT_TIMEOUT,
     ActionConfig,
@@ -114,13 +115,13 @@ class Plan:
         return self.previous is None
 
 
-def render(cfg: ActionConfig, opts: DeployOptions, chart: Any, source: str,
+def render(cfg: ActionConfig, journal: Journal, opts: DeployOptions, chart: Any, source: str,
            values: dict[str, Any], *, namespace: str, revision: int,
            upgrade: bool, before_render: Callable[[Any], None] | None = None) -> RenderedRelease:
     """The chart rendered for release `opts.name` at `revision` (offline for --dry-run=client).
     An install sees no history (HIP-0029: "no deployed release"), also over records kept by
     `uninstall --keep-history` or a failed install (--replace, upgrade --install)."""
-    return render_release(cfg, chart, source, values, RenderRequest(
+    return render_release(cfg, journal, chart, source, values, RenderRequest(
         opts.name, namespace, revision, upgrade, opts.release_history_max if upgrade else 0,
         opts.include_history_values, offline=opts.dry_run == "client",
         skip_schema_validation=opts.skip_schema_validation,
@@ -128,13 +129,13 @@ def render(cfg: ActionConfig, opts: DeployOptions, chart: Any, source: str,
         before_render=before_render))
 
 
-def debug_dependencies(cfg: ActionConfig, chart: Any) -> None:
+def debug_dependencies(journal: Journal, chart: Any) -> None:
     """The line Helm logs once the chart is loaded."""
-    cfg.debug("number of dependencies in the chart", chart=chart.name(),
+    journal.debug("number of dependencies in the chart", chart=chart.name(),
               dependencies=len(chart.metadata.dependencies))
 
 
-def deploy(cfg: ActionConfig, opts: DeployOptions, plan: Plan) -> ReleaseResult:
+def deploy(cfg: ActionConfig, journal: Journal, opts: DeployOptions, plan: Plan) -> ReleaseResult:
     """Run a prepared install or upgrade (a dry run stops before the record)."""
     release = plan.release
     if opts.hide_secret:
@@ -155,32 +156,32 @@ def deploy(cfg: ActionConfig, opts: DeployOptions, plan: Plan) -> ReleaseResult:
         return result
     if plan.replace:
         _supersede_last(cfg, release)
-    cfg.redactor.add_values(opts.secret_values)
-    cfg.redactor.add_release(release)
+    journal.redactor.add_values(opts.secret_values)
+    journal.redactor.add_release(release)
     if plan.previous is not None:
-        cfg.redactor.add_release(plan.previous)
-    first_log = len(cfg.hook_logs)
+        journal.redactor.add_release(plan.previous)
+    first_log = len(journal.hook_logs)
     cfg.storage.create(release, history_max=plan.history_max)
-    with evidence.on_error(cfg):
-        result.add(_apply(cfg, cluster, opts, plan, current, target))
-    result.hook_logs = cfg.hook_logs[first_log:]
+    with evidence.on_error(journal):
+        result.add(_apply(cfg, journal, cluster, opts, plan, current, target))
+    result.hook_logs = journal.hook_logs[first_log:]
     return result
 
 
 @contextmanager
-def cancellable(cfg: ActionConfig, name: str, error: type[DeployError]) -> Iterator[None]:
+def cancellable(journal: Journal, name: str, error: type[DeployError]) -> Iterator[None]:
     """An install or upgrade stopped by a signal before or after its record's pending
     stretch (rendering, waiting for the lock): Helm's words, nothing to record."""
     try:
         yield
     except KeyboardInterrupt as interrupt:
-        _tell_cancelled(cfg, name)
+        _tell_cancelled(journal, name)
         raise error(str(interrupted(interrupt))) from interrupt
 
 
-def _tell_cancelled(cfg: ActionConfig, name: str) -> None:
+def _tell_cancelled(journal: Journal, name: str) -> None:
     """What Helm's signal handler prints (on stdout) as the signal arrives."""
-    cfg.tell(NOTICE, f"Release {name} has been cancelled.")
+    journal.tell(NOTICE, f"Release {name} has been cancelled.")
 
 
 def _objects(cluster: Cluster, opts: DeployOptions, plan: Plan
@@ -206,11 +207,11 @@ def _objects(cluster: Cluster, opts: DeployOptions, plan: Plan
     return current, target
 
 
-def _apply(cfg: ActionConfig, cluster: Cluster, opts: DeployOptions, plan: Plan,
+def _apply(cfg: ActionConfig, journal: Journal, cluster: Cluster, opts: DeployOptions, plan: Plan,
            current: list[Resource], target: list[Resource]) -> ApplyResult:
     applied = ApplyResult()  # fills as objects are written: a failure handler sees partial work
-    observer = HookObserver(cfg, cluster)
-    first_evidence = len(cfg.evidence)
+    observer = HookObserver(journal, cluster)
+    first_evidence = len(journal.evidence)
     try:
         if not opts.no_hooks:
             _hooks(cfg, cluster, plan, opts, "pre", observer)
@@ -223,18 +224,18 @@ def _apply(cfg: ActionConfig, cluster: Cluster, opts: DeployOptions, plan: Plan,
                            three_way_for_custom=plan.three_way_for_custom,
                            replace=plan.force_replace, result=applied)
         if opts.wait or opts.rollback_on_failure:
-            _wait(cfg, cluster, opts, target)
+            _wait(journal, cluster, opts, target)
         if not opts.no_hooks:
             _hooks(cfg, cluster, plan, opts, "post", observer)
         _mark_deployed(cfg, opts, plan)  # inside: an interrupt here must not leave it pending
     except RunnerError as err:
-        _fail(cfg, plan, err, applied, first_evidence)
+        _fail(cfg, journal, plan, err, applied, first_evidence)
     except KeyboardInterrupt as interrupt:
         # Helm's handleContext: an interrupted operation is recorded failed, not left pending.
-        _tell_cancelled(cfg, plan.release.name)
+        _tell_cancelled(journal, plan.release.name)
         stopped = interrupted(interrupt)
         stopped.__cause__ = interrupt
-        _fail(cfg, plan, stopped, applied, first_evidence)
+        _fail(cfg, journal, plan, stopped, applied, first_evidence)
     return applied
 
 
@@ -256,33 +257,34 @@ def _hooks(cfg: ActionConfig, cluster: Cluster, plan: Plan, opts: DeployOptions,
         raise HookError(f"failed {event}: {err}" if plan.installing else f"{event} hooks failed: {err}") from err
 
 
-def _wait(cfg: ActionConfig, cluster: Cluster, opts: DeployOptions, target: list[Resource]) -> None:
+def _wait(journal: Journal, cluster: Cluster, opts: DeployOptions, target: list[Resource]) -> None:
     """--wait; when it gives up, the evidence of what was not ready is taken first."""
     try:
         cluster.wait(target, opts.timeout, strategy=opts.wait_strategy, jobs=opts.wait_for_jobs)
     except RunnerError:
-        cfg.evidence.extend(evidence.capture(cluster, target, "waited on", cfg.redactor, only_failing=True,
+        journal.evidence.extend(evidence.capture(cluster, target, "waited on", journal.redactor, only_failing=True,
                                              jobs=opts.wait_for_jobs))
         raise
 
 
-def _fail(cfg: ActionConfig, plan: Plan, err: RunnerError, applied: ApplyResult, first_evidence: int) -> None:
+def _fail(cfg: ActionConfig, journal: Journal, plan: Plan, err: RunnerError, applied: ApplyResult,
+          first_evidence: int) -> None:
     """Helm's failRelease: the record failed with the reason (and ours: a summary of the
     evidence taken since first_evidence), then --rollback-on-failure or --cleanup-on-fail
     (plan.on_failure, which may raise its own error); raises."""
-    _mark_failed(cfg, plan, str(err), evidence.evidence_summary(cfg.evidence[first_evidence:]))
+    _mark_failed(cfg, journal, plan, str(err), evidence.evidence_summary(journal.evidence[first_evidence:]))
     if plan.on_failure is not None:
         plan.on_failure(err, applied)
     raise plan.error(str(err)) from err
 
 
-def _mark_failed(cfg: ActionConfig, plan: Plan, reason: str, summary: str = "") -> None:
+def _mark_failed(cfg: ActionConfig, journal: Journal, plan: Plan, reason: str, summary: str = "") -> None:
     """The failed record: Helm's description, then (ours) a summary of the evidence."""
     from runner.golang.slog import text_line
 
     release = plan.release
     if not plan.installing:  # Upgrade.failRelease logs it
-        cfg.warn(text_line("WARN", "upgrade failed", {"name": release.name, "error": reason}))
+        journal.warn(text_line("WARN", "upgrade failed", {"name": release.name, "error": reason}))
     who = "Release" if plan.installing else "Upgrade"
     release.info.status = FAILED
     release.info.description = f'{who} "{release.name}" failed: {reason}'

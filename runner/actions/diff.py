@@ -24,6 +24,7 @@ from typing import Any
 
 from runner import engine
 from runner.actions.deploy import DeployOptions
+from runner.actions.journal import Journal
 from runner.actions.release_config import ActionConfig, RenderRequest, render_release
 from runner.actions.upgrade import UpgradeOptions, current_release, reuse_values
 from runner.diff.compute import (
@@ -77,13 +78,13 @@ class ReleasePlan:
                 and self.diff.empty)
 
 
-def plan_release(cfg: ActionConfig, opts: DeployOptions, own: UpgradeOptions | None = None, *,
+def plan_release(cfg: ActionConfig, journal: Journal, opts: DeployOptions, own: UpgradeOptions | None = None, *,
                  installed: bool = True, options: DiffOptions | None = None) -> ReleasePlan:
     """The plan of installing/upgrading release `opts.name` with `opts` (or, when not
     `installed`, of uninstalling it). Reads records and objects; writes nothing."""
     own = own or UpgradeOptions()
     options = options or DiffOptions()
-    cfg.redactor.add_values(opts.secret_values)  # a secret copied into any object stays hidden
+    journal.redactor.add_values(opts.secret_values)  # a secret copied into any object stays hidden
     last, current = _records(cfg, opts.name)
     if not installed:
         return _uninstall_plan(cfg, opts.name, last, current, options)
@@ -101,7 +102,7 @@ def plan_release(cfg: ActionConfig, opts: DeployOptions, own: UpgradeOptions | N
                    else resolve_server_side("true" if opts.server_side == "auto" else opts.server_side))
     plan.apply_method = method_for(server_side)
     plan.revision = last.version + 1 if last is not None else 1
-    rendered = render_release(cfg, chart, source, values, RenderRequest(
+    rendered = render_release(cfg, journal, chart, source, values, RenderRequest(
         opts.name, namespace, plan.revision, current is not None, opts.release_history_max,
         opts.include_history_values, skip_schema_validation=opts.skip_schema_validation,
         render_subchart_notes=opts.render_subchart_notes, post_renderer=opts.post_renderer,

@@ -11,7 +11,7 @@ failing object, before anything else runs:
   lines of the containers that failed or never became ready;
 
 all passed through the action's redactor. The evidence is kept on the action
-(ActionConfig.evidence), printed after the error (`evidence_text`, the CLI's error
+(Journal.evidence), printed after the error (`evidence_text`, the CLI's error
 details), and summarised in the failed release record's description
 (`evidence_summary`): the only place Helm's record format has for it.
 """
@@ -32,7 +32,7 @@ TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
     from typing import Any
 
-    from runner.actions.release_config import ActionConfig
+    from runner.actions.journal import Journal
 
 LOG_TAIL_LINES = 20  # of each failing container
 MAX_PODS = 3  # the newest pods of an object
@@ -174,14 +174,14 @@ def _unhealthy(entry: ContainerEvidence) -> bool:
 
 
 @contextmanager
-def on_error(cfg: ActionConfig) -> Iterator[None]:
+def on_error(journal: Journal) -> Iterator[None]:
     """An error raised inside carries the evidence captured meanwhile as its details."""
-    first = len(cfg.evidence)
+    first = len(journal.evidence)
     try:
         yield
     except RunnerError as err:
         if not err.details:
-            err.details = evidence_text(cfg.evidence[first:], account=_wait_account(err))
+            err.details = evidence_text(journal.evidence[first:], account=_wait_account(err))
         raise
 
 

@@ -22,6 +22,7 @@ from runner.actions.deploy import (
     deploy,
     render,
 )
+from runner.actions.journal import Journal
 from runner.actions.release_config import (
     ActionConfig,
     PendingError,
@@ -63,44 +64,44 @@ class InstallError(DeployError):
     """Helm prefixes install failures with INSTALLATION FAILED at the CLI."""
 
 
-def install(cfg: ActionConfig, opts: DeployOptions,
+def install(cfg: ActionConfig, journal: Journal, opts: DeployOptions,
             own: InstallOptions | None = None) -> ReleaseResult:
     from runner.actions.template import locate_chart
 
     own = own or InstallOptions()
     source = locate_chart(opts.chart)
-    cfg.debug("Chart path", path=os.path.abspath(source))
+    journal.debug("Chart path", path=os.path.abspath(source))
     chart = engine.load_chart(source)
     if own.generate_name and not opts.name:
         opts = replace(opts, name=f"{chart.name()}-{int(time.time())}")
     if opts.dry_run != "client":
-        cfg.check_reachable()
+        cfg.check_reachable(journal.warn)
     if opts.hide_secret and not opts.dry_run:
         raise InstallError("hiding Kubernetes secrets requires a dry-run mode")
     try:
         validate_name(opts.name)
     except RunnerError as err:
-        _name_check_failed(cfg, err)
-    debug_dependencies(cfg, chart)
-    with cancellable(cfg, opts.name, InstallError):  # runInstall handles signals from here on
+        _name_check_failed(journal, err)
+    debug_dependencies(journal, chart)
+    with cancellable(journal, opts.name, InstallError):  # runInstall handles signals from here on
         if opts.dry_run:
-            return deploy(cfg, opts, _plan(cfg, opts, chart, source))
+            return deploy(cfg, journal, opts, _plan(cfg, journal, opts, chart, source))
         if opts.create_namespace:
             # the lock lives there, so before it (Helm creates it once the dry run is ruled out)
             cfg.require_cluster().ensure_namespace(cfg.namespace,
                                                    server_side=resolve_server_side(opts.server_side))
-        with cfg.locked(opts.name, opts.wait_for_lock) as lock:
-            notes, retry = _check_available(cfg, opts, own.replace, lock)
-            plan = _plan(cfg, opts, chart, source)
+        with cfg.locked(opts.name, journal, opts.wait_for_lock) as lock:
+            notes, retry = _check_available(cfg, journal, opts, own.replace, lock)
+            plan = _plan(cfg, journal, opts, chart, source)
             plan.notes, plan.replace = notes, own.replace or retry
-            return deploy(cfg, opts, plan)
+            return deploy(cfg, journal, opts, plan)
 
 
-def _install_crds(cfg: ActionConfig, opts: DeployOptions, chart: Any) -> None:
+def _install_crds(cfg: ActionConfig, journal: Journal, opts: DeployOptions, chart: Any) -> None:
     """The chart's crds/ once its dependencies are processed, before the cluster's
     capabilities are read and it is rendered, as Helm's install (failures are the install's)."""
     try:
-        install_chart_crds(cfg, chart, dry_run=opts.dry_run, skip=opts.skip_crds,
+        install_chart_crds(cfg, journal, chart, dry_run=opts.dry_run, skip=opts.skip_crds,
                            server_side=resolve_server_side(opts.server_side),
                            force=opts.force_conflicts,
                            # the --wait strategy, before --rollback-on-failure raises hookOnly
@@ -109,10 +110,11 @@ def _install_crds(cfg: ActionConfig, opts: DeployOptions, chart: Any) -> None:
         raise InstallError(str(err)) from err
 
 
-def _plan(cfg: ActionConfig, opts: DeployOptions, chart: Any, source: str) -> Plan:
+def _plan(cfg: ActionConfig, journal: Journal, opts: DeployOptions, chart: Any, source: str) -> Plan:
     server_side = resolve_server_side(opts.server_side)
-    rendered = render(cfg, opts, chart, source, opts.values, namespace=cfg.namespace,
-                      revision=1, upgrade=False, before_render=lambda ready: _install_crds(cfg, opts, ready))
+    rendered = render(cfg, journal, opts, chart, source, opts.values, namespace=cfg.namespace,
+                      revision=1, upgrade=False,
+                      before_render=lambda ready: _install_crds(cfg, journal, opts, ready))
     labels = check_labels(opts.labels)
     stamp = now()
     release = Release(
@@ -132,7 +134,7 @@ def _plan(cfg: ActionConfig, opts: DeployOptions, chart: Any, source: str) -> Pl
                 if opts.rollback_on_failure else None)
 
 
-def _check_available(cfg: ActionConfig, opts: DeployOptions, replacing: bool,
+def _check_available(cfg: ActionConfig, journal: Journal, opts: DeployOptions, replacing: bool,
                      lock: Lock | None) -> tuple[list[str], bool]:
     """availableName: a name is free when unused, or (with --replace) failed/uninstalled.
     Beyond Helm: a release whose every revision failed never ran, so installing it
@@ -156,14 +158,14 @@ def _check_available(cfg: ActionConfig, opts: DeployOptions, replacing: bool,
     if all(head.status == FAILED for head in heads):
         return [*notes, f"retrying the failed first install of {name} "
                         f"(revision {heads[0].version} failed)"], True
-    _name_check_failed(cfg, InstallError("cannot reuse a name that is still in use"))
+    _name_check_failed(journal, InstallError("cannot reuse a name that is still in use"))
 
 
-def _name_check_failed(cfg: ActionConfig, err: RunnerError) -> NoReturn:
+def _name_check_failed(journal: Journal, err: RunnerError) -> NoReturn:
     """availableName's failure: logged, then returned wrapped (Install.RunWithContext)."""
     from runner.golang.slog import text_line
 
-    cfg.warn(text_line("ERROR", "release name check failed", {"error": str(err)}))
+    journal.warn(text_line("ERROR", "release name check failed", {"error": str(err)}))
     raise InstallError(f"release name check failed: {err}") from err
 
 

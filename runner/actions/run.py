@@ -43,6 +43,7 @@ from runner.actions.diff import (
     ReleasePlan,
     plan_release,
 )
+from runner.actions.journal import Journal
 from runner.actions.release_config import ActionConfig
 from runner.actions.results import DEBUG, Message
 from runner.actions.upgrade import UpgradeOptions
@@ -320,10 +321,10 @@ class _ReleaseRun:
         self.options = scheduler.options
         self.source = scheduler.source
         self.cfg = scheduler.connect(release.namespace)
-        self.cfg.redactor = self.options.redactor  # one redactor for the whole run
-        if scheduler.on_message is not None:
-            tell = scheduler.on_message
-            self.cfg.on_message = lambda message: tell(release.key, message)
+        tell = scheduler.on_message
+        # the release's own journal, its messages named by the release; one redactor for the run
+        self.journal = Journal(on_message=None if tell is None else lambda message: tell(release.key, message),
+                               redactor=self.options.redactor)
 
     def run(self) -> None:
         outcome, release = self.outcome, self.release
@@ -331,7 +332,7 @@ class _ReleaseRun:
         try:
             opts, own = deploy_options(release, self.options.wait_for_lock, self.source)
             self._time_left("started")
-            plan = plan_release(self.cfg, opts, own, installed=release.installed,
+            plan = plan_release(self.cfg, self.journal, opts, own, installed=release.installed,
                                 options=self.options.diff)
         finally:
             outcome.plan_seconds = time.monotonic() - step
@@ -362,8 +363,8 @@ class _ReleaseRun:
             outcome.evidence = self._evidence(err)
         finally:
             outcome.deploy_seconds = time.monotonic() - step
-            outcome.hook_logs = _hook_logs(self.cfg.hook_logs, release)  # a failure's too
-            outcome.not_ready = _not_ready(self.cfg.evidence) if outcome.status == FAILED else []
+            outcome.hook_logs = _hook_logs(self.journal.hook_logs, release)  # a failure's too
+            outcome.not_ready = _not_ready(self.journal.evidence) if outcome.status == FAILED else []
             self._messages()
 
     def _time_left(self, doing: str) -> float | None:
@@ -391,7 +392,7 @@ class _ReleaseRun:
         if plan.action == UNINSTALL:
             from runner.actions.uninstall import UninstallOptions, uninstall
 
-            done = uninstall(self.cfg, UninstallOptions(
+            done = uninstall(self.cfg, self.journal, UninstallOptions(
                 name=self.release.name, wait=opts.wait, timeout=opts.timeout,
                 wait_for_lock=opts.wait_for_lock))
             outcome.status = UNINSTALLED
@@ -399,7 +400,7 @@ class _ReleaseRun:
             return
         from runner.actions.upgrade import upgrade
 
-        deployed = upgrade(self.cfg, opts, own)  # --install: creates the namespace when asked
+        deployed = upgrade(self.cfg, self.journal, opts, own)  # --install: creates the namespace when asked
         outcome.status = DEPLOYED
         outcome.action = INSTALL if deployed.release.version == 1 or plan.action == INSTALL else UPGRADE
         outcome.revision = deployed.release.version
@@ -418,7 +419,7 @@ class _ReleaseRun:
 
     def _messages(self) -> None:
         # Helm's --debug log lines are the CLI's to show or not, not the result's messages
-        self.outcome.messages = [m.text for m in self.cfg.messages if m.kind != DEBUG]
+        self.outcome.messages = [m.text for m in self.journal.messages if m.kind != DEBUG]
 
 
 def deploy_options(release: ReleaseSpec, wait_for_lock: float = 0.0, source: str = ""

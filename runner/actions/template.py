@@ -158,7 +158,7 @@ def render_template(opts: TemplateOptions, on_warning: Callable[[str], None],
         chart = update_missing_dependencies(chart, path, opts.source_args, out)
     caps = default_capabilities(opts.kube_version, opts.api_versions)
     if opts.cluster is not None:
-        caps = _cluster_capabilities(opts.cluster)
+        caps = _cluster_capabilities(opts.cluster, on_warning)
         opts.lookup = opts.cluster.require_cluster().lookup
     if on_debug is not None:
         on_debug(_debug_line("number of dependencies in the chart", chart=chart.name(),
@@ -213,12 +213,12 @@ def _debug_line(message: str, **attrs: Any) -> str:
     return text_line("DEBUG", message, attrs)
 
 
-def _cluster_capabilities(cfg: Any) -> Any:
+def _cluster_capabilities(cfg: Any, on_warning: Callable[[str], None]) -> Any:
     """Install's reachability check and getCapabilities for a server dry run (--api-versions
     and --kube-version are not added: Helm ignores them here)."""
     from runner.engine_objects import server_capabilities
 
-    cfg.check_reachable()
+    cfg.check_reachable(on_warning)
     client = cfg.kube()
     return server_capabilities(client.reachable(), client.api_versions())
 

@@ -20,6 +20,7 @@ from runner.actions.deploy import (
     render,
 )
 from runner.actions.install import InstallOptions, install
+from runner.actions.journal import Journal
 from runner.actions.release_config import (
     ActionConfig,
     PendingError,
@@ -70,7 +71,7 @@ class UpgradeError(DeployError):
     """Helm prefixes upgrade failures with UPGRADE FAILED at the CLI."""
 
 
-def upgrade(cfg: ActionConfig, opts: DeployOptions,
+def upgrade(cfg: ActionConfig, journal: Journal, opts: DeployOptions,
             own: UpgradeOptions | None = None) -> ReleaseResult:
     own = own or UpgradeOptions()
     validate_name(opts.name)
@@ -81,12 +82,12 @@ def upgrade(cfg: ActionConfig, opts: DeployOptions,
     if own.install:
         state = _install_state(cfg, opts.name)
         if state:
-            return install(cfg, opts, InstallOptions(replace=state == UNINSTALLED))
-    with cancellable(cfg, opts.name, UpgradeError):  # as Helm's upgrade handles signals
+            return install(cfg, journal, opts, InstallOptions(replace=state == UNINSTALLED))
+    with cancellable(journal, opts.name, UpgradeError):  # as Helm's upgrade handles signals
         if opts.dry_run:
-            return _upgrade(cfg, opts, own, None)
-        with cfg.locked(opts.name, opts.wait_for_lock) as lock:
-            return _upgrade(cfg, opts, own, lock)
+            return _upgrade(cfg, journal, opts, own, None)
+        with cfg.locked(opts.name, journal, opts.wait_for_lock) as lock:
+            return _upgrade(cfg, journal, opts, own, lock)
 
 
 def _install_state(cfg: ActionConfig, name: str) -> str:
@@ -97,11 +98,11 @@ def _install_state(cfg: ActionConfig, name: str) -> str:
     return UNINSTALLED if heads[0].status == UNINSTALLED else ""
 
 
-def _upgrade(cfg: ActionConfig, opts: DeployOptions, own: UpgradeOptions,
+def _upgrade(cfg: ActionConfig, journal: Journal, opts: DeployOptions, own: UpgradeOptions,
              lock: Lock | None) -> ReleaseResult:
     from runner.actions.template import locate_chart
 
-    cfg.debug("preparing upgrade", name=opts.name)
+    journal.debug("preparing upgrade", name=opts.name)
     try:
         last = cfg.storage.last(opts.name)
     except ReleaseNotFoundError as err:
@@ -116,15 +117,15 @@ def _upgrade(cfg: ActionConfig, opts: DeployOptions, own: UpgradeOptions,
     current = current_release(cfg, last)
     source = locate_chart(opts.chart)
     chart = engine.load_chart(source)
-    debug_dependencies(cfg, chart)
+    debug_dependencies(journal, chart)
     values = reuse_values(opts.values, own, chart, current)
     server_side = resolve_server_side(opts.server_side, last.apply_method)
-    cfg.debug("determined release apply method", server_side_apply=server_side,
+    journal.debug("determined release apply method", server_side_apply=server_side,
               previous_release_apply_method=last.apply_method)
     if opts.force_conflicts and not server_side:
         notes.append(csa_force_explanation(last.apply_method, "latest record's"))
     revision = last.version + 1
-    rendered = render(cfg, opts, chart, source, values, namespace=current.namespace,
+    rendered = render(cfg, journal, opts, chart, source, values, namespace=current.namespace,
                       revision=revision, upgrade=True)
     upgraded = Release(
         name=opts.name, namespace=current.namespace, version=revision, chart=rendered.chart_json,
@@ -135,17 +136,17 @@ def _upgrade(cfg: ActionConfig, opts: DeployOptions, own: UpgradeOptions,
         labels=merge_labels(last.labels, opts.labels),
     )
     if not opts.dry_run:
-        cfg.debug("performing update", name=opts.name)
-        cfg.debug("creating upgraded release", name=opts.name)
-    result = deploy(cfg, opts, Plan(
+        journal.debug("performing update", name=opts.name)
+        journal.debug("creating upgraded release", name=opts.name)
+    result = deploy(cfg, journal, opts, Plan(
         upgraded, server_side, UpgradeError, previous=current,
         # Helm asks the release being replaced (the deployed one), not the latest record.
         migrating_from_csa=current.apply_method in ("", CLIENT_SIDE_APPLY) and server_side,
         force_replace=own.force_replace, history_max=own.history_max, notes=notes,
-        on_failure=lambda err, applied: _after_failure(cfg, opts, own, upgraded, applied, err,
-                                                       lock)))
+        on_failure=lambda err, applied: _after_failure(cfg, journal, opts, own, upgraded, applied,
+                                                       err, lock)))
     if not opts.dry_run:
-        cfg.debug("updating status for upgraded release", name=opts.name)
+        journal.debug("updating status for upgraded release", name=opts.name)
     return result
 
 
@@ -186,8 +187,8 @@ def stored_chart(release: Release) -> Any:
     return chart_from_json(release.chart or {})
 
 
-def _after_failure(cfg: ActionConfig, opts: DeployOptions, own: UpgradeOptions, failed: Release,
-                   applied: ApplyResult, err: RunnerError, lock: Lock | None) -> None:
+def _after_failure(cfg: ActionConfig, journal: Journal, opts: DeployOptions, own: UpgradeOptions,
+                   failed: Release, applied: ApplyResult, err: RunnerError, lock: Lock | None) -> None:
     """--cleanup-on-fail removes the objects this upgrade created; --rollback-on-failure
     rolls back (inside the lock this upgrade holds)."""
     if own.cleanup_on_fail and applied.created:
@@ -196,10 +197,10 @@ def _after_failure(cfg: ActionConfig, opts: DeployOptions, own: UpgradeOptions, 
             raise UpgradeError(f"an error occurred while cleaning up resources. original upgrade "
                                f"error: {err}: unable to cleanup resources: {', '.join(errors)}") from err
     if opts.rollback_on_failure:
-        _roll_back_after(cfg, opts, own, failed, err, lock)
+        _roll_back_after(cfg, journal, opts, own, failed, err, lock)
 
 
-def _roll_back_after(cfg: ActionConfig, opts: DeployOptions, own: UpgradeOptions,
+def _roll_back_after(cfg: ActionConfig, journal: Journal, opts: DeployOptions, own: UpgradeOptions,
                      failed: Release, err: RunnerError, lock: Lock | None) -> None:
     """--rollback-on-failure: back to the newest superseded/deployed revision (Helm's rule)."""
     good = [h for h in cfg.storage.heads(failed.name) if h.status in (SUPERSEDED, DEPLOYED)]
@@ -207,7 +208,7 @@ def _roll_back_after(cfg: ActionConfig, opts: DeployOptions, own: UpgradeOptions
         raise UpgradeError("unable to find a previously successful release when attempting to "
                            f"rollback. original upgrade error: {err}") from err
     try:
-        rollback_locked(cfg, RollbackOptions(
+        rollback_locked(cfg, journal, RollbackOptions(
             name=failed.name, revision=good[0].version, server_side=opts.server_side,
             force_conflicts=opts.force_conflicts, history_max=own.history_max, wait=True,
             timeout=opts.timeout, no_hooks=opts.no_hooks), lock)

@@ -46,19 +46,20 @@ def handle(args: Namespace) -> int:
 
     from runner.actions.diff import DiffOptions, plan_release
     from runner.actions.upgrade import UpgradeOptions
-    from runner.cli.cluster import action_config
+    from runner.cli.cluster import action_config, command_journal
     from runner.cli.release import deploy_options
     from runner.report.run import changes_text
 
     name, chart = args.args
-    cfg = action_config(args)
+    journal = command_journal(args)
+    cfg = action_config(args, journal)
     opts = deploy_options(args, name, chart, args.server_side, "")
     own = UpgradeOptions(install=args.install, reuse_values=args.reuse_values,
                          reset_values=args.reset_values,
                          reset_then_reuse_values=args.reset_then_reuse_values)
-    plan = plan_release(cfg, opts, own, options=DiffOptions(
+    plan = plan_release(cfg, journal, opts, own, options=DiffOptions(
         context=args.context, view=args.view, include_tests=args.include_tests))
-    data = cfg.redactor.redact_data(plan.diff.to_json())
+    data = journal.redactor.redact_data(plan.diff.to_json())
     if args.output == "table":
         if plan.action == "install":
             print(f'release "{name}" has no deployed revision: the diff is an install', file=sys.stderr)

@@ -65,9 +65,9 @@ def _flags(fs: FlagSet) -> None:
 
 def handle(args: Namespace) -> int:
     from runner.actions.release_list import select
-    from runner.cli.cluster import action_config
+    from runner.cli.cluster import action_config, command_journal
 
-    cfg = action_config(args)
+    cfg = action_config(args, command_journal(args))
     if args.all_namespaces:
         cfg.storage.driver.namespace = ""
     releases = select(cfg.storage.driver.query({"owner": "helm"}), args)

@@ -47,10 +47,11 @@ def handle_gc(args: Namespace) -> int:
     from datetime import UTC, datetime, timedelta
 
     from runner.actions import preview
-    from runner.cli.cluster import action_config
+    from runner.cli.cluster import action_config, command_journal
     from runner.kube.namespaces import Namespaces
 
-    cfg = action_config(args)
+    journal = command_journal(args)
+    cfg = action_config(args, journal)
     namespaces = Namespaces(cfg.kube())
     repository = os.environ.get("GITHUB_REPOSITORY", "")
     github = _github(repository)
@@ -66,7 +67,8 @@ def handle_gc(args: Namespace) -> int:
         if args.dry_run:
             continue
         args.namespace = item.namespace
-        result = preview.teardown(action_config(args), namespaces, item.namespace, args.timeout)
+        result = preview.teardown(action_config(args, journal), journal, namespaces, item.namespace,
+                                  args.timeout)
         problems = result.errors + [f"still there: {r}" for r in result.remaining]
         for line in problems:
             print(f"  {line}")

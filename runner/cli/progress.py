@@ -125,7 +125,7 @@ class LiveProgress:
 
 
 class MessagePrinter:
-    """ActionConfig.on_message for the CLI: what an action tells, printed as it comes:
+    """Journal.on_message for the CLI: what an action tells, printed as it comes:
     Helm's notices (`Release x has been cancelled.`) on stdout; warnings, our own
     progress and, with `debug` only, Helm's debug log lines on `out` (stderr); wait
     progress through LiveProgress, LogProgress or not at all."""

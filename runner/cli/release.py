@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 import sys
 
-from runner.cli.cluster import action_config
+from runner.cli.cluster import action_config, command_journal
 from runner.cli.cobra import Command, exact_args, minimum_args
 from runner.cli.flags import (
     DRY_RUN_USAGE,
@@ -300,7 +300,7 @@ def install(args: Namespace) -> int:
         name, chart = name_and_chart(args.args, args.generate_name)
         opts = deploy_options(args, name, chart, "true" if args.server_side else "false", dry_run)
         own = InstallOptions(generate_name=args.generate_name, replace=args.replace)
-        return install(_release_config(args), opts, own)
+        return install(*_connected(args), opts, own)
 
     result = _failing("INSTALLATION FAILED", run)
     print_result(result, args.output, hide_notes=args.hide_notes, debug=args.debug)
@@ -316,7 +316,7 @@ def upgrade(args: Namespace) -> int:
         install=args.install, reuse_values=args.reuse_values, reset_values=args.reset_values,
         reset_then_reuse_values=args.reset_then_reuse_values, cleanup_on_fail=args.cleanup_on_fail,
         history_max=args.history_max, force_replace=args.force_replace)
-    result = _failing("UPGRADE FAILED", lambda: upgrade(_release_config(args), opts, own))
+    result = _failing("UPGRADE FAILED", lambda: upgrade(*_connected(args), opts, own))
     if args.output == "table":
         if result.release.version == 1:
             print(f'Release "{name}" does not exist. Installing it now.')
@@ -345,7 +345,7 @@ def rollback(args: Namespace) -> int:
         timeout=args.timeout, no_hooks=args.no_hooks, wait_for_lock=args.wait_for_lock,
         release_history_max=args.release_history_max,
         include_history_values=args.include_history_values)
-    result = rollback(_release_config(args), opts)
+    result = rollback(*_connected(args), opts)
     for note in result.notes:
         print(f"note: {note}", file=sys.stderr)
     if args.output == "json":
@@ -362,14 +362,14 @@ def uninstall(args: Namespace) -> int:
     if args.cascade not in CASCADE_POLICIES:  # pkg/cmd's validateCascadeFlag: before any cluster access
         raise RunnerError(f'invalid cascade value ({args.cascade}). Must be "background", "foreground", '
                           'or "orphan"')
-    cfg = _release_config(args, output="table")
+    cfg, journal = _connected(args, output="table")
     for name in args.args:
         opts = UninstallOptions(
             name=name, keep_history=args.keep_history, cascade=args.cascade,
             no_hooks=args.no_hooks, dry_run=args.dry_run, wait=_waits(args.wait),
             wait_strategy=_strategy(args.wait), timeout=args.timeout, ignore_not_found=args.ignore_not_found,
             description=args.description, wait_for_lock=args.wait_for_lock)
-        result = uninstall(cfg, opts)
+        result = uninstall(cfg, journal, opts)
         if result is not None and result.info:
             print(result.info)
         print(f'release "{name}" uninstalled')
@@ -387,8 +387,8 @@ def test(args: Namespace) -> int:
             opts.include.append(item[len("name="):])
         elif re.match(r"^!\s?name=", item):
             opts.exclude.append(re.sub(r"^!\s?name=", "", item, count=1))
-    cfg = _release_config(args)
-    run = run_tests(cfg, opts)
+    cfg, journal = _connected(args)
+    run = run_tests(cfg, journal, opts)
     if args.hide_notes:
         run.release.info.notes = ""
     if args.output == "table":
@@ -397,7 +397,7 @@ def test(args: Namespace) -> int:
         sys.stdout.write(encode_data(run.release.to_json(), args.output))
     if args.logs:
         print()
-        sys.stdout.write(pod_logs(cfg, run.release, opts))
+        sys.stdout.write(pod_logs(cfg, journal, run.release, opts))
     if run.error is not None:
         raise run.error
     return 0
@@ -406,23 +406,22 @@ def test(args: Namespace) -> int:
 # ---------------------------------------------------------------- flag values
 
 
-def _release_config(args: Namespace, output: str | None = None) -> Any:
-    """The action configuration, with hook output logs going where the proposal puts
-    them: standard output, in the command's own flow; standard error when that output is
-    a document (-o json|yaml), so it stays parseable; nowhere with --no-log-output."""
+def _connected(args: Namespace, output: str | None = None) -> tuple[Any, Any]:
+    """The action configuration and the command's journal, with hook output logs going
+    where the proposal puts them: standard output, in the command's own flow; standard
+    error when that output is a document (-o json|yaml), so it stays parseable; nowhere
+    with --no-log-output."""
     if args.hook_log_lines < 0:
         raise RunnerError(f"invalid --hook-log-lines {args.hook_log_lines}: must be 0 (all lines) or more")
-    cfg = action_config(args)
-    cfg.hook_log_lines = args.hook_log_lines
-    if not args.no_log_output:
-        to_stderr = (output or args.output) in ("json", "yaml")
+    to_stderr = (output or args.output) in ("json", "yaml")
 
-        def writer(namespace: str, pod: str, container: str) -> Any:
-            return sys.stderr if to_stderr else sys.stdout  # looked up when written: tests redirect them
+    def writer(namespace: str, pod: str, container: str) -> Any:
+        return sys.stderr if to_stderr else sys.stdout  # looked up when written: tests redirect them
 
-        cfg.hook_output = writer
-        cfg.live_hook_logs = (sys.stderr if to_stderr else sys.stdout).isatty()
-    return cfg
+    shown = not args.no_log_output
+    journal = command_journal(args, hook_output=writer if shown else None, hook_log_lines=args.hook_log_lines,
+                              live_hook_logs=shown and (sys.stderr if to_stderr else sys.stdout).isatty())
+    return action_config(args, journal), journal
 
 
 def _failing(prefix: str, work: Any) -> Any:

@@ -192,12 +192,11 @@ def spec_namespace(access: Any, eks: Any) -> str:
 
 def connect(args: Namespace, access: Any = None) -> Any:
     """The action configuration of the flags' namespace (releases get their own from it),
-    on the cluster of `access` (default: the flags')."""
+    on the cluster of `access` (default: the flags'). No journal hears its cluster: each
+    release of the run has its own (runner.actions.run)."""
     from runner.cli.cluster import action_config
 
-    cfg = action_config(args, access)
-    cfg.on_message = None
-    return cfg
+    return action_config(args, None, access)
 
 
 def load(args: Namespace, default_namespace: Any) -> tuple[Any, Any]:

@@ -116,9 +116,9 @@ def handle(args: Namespace) -> int:
         disable_openapi_validation=args.disable_openapi_validation,
     )
     if strategy == "server":
-        from runner.cli.cluster import action_config
+        from runner.cli.cluster import action_config, command_journal
 
-        opts.cluster = action_config(args)
+        opts.cluster = action_config(args, command_journal(args))
     if args.debug:
         from runner.golang.slog import text_line
 

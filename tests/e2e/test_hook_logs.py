@@ -349,7 +349,7 @@ class _LogRequests:
         self.inner.close()
 
 
-def test_a_running_hooks_lines_are_streamed_not_polled(cluster, namespace, tmp_path):
+def test_a_running_hooks_lines_are_streamed_not_polled(cluster, namespace, tmp_path, journal):
     """A library user on a terminal (live_hook_logs): a hook container logging for six
     seconds is followed by one log stream; its first line is shown while the hook still
     runs, and its log is read once more at the end only (the captured block)."""
@@ -369,9 +369,9 @@ def test_a_running_hooks_lines_are_streamed_not_polled(cluster, namespace, tmp_p
         def write(self, text: str) -> None:
             written.append((time.monotonic(), text))
 
-    cfg.live_hook_logs, cfg.hook_output = True, lambda namespace, pod, container: Writer()
+    journal.live_hook_logs, journal.hook_output = True, lambda namespace, pod, container: Writer()
 
-    install(cfg, DeployOptions(name="s", chart=str(chart)))
+    install(cfg, journal, DeployOptions(name="s", chart=str(chart)))
     ended = time.monotonic()
 
     text = "".join(piece for _, piece in written)

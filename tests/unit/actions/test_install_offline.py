@@ -22,9 +22,9 @@ def _chart(root: Path) -> Path:
     return chart
 
 
-def test_client_dry_run_renders_offline_with_empty_history(tmp_path):
+def test_client_dry_run_renders_offline_with_empty_history(tmp_path, journal):
     cfg = ActionConfig(None, "ns", Storage(MemoryDriver()))
-    result = install(cfg, DeployOptions(name="app", chart=str(_chart(tmp_path)), values={"n": 2},
+    result = install(cfg, journal, DeployOptions(name="app", chart=str(_chart(tmp_path)), values={"n": 2},
                                         dry_run="client", release_history_max=5))
     release = result.release
     assert (release.info.status, release.info.description) == ("pending-install", "Dry run complete")
