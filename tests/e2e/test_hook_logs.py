@@ -349,12 +349,13 @@ class _LogRequests:
         self.inner.close()
 
 
-def test_a_running_hooks_lines_are_streamed_not_polled(cluster, namespace, tmp_path, journal):
+def test_a_running_hooks_lines_are_streamed_not_polled(cluster, namespace, tmp_path):
     """A library user on a terminal (live_hook_logs): a hook container logging for six
     seconds is followed by one log stream; its first line is shown while the hook still
     runs, and its log is read once more at the end only (the captured block)."""
     from runner.actions.deploy import DeployOptions
     from runner.actions.install import install
+    from runner.actions.journal import Journal
     from tests.e2e.release_helpers import config
 
     chart = write_chart(tmp_path, templates={"job.yaml": hook_job(
@@ -369,7 +370,7 @@ def test_a_running_hooks_lines_are_streamed_not_polled(cluster, namespace, tmp_p
         def write(self, text: str) -> None:
             written.append((time.monotonic(), text))
 
-    journal.live_hook_logs, journal.hook_output = True, lambda namespace, pod, container: Writer()
+    journal = Journal(hook_output=lambda namespace, pod, container: Writer(), live_hook_logs=True)
 
     install(cfg, journal, DeployOptions(name="s", chart=str(chart)))
     ended = time.monotonic()
