@@ -32,6 +32,8 @@ TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
     from typing import Any, TextIO
 
+    from runner.chart.sources.downloader import SourceOptions
+
 NOTES_SUFFIX = "NOTES.txt"
 DEBUG_HINT = "\n\nUse --debug flag to render out invalid YAML"
 # Install.Run's warning when a server dry run (install, template) leaves a chart's crds/ out.
@@ -50,7 +52,7 @@ class TemplateOptions:
     __slots__ = ("release_name", "render_subchart_notes", "chart", "namespace", "values_files",
                  "set_values", "set_string", "set_file", "set_json", "set_literal", "show_only",
                  "output_dir", "use_release_name", "include_crds", "skip_crds", "skip_tests",
-                 "is_upgrade", "no_hooks", "kube_version", "api_versions", "source_args",
+                 "is_upgrade", "no_hooks", "kube_version", "api_versions", "source", "dependency_update",
                  "post_renderer", "skip_schema_validation", "cluster", "track_positions", "lookup",
                  "take_ownership", "disable_openapi_validation")
 
@@ -65,8 +67,10 @@ class TemplateOptions:
         include_crds: bool = False, skip_crds: bool = False, skip_tests: bool = False,
         is_upgrade: bool = False, no_hooks: bool = False, kube_version: str | None = None,
         api_versions: Sequence[str] = (),
-        # Chart-source flags (--version, --repo, TLS, credentials) as parsed; None for local charts.
-        source_args: Any = None,
+        # Where the chart comes from (--version, --repo, TLS, credentials, --verify); None for
+        # a local chart that needs none of them.
+        source: SourceOptions | None = None,
+        dependency_update: bool = False,  # --dependency-update: fetch missing dependencies first
         post_renderer: Any = None,  # runner.postrender.PostRenderer (--post-renderer)
         skip_schema_validation: bool = False,
         # --dry-run=server: the ActionConfig whose cluster gives .Capabilities; None renders offline
@@ -98,7 +102,8 @@ class TemplateOptions:
         self.no_hooks = no_hooks
         self.kube_version = kube_version
         self.api_versions = api_versions
-        self.source_args = source_args
+        self.source = source
+        self.dependency_update = dependency_update
         self.post_renderer = post_renderer
         self.skip_schema_validation = skip_schema_validation
         self.cluster = cluster
@@ -144,7 +149,7 @@ def render_template(opts: TemplateOptions, on_warning: Callable[[str], None],
     `on_warning` as they come, Helm's debug log lines (--debug) to `on_debug`; `out` gets
     --dependency-update's progress. The steps come in Helm's order (runInstall, then
     Install.RunWithContext), so the same input fails first where Helm's does."""
-    path = locate_chart(opts.chart, opts.source_args)
+    path = locate_chart(opts.chart, opts.source)
     if on_debug is not None:
         on_debug(_debug_line("Chart path", path=os.path.abspath(path)))
     user_values = engine.merge_user_values(opts.values_files, {
@@ -152,10 +157,10 @@ def render_template(opts: TemplateOptions, on_warning: Callable[[str], None],
         "set-json": opts.set_json, "set-literal": opts.set_literal,
     })
     chart = engine.load_chart(path)
-    if getattr(opts.source_args, "dependency_update", False):
+    if opts.dependency_update and opts.source is not None:
         from runner.actions.pull import update_missing_dependencies
 
-        chart = update_missing_dependencies(chart, path, opts.source_args, out)
+        chart = update_missing_dependencies(chart, path, opts.source, out)
     caps = default_capabilities(opts.kube_version, opts.api_versions)
     if opts.cluster is not None:
         caps = _cluster_capabilities(opts.cluster, on_warning)
@@ -223,17 +228,16 @@ def _cluster_capabilities(cfg: Any, on_warning: Callable[[str], None]) -> Any:
     return server_capabilities(client.reachable(), client.api_versions())
 
 
-def locate_chart(name: str, source_args: Any = None) -> str:
-    """ChartPathOptions.LocateChart: local paths here, anything else through chart sources."""
-    remote = source_args is not None and (
-        source_args.repo_url or name.startswith("oci://") or getattr(source_args, "verify", False))
+def locate_chart(name: str, source: SourceOptions | None = None) -> str:
+    """ChartPathOptions.LocateChart: local paths here, anything else through chart sources
+    (`source`: where and how; None for a chart that can only be a local path)."""
+    remote = source is not None and (source.repo_url or name.startswith("oci://") or source.verify)
     if os.path.exists(name) and not remote:
         return name
-    if source_args is not None and (remote or not (os.path.isabs(name) or name.startswith("."))):
-        from runner.actions.pull import source_options
+    if source is not None and (remote or not (os.path.isabs(name) or name.startswith("."))):
         from runner.chart.sources.downloader import locate_chart as locate_remote
 
-        return locate_remote(name, source_options(source_args))
+        return locate_remote(name, source)
     if os.path.isabs(name) or name.startswith("."):
         raise RunnerError(f'path "{name}" not found')
     if "/" not in name:

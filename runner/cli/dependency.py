@@ -6,10 +6,9 @@ import os
 import sys
 from pathlib import Path
 
-from runner.actions.pull import source_options
 from runner.cli.cobra import Command, maximum_args
 from runner.cli.errors import user_errors
-from runner.cli.flags import credential_flags, default_keyring, tls_flags
+from runner.cli.flags import credential_flags, default_keyring, source_options, tls_flags
 
 TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
@@ -73,7 +72,6 @@ def _manager(args: Namespace) -> Any:
     from runner.chart.sources.paths import HelmPaths
 
     # dependency's flags have no --repo, --version or --pass-credentials: source_options' defaults
-    args.repo_url, args.pass_credentials = "", False
     return Manager(Path(os.path.normpath(chart)), source_options(args), HelmPaths.from_env(),
                    skip_refresh=args.skip_refresh)
 

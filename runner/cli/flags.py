@@ -24,6 +24,7 @@ if TYPE_CHECKING:  # the post-renderer is imported when a flag is given: `templa
     from collections.abc import Callable
     from typing import Any
 
+    from runner.chart.sources.downloader import SourceOptions
     from runner.cli.pflag import FlagSet, Namespace
     from runner.postrender import PostRenderer
 
@@ -198,6 +199,34 @@ def chart_path_flags(fs: FlagSet, *, devel_note: str = "") -> None:
     fs.bool("pass-credentials", "pass credentials to all domains")
     fs.bool("devel", "use development versions, too. Equivalent to version '>0.0.0-0'. If --version is set, "
             f"this is ignored{devel_note}")
+
+
+def source_options(args: Namespace) -> SourceOptions:
+    """The chart-source settings of the chart-location flags (chart_path_flags; a command
+    that has only some of them, as `dependency`, gets Helm's defaults for the others)."""
+    from runner.chart.sources.downloader import SourceOptions
+
+    version = getattr(args, "chart_version", "") or ""
+    if not version and getattr(args, "devel", False):
+        version = ">0.0.0-0"  # Helm: --devel admits pre-releases unless --version is given
+    return SourceOptions(
+        version=version, repo_url=getattr(args, "repo_url", ""),
+        username=args.username, password=args.password, ca_file=args.ca_file,
+        cert_file=args.cert_file, key_file=args.key_file,
+        insecure_skip_tls_verify=args.insecure_skip_tls_verify,
+        pass_credentials_all=getattr(args, "pass_credentials", False), plain_http=args.plain_http,
+        verify=getattr(args, "verify", False), keyring=getattr(args, "keyring", ""),
+    )
+
+
+def chart_source(args: Namespace, chart: str) -> SourceOptions | None:
+    """The chart-source settings for `chart`, or None where they play no part: a local
+    chart, neither downloaded, verified nor given its dependencies (a `template` run of
+    one loads no chart-source code)."""
+    local = os.path.exists(chart) or os.path.isabs(chart) or chart.startswith(".")
+    if local and not (args.repo_url or args.verify or args.dependency_update):
+        return None
+    return source_options(args)
 
 
 def output_flag(fs: FlagSet) -> None:

@@ -69,10 +69,19 @@ def handle(args: Namespace) -> int:
 
     cfg = action_config(args, command_journal(args))
     if args.all_namespaces:
-        cfg.storage.driver.namespace = ""
-    releases = select(cfg.storage.driver.query({"owner": "helm"}), args)
+        cfg = cfg.in_namespace("")  # the storage of every namespace
+    releases = select(cfg.storage.driver.query({"owner": "helm"}), list_options(args))
     sys.stdout.write(render(releases, args))
     return 0
+
+
+def list_options(args: Namespace) -> Any:
+    """The flags as runner.actions.release_list.ListOptions."""
+    from runner.actions.release_list import ListOptions
+
+    return ListOptions(filter=args.filter, selector=args.selector,
+                       states=frozenset(state for state in STATE_USAGES if getattr(args, state)),
+                       by_date=args.date, reverse=args.reverse, offset=args.offset, max=args.max)
 
 
 def render(releases: list[Any], args: Namespace) -> str:

@@ -243,15 +243,16 @@ def _chart_path(args: Namespace, chart: str) -> str:
     """LocateChart (local, repository, OCI), then --dependency-update for a chart directory."""
     from pathlib import Path
 
-    from runner.actions.pull import source_options
     from runner.actions.template import locate_chart
+    from runner.cli.flags import source_options
 
-    path = locate_chart(chart, args)
+    source = source_options(args)
+    path = locate_chart(chart, source)
     if args.dependency_update and os.path.isdir(path):
         from runner.chart.sources.dependency import Manager
         from runner.chart.sources.paths import HelmPaths
 
-        Manager(Path(path), source_options(args), HelmPaths.from_env(), skip_refresh=False).update()
+        Manager(Path(path), source, HelmPaths.from_env(), skip_refresh=False).update()
     return path
 
 

@@ -48,10 +48,11 @@ def handle(args: Namespace, section: str) -> int:
     from runner.actions.show import show
     from runner.actions.template import locate_chart
     from runner.chart.loader import load_chart
+    from runner.cli.flags import source_options
 
     if getattr(args, "jsonpath", ""):
         raise RunnerError("--jsonpath is not supported by deploy-runner yet")
-    chart = load_chart(locate_chart(args.args[0], args), detect=False)
+    chart = load_chart(locate_chart(args.args[0], source_options(args)), detect=False)
     sys.stdout.flush()  # a pull report may be buffered before the raw bytes
     sys.stdout.buffer.write(show(chart, section))
     return 0

@@ -7,6 +7,7 @@ import sys
 from runner.cli.cobra import Command, minimum_args
 from runner.cli.flags import (
     chart_path_flags,
+    chart_source,
     dry_run_strategy,
     history_flags,
     post_renderer,
@@ -111,7 +112,8 @@ def handle(args: Namespace) -> int:
         use_release_name=args.use_release_name, include_crds=args.include_crds,
         skip_crds=args.skip_crds, skip_tests=args.skip_tests, is_upgrade=args.is_upgrade,
         no_hooks=args.no_hooks, kube_version=args.kube_version or None, api_versions=args.api_versions,
-        source_args=args, post_renderer=post_renderer(args),
+        source=chart_source(args, chart), dependency_update=args.dependency_update,
+        post_renderer=post_renderer(args),
         skip_schema_validation=args.skip_schema_validation, take_ownership=args.take_ownership,
         disable_openapi_validation=args.disable_openapi_validation,
     )
