@@ -173,6 +173,18 @@ def _unhealthy(entry: ContainerEvidence) -> bool:
     return True  # waiting, or no status at all
 
 
+def wait_for(journal: Journal, cluster: Cluster, resources: Sequence[Resource], timeout: float, *,
+             strategy: str, jobs: bool) -> None:
+    """--wait (install, upgrade, rollback): when it gives up, the evidence of what was not
+    ready is taken first, into `journal`, then its error raised."""
+    try:
+        cluster.wait(resources, timeout, strategy=strategy, jobs=jobs)
+    except RunnerError:
+        journal.evidence.extend(capture(cluster, resources, "waited on", journal.redactor, only_failing=True,
+                                        jobs=jobs))
+        raise
+
+
 @contextmanager
 def on_error(journal: Journal) -> Iterator[None]:
     """An error raised inside carries the evidence captured meanwhile as its details."""

@@ -58,7 +58,7 @@ def values(cfg: ActionConfig, name: str, revision: int = 0, all_values: bool = F
 
 def computed_values(release: Release) -> dict[str, Any]:
     """The release's values coalesced with its chart's defaults (COMPUTED VALUES)."""
-    from runner.actions.upgrade import stored_chart
+    from runner.actions.prepare import stored_chart
     from runner.chart.values import Warnings, coalesce_values
 
     return coalesce_values(stored_chart(release), dict(release.config), Warnings())

@@ -1,7 +1,7 @@
 """What every release action needs: the cluster (a runner.kube.cluster.Cluster), the
 release namespace, the record storage (HELM_DRIVER: secret | configmap | memory),
-the per-release lock, where messages go, and rendering a chart for a release
-(with .Release.History)."""
+the per-release lock; and the rules on release names, labels and stranded records.
+What one command tells and captures is its Journal (runner.actions.journal)."""
 
 from __future__ import annotations
 
@@ -9,23 +9,18 @@ import os
 import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from runner import engine
 from runner.actions.journal import Journal
 from runner.actions.results import PROGRESS
-from runner.engine_objects import default_capabilities
 from runner.errors import RunnerError
 from runner.kube.client import KubeClient
 from runner.kube.cluster import Cluster, KubeCluster, Lock
 from runner.kube.kubeconfig import ClusterAccess
-from runner.release import history as release_history
-from runner.release.chartjson import chart_to_json
 from runner.release.record import (
     FAILED,
     PENDING_STATUSES,
-    Hook,
     Release,
     go_time_now,
     parse_go_time,
@@ -197,99 +192,6 @@ def recover_stranded(cfg: ActionConfig, last: Release, lock: Lock | None,
     last.info.description = f"Stranded {last.info.description!r}: operation abandoned; {reason}"
     cfg.storage.update(last)
     return True
-
-
-# -- rendering -------------------------------------------------------------------
-
-
-@dataclass
-class RenderRequest:
-    name: str
-    namespace: str
-    revision: int
-    is_upgrade: bool
-    history_max: int = 0
-    include_history_values: bool = False
-    offline: bool = False  # --dry-run=client: no cluster (default capabilities, empty history)
-    skip_schema_validation: bool = False
-    render_subchart_notes: bool = False
-    post_renderer: Any = None  # runner.postrender.PostRenderer (--post-renderer)
-    track_positions: bool = False  # documents answer source_for(line) (a diff's source lines)
-    # Install's step between processing the chart's dependencies and reading the cluster's
-    # capabilities: its crds/ (called with the chart, its disabled subcharts gone).
-    before_render: Callable[[Any], None] | None = None
-
-
-@dataclass
-class RenderedRelease:
-    manifest: str
-    hooks: list[Hook]
-    notes: str
-    chart_json: dict[str, Any]
-    history: list[dict[str, Any]] = field(default_factory=list)
-    # The rendered documents (runner.manifest.Manifest and Hook, with their template positions
-    # when tracked) behind `manifest` and `hooks`.
-    documents: list[Any] = field(default_factory=list)
-    hook_documents: list[Any] = field(default_factory=list)
-
-
-def render_release(cfg: ActionConfig, journal: Journal, chart: Any, chart_source: str | None,
-                   values: dict[str, Any], req: RenderRequest) -> RenderedRelease:
-    """Coalesce values, render, split hooks and notes: Helm's renderResources."""
-    from runner.actions.template import TemplateOptions, render_resources
-
-    coalesced, warnings = engine.prepare_values(chart, values,
-                                                skip_schema_validation=req.skip_schema_validation)
-    for warning in warnings:
-        journal.warn(warning)
-    from runner.chart.prepare import check_installable, check_kube_version
-
-    check_installable(chart)
-    if req.before_render is not None:
-        req.before_render(chart)
-    lookup = None  # --dry-run=client: Helm's lookup has no cluster (empty maps)
-    if req.offline:
-        caps, version = default_capabilities(), ""
-    else:
-        cluster = cfg.require_cluster()
-        version = cluster.server_version()
-        caps = cluster_capabilities(cluster, version)
-        lookup = cluster.lookup
-    check_kube_version(chart, version or caps.KubeVersion.String())
-    options = engine.ReleaseOptions(req.name, req.namespace, req.revision,
-                                    not req.is_upgrade, req.is_upgrade)
-    top = engine.to_render_values(chart, coalesced, options, caps)
-    history: list[dict[str, Any]] = []
-    if req.history_max > 0 and not req.offline:
-        history = release_history.entries(cfg.storage, req.name, req.history_max,
-                                          req.include_history_values)
-    release_history.attach(top, history)
-    rendered = render_resources(chart, top, TemplateOptions(
-        release_name=req.name, namespace=req.namespace, render_subchart_notes=req.render_subchart_notes,
-        post_renderer=req.post_renderer, track_positions=req.track_positions, lookup=lookup),
-        on_warning=journal.warn)
-    hooks = [_record_hook(h) for h in rendered.hooks]
-    return RenderedRelease(rendered.manifest, hooks, rendered.notes,
-                           chart_to_json(chart, chart_source), history,
-                           list(rendered.manifests), list(rendered.hooks))
-
-
-def _record_hook(hook: Any) -> Hook:
-    return Hook(name=hook.name, kind=hook.kind, path=hook.path, manifest=hook.manifest,
-                events=list(hook.events), weight=hook.weight,
-                delete_policies=list(hook.delete_policies),
-                output_log_policies=list(hook.output_log_policies))
-
-
-def cluster_capabilities(cluster: Cluster, version: str) -> Any:
-    """The cluster's version and served API versions, as Helm's getCapabilities."""
-    apis = cluster.api_versions()
-    try:
-        return default_capabilities(version, apis)
-    except RunnerError:
-        raise
-    except Exception:  # noqa: BLE001 - a dev build's version (v0.0.0-master+...) may not parse
-        return default_capabilities(None, apis)
 
 
 def now() -> str:

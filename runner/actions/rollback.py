@@ -16,25 +16,24 @@ subcharts is refused (roll back without the flag to re-apply its stored manifest
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from runner import engine
 from runner.actions import evidence
 from runner.actions.apply_steps import build, preflight
 from runner.actions.hook_logs import HookObserver
 from runner.actions.hooks import run_hooks
 from runner.actions.journal import Journal
+from runner.actions.prepare import RenderedRelease, render_revision, stored_chart
 from runner.actions.release_config import (
     DEFAULT_TIMEOUT,
     ActionConfig,
-    RenderedRelease,
-    RenderRequest,
     now,
     recover_stranded,
-    render_release,
     validate_name,
 )
 from runner.actions.results import ReleaseResult
-from runner.actions.template import BUILD_FAILED_FROM
+from runner.actions.template import BUILD_FAILED_FROM, RenderOptions
 from runner.errors import RunnerError, interrupted
 from runner.kube.cluster import Lock
 from runner.kube.ownership import set_release_metadata
@@ -74,8 +73,8 @@ class RollbackOptions:
     timeout: float = DEFAULT_TIMEOUT
     no_hooks: bool = False
     wait_for_lock: float = 0.0
-    release_history_max: int = 0  # > 0: re-render with .Release.History (see the module doc)
-    include_history_values: bool = False
+    # render.release_history_max > 0: re-render with .Release.History (see the module doc)
+    render: RenderOptions = field(default_factory=RenderOptions)
 
 
 class RollbackError(RunnerError):
@@ -89,7 +88,7 @@ def rollback(cfg: ActionConfig, journal: Journal, opts: RollbackOptions) -> Rele
     validate_name(opts.name)
     if opts.revision < 0:
         raise RollbackError("invalid release revision")
-    if opts.release_history_max < 0:
+    if opts.render.release_history_max < 0:
         raise RollbackError("--release-history-max must be 0 (no history) or more")
     if opts.dry_run:
         return rollback_locked(cfg, journal, opts, None)  # writes nothing: no lock to hold
@@ -128,7 +127,7 @@ def rollback_locked(cfg: ActionConfig, journal: Journal, opts: RollbackOptions,
                   description=f"Rollback to {wanted}"),
         apply_method=method_for(server_side),
     )
-    rerender = opts.release_history_max > 0 and opts.dry_run != "client"
+    rerender = opts.render.release_history_max > 0 and opts.dry_run != "client"
     if rerender:
         _rerendered(target, _rerender(cfg, journal, opts, previous, target))
     result = ReleaseResult(target, dry_run=opts.dry_run, notes=notes)
@@ -165,9 +164,7 @@ def _rerender(cfg: ActionConfig, journal: Journal, opts: RollbackOptions, previo
               target: Release) -> RenderedRelease:
     """The target revision's stored chart and values rendered again for the new revision,
     with the history as it stands before it (upgrade-like: .Release.IsUpgrade)."""
-    from runner.release.chartjson import chart_from_json
-
-    chart = chart_from_json(previous.chart or {})
+    chart = stored_chart(previous)
     subcharts = _subcharts(chart, previous)
     if subcharts:
         raise RollbackError(
@@ -175,9 +172,9 @@ def _rerender(cfg: ActionConfig, journal: Journal, opts: RollbackOptions, previo
             f"record holds only its chart's own templates, and this release had subcharts "
             f"({', '.join(subcharts)}); roll back without --release-history-max to re-apply the "
             "revision's stored manifest")
-    return render_release(cfg, journal, chart, None, dict(previous.config), RenderRequest(
-        target.name, target.namespace, target.version, True, opts.release_history_max,
-        opts.include_history_values))
+    return render_revision(cfg, journal, chart, None, dict(previous.config),
+                           engine.ReleaseOptions(target.name, target.namespace, target.version, False, True),
+                           opts.render)
 
 
 def _subcharts(chart: Any, record: Release) -> list[str]:
@@ -242,11 +239,9 @@ def _perform(cfg: ActionConfig, journal: Journal, opts: RollbackOptions, current
     result.add(applied)
     if opts.wait:
         try:
-            cluster.wait(new, opts.timeout, strategy=opts.wait_strategy, jobs=opts.wait_for_jobs)
+            evidence.wait_for(journal, cluster, new, opts.timeout, strategy=opts.wait_strategy,
+                              jobs=opts.wait_for_jobs)
         except RunnerError as err:
-            journal.evidence.extend(evidence.capture(cluster, new, "waited on", journal.redactor,
-                                                     only_failing=True,
-                                                 jobs=opts.wait_for_jobs))
             target.info.status = FAILED
             target.info.description = f'Release "{target.name}" failed: {err}'
             cfg.storage.update(current)

@@ -24,7 +24,9 @@ if TYPE_CHECKING:  # the post-renderer is imported when a flag is given: `templa
     from collections.abc import Callable
     from typing import Any
 
+    from runner.actions.template import RenderOptions
     from runner.chart.sources.downloader import SourceOptions
+    from runner.chart.uservalues import ValueOptions
     from runner.cli.pflag import FlagSet, Namespace
     from runner.postrender import PostRenderer
 
@@ -168,8 +170,28 @@ def values_flags(fs: FlagSet) -> None:
 
 
 def set_values(args: Namespace) -> dict[str, list[str]]:
-    """The --set family and --secret-values as engine.merge_user_values takes them."""
+    """The --set family and --secret-values as runner.chart.uservalues.merge_user_values takes them."""
     return {flag: getattr(args, flag.replace("-", "_")) for flag in (*SET_FLAGS, "secret-values")}
+
+
+def value_options(args: Namespace) -> ValueOptions:
+    """The values flags (values_flags) as runner.chart.uservalues merges them: -f files,
+    --secret-values files after them, then the --set family."""
+    from runner.chart.uservalues import ValueOptions
+
+    return ValueOptions(value_files=args.values_files, set_json=args.set_json, set=args.set,
+                        set_string=args.set_string, set_file=args.set_file,
+                        set_literal=args.set_literal, secret_files=args.secret_values)
+
+
+def render_options(args: Namespace) -> RenderOptions:
+    """The render flags of install, upgrade, diff and template (runner.actions.template.RenderOptions)."""
+    from runner.actions.template import RenderOptions
+
+    return RenderOptions(skip_schema_validation=args.skip_schema_validation,
+                         render_subchart_notes=args.render_subchart_notes, post_renderer=post_renderer(args),
+                         release_history_max=args.release_history_max,
+                         include_history_values=args.include_history_values)
 
 
 def tls_flags(fs: FlagSet, *, what: str = "chart download", client: str = "HTTPS client") -> None:

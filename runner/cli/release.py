@@ -16,9 +16,10 @@ from runner.cli.flags import (
     dry_run_strategy,
     history_flags,
     output_flag,
-    post_renderer,
-    set_values,
+    render_options,
+    source_options,
     timeout_flag,
+    value_options,
     values_flags,
     wait_flag,
 )
@@ -239,56 +240,29 @@ def _history_max_default() -> int:
 # --------------------------------------------------------------------- handlers
 
 
-def _chart_path(args: Namespace, chart: str) -> str:
-    """LocateChart (local, repository, OCI), then --dependency-update for a chart directory."""
-    from pathlib import Path
+def deploy_request(args: Namespace, name: str, chart: str, server_side: str, dry_run: str, *,
+                   install: Any = None, upgrade: Any = None) -> Any:
+    """The request of install, upgrade or diff (runner.actions.prepare.DeployRequest): the
+    flags they share, and `install`'s or `upgrade`'s own (InstallOptions, UpgradeOptions)."""
+    from runner.actions.prepare import DeployRequest, InstallOptions, UpgradeOptions
 
-    from runner.actions.template import locate_chart
-    from runner.cli.flags import source_options
-
-    source = source_options(args)
-    path = locate_chart(chart, source)
-    if args.dependency_update and os.path.isdir(path):
-        from runner.chart.sources.dependency import Manager
-        from runner.chart.sources.paths import HelmPaths
-
-        Manager(Path(path), source, HelmPaths.from_env(), skip_refresh=False).update()
-    return path
-
-
-def _values(args: Namespace) -> tuple[dict[str, Any], list[Any]]:
-    """The user's values, and what of them is secret (--secret-values, --set-file)."""
-    from runner import engine
-
-    secrets: list[Any] = []
-    return engine.merge_user_values(args.values_files, set_values(args), secrets), secrets
-
-
-def deploy_options(args: Namespace, name: str, chart: str, server_side: str, dry_run: str) -> Any:
-    """The flags install and upgrade share (runner.actions.deploy.DeployOptions); arguments
-    evaluate in order, so a bad chart, values file or flag is reported first."""
-    from runner.actions.deploy import DeployOptions
-
-    path = _chart_path(args, chart)
-    values, secrets = _values(args)
-    return DeployOptions(
-        name=name, chart=path, values=values, secret_values=secrets,
+    return DeployRequest(
+        name=name, chart=chart, source=source_options(args), dependency_update=args.dependency_update,
+        values=value_options(args), render=render_options(args),
+        install=install or InstallOptions(), upgrade=upgrade or UpgradeOptions(),
         dry_run=dry_run, wait=_waits(args.wait),
         wait_strategy=_strategy(args.wait), timeout=args.timeout,
-        wait_for_lock=args.wait_for_lock, labels=args.labels, post_renderer=post_renderer(args),
+        wait_for_lock=args.wait_for_lock, labels=args.labels,
         server_side=server_side, force_conflicts=args.force_conflicts,
         hide_secret=args.hide_secret, take_ownership=args.take_ownership,
         create_namespace=args.create_namespace, skip_crds=args.skip_crds, no_hooks=args.no_hooks,
         wait_for_jobs=args.wait_for_jobs, rollback_on_failure=args.rollback_on_failure,
-        description=args.description, skip_schema_validation=args.skip_schema_validation,
-        disable_openapi_validation=args.disable_openapi_validation,
-        render_subchart_notes=args.render_subchart_notes,
-        release_history_max=args.release_history_max,
-        include_history_values=args.include_history_values)
+        description=args.description, disable_openapi_validation=args.disable_openapi_validation)
 
 
 def install(args: Namespace) -> int:
-    from runner.actions.install import InstallOptions, install
+    from runner.actions.install import install
+    from runner.actions.prepare import InstallOptions, chart_input
     from runner.cli.template import name_and_chart
 
     dry_run = _dry(dry_run_strategy(args.dry_run))  # a bad value is not an install failure
@@ -299,9 +273,10 @@ def install(args: Namespace) -> int:
 
             print(text_line("DEBUG", "Original chart version", {"version": args.chart_version}), file=sys.stderr)
         name, chart = name_and_chart(args.args, args.generate_name)
-        opts = deploy_options(args, name, chart, "true" if args.server_side else "false", dry_run)
-        own = InstallOptions(generate_name=args.generate_name, replace=args.replace)
-        return install(*_connected(args), opts, own)
+        request = deploy_request(args, name, chart, "true" if args.server_side else "false", dry_run,
+                                 install=InstallOptions(generate_name=args.generate_name, replace=args.replace))
+        given = chart_input(request, sys.stdout)  # before connecting, as Helm's runInstall
+        return install(*_connected(args), request, given)
 
     result = _failing("INSTALLATION FAILED", run)
     print_result(result, args.output, hide_notes=args.hide_notes, debug=args.debug)
@@ -309,15 +284,18 @@ def install(args: Namespace) -> int:
 
 
 def upgrade(args: Namespace) -> int:
-    from runner.actions.upgrade import UpgradeOptions, upgrade
+    from runner.actions.prepare import UpgradeOptions, chart_input
+    from runner.actions.upgrade import upgrade
 
     name, chart = args.args
-    opts = deploy_options(args, name, chart, args.server_side, _dry(dry_run_strategy(args.dry_run)))
-    own = UpgradeOptions(
-        install=args.install, reuse_values=args.reuse_values, reset_values=args.reset_values,
-        reset_then_reuse_values=args.reset_then_reuse_values, cleanup_on_fail=args.cleanup_on_fail,
-        history_max=args.history_max, force_replace=args.force_replace)
-    result = _failing("UPGRADE FAILED", lambda: upgrade(*_connected(args), opts, own))
+    request = deploy_request(args, name, chart, args.server_side, _dry(dry_run_strategy(args.dry_run)),
+                             upgrade=UpgradeOptions(
+                                 install=args.install, reuse_values=args.reuse_values,
+                                 reset_values=args.reset_values, reset_then_reuse_values=args.reset_then_reuse_values,
+                                 cleanup_on_fail=args.cleanup_on_fail, history_max=args.history_max,
+                                 force_replace=args.force_replace))
+    given = chart_input(request, sys.stdout)  # its errors are not an upgrade's failure (Helm's order)
+    result = _failing("UPGRADE FAILED", lambda: upgrade(*_connected(args), request, given))
     if args.output == "table":
         if result.release.version == 1:
             print(f'Release "{name}" does not exist. Installing it now.')
@@ -329,6 +307,7 @@ def upgrade(args: Namespace) -> int:
 
 def rollback(args: Namespace) -> int:
     from runner.actions.rollback import RollbackOptions, rollback
+    from runner.actions.template import RenderOptions
 
     revision = 0
     if len(args.args) > 1:
@@ -344,8 +323,8 @@ def rollback(args: Namespace) -> int:
         history_max=args.history_max, dry_run=_dry(dry_run_strategy(args.dry_run)),
         wait=_waits(args.wait), wait_strategy=_strategy(args.wait), wait_for_jobs=args.wait_for_jobs,
         timeout=args.timeout, no_hooks=args.no_hooks, wait_for_lock=args.wait_for_lock,
-        release_history_max=args.release_history_max,
-        include_history_values=args.include_history_values)
+        render=RenderOptions(release_history_max=args.release_history_max,
+                             include_history_values=args.include_history_values))
     result = rollback(*_connected(args), opts)
     for note in result.notes:
         print(f"note: {note}", file=sys.stderr)

@@ -6,13 +6,13 @@ from __future__ import annotations
 import pytest
 
 from runner.actions import evidence
-from runner.actions.deploy import DeployOptions
 from runner.actions.install import install
 from runner.actions.results import ContainerEvidence, Evidence
 from runner.actions.upgrade import upgrade
 from runner.errors import RunnerError
 from runner.kube.wait import WaitError
 from runner.release.redact import MASK
+from tests.unit.actions.asking import asked
 from tests.unit.fakes.storage import history
 
 WEB = {"web.yaml": """apiVersion: apps/v1
@@ -57,11 +57,11 @@ def _deploy_never_ready(fake, monkeypatch, log: str = "starting\npanic: no datab
 
 def test_a_failed_upgrade_rolled_back_still_says_why_it_failed(cfg, journal, fake, chart, monkeypatch):
     path = chart(templates=WEB)
-    install(cfg, journal, DeployOptions(name="app", chart=path))
+    install(cfg, journal, *asked(name="app", chart=path))
     _deploy_never_ready(fake, monkeypatch)
 
     with pytest.raises(RunnerError) as raised:
-        upgrade(cfg, journal, DeployOptions(name="app", chart=path, values={"tag": "2"}, rollback_on_failure=True))
+        upgrade(cfg, journal, *asked(name="app", chart=path, values={"tag": "2"}, rollback_on_failure=True))
 
     assert "has been rolled back due to rollback-on-failure" in str(raised.value)
     assert raised.value.details.splitlines() == [
@@ -99,7 +99,7 @@ spec:
 """}
 
     with pytest.raises(RunnerError) as raised:
-        install(cfg, journal, DeployOptions(name="app", chart=chart(templates=hook)))
+        install(cfg, journal, *asked(name="app", chart=chart(templates=hook)))
 
     assert journal.hook_logs == []
     assert "  Job/app-migrate (pre-install hook app/templates/migrate.yaml): " in raised.value.details
@@ -112,7 +112,7 @@ def test_evidence_is_redacted(cfg, journal, fake, chart, monkeypatch):
     _deploy_never_ready(fake, monkeypatch, log="password=hunter2-canary\n")
 
     with pytest.raises(RunnerError) as raised:
-        install(cfg, journal, DeployOptions(name="app", chart=chart(templates=WEB), wait=True,
+        install(cfg, journal, *asked(name="app", chart=chart(templates=WEB), wait=True,
                                    secret_values=["hunter2-canary"]))
 
     assert "hunter2-canary" not in raised.value.details

@@ -10,10 +10,10 @@ import time
 import pytest
 
 from runner.actions import hook_logs
-from runner.actions.deploy import DeployOptions
 from runner.actions.install import install
 from runner.errors import RunnerError
 from runner.release.redact import MASK
+from tests.unit.actions.asking import asked
 
 FAILED_RUN = {"terminated": {"exitCode": 1, "reason": "Error"}}
 DONE = {"terminated": {"exitCode": 0, "reason": "Completed"}}
@@ -59,7 +59,7 @@ def output(cfg, journal):
 
 
 def _install(cfg, journal, path, **flags):
-    return install(cfg, journal, DeployOptions(name="app", chart=path, **flags))
+    return install(cfg, journal, *asked(name="app", chart=path, **flags))
 
 
 def test_a_failing_job_shows_every_try_init_containers_first_before_its_error(cfg, journal, fake, chart, output):

@@ -7,19 +7,20 @@ from datetime import UTC, datetime
 
 import pytest
 
-from runner.actions.deploy import DeployOptions
-from runner.actions.install import InstallError, InstallOptions, install
+from runner.actions.install import install
+from runner.actions.prepare import InstallError, InstallOptions
 from runner.actions.release_config import PendingError
 from runner.actions.results import NOTICE
 from runner.actions.upgrade import upgrade
 from runner.errors import RunnerError
 from runner.kube.apply import ApplyConflictError
 from runner.release.record import PENDING_INSTALL, Info, Release
+from tests.unit.actions.asking import asked
 from tests.unit.fakes.storage import history, statuses
 
 
 def _install(cfg, journal, chart_path, own=None, **flags):
-    return install(cfg, journal, DeployOptions(name="app", chart=chart_path, **flags), own)
+    return install(cfg, journal, *asked(name="app", chart=chart_path, own=own, **flags))
 
 
 def test_an_install_goes_from_pending_install_to_deployed(cfg, journal, fake, driver, chart):
@@ -277,7 +278,7 @@ spec:
     other = type(fake)()
     cfg.cluster = other
     with pytest.raises(RunnerError, match='no matches for kind "Widget"'):
-        install(cfg, journal, DeployOptions(name="b", chart=chart(templates=widget, crds={"w.yaml": crd}),
+        install(cfg, journal, *asked(name="b", chart=chart(templates=widget, crds={"w.yaml": crd}),
                                    skip_crds=True))
     assert other.names("CustomResourceDefinition") == []
 
@@ -292,7 +293,7 @@ def test_labels_go_on_the_record_and_reserved_ones_are_refused(cfg, journal, cha
     _install(cfg, journal, chart(), labels={"team": "web"})
     assert cfg.storage.get("app", 1).labels == {"team": "web"}
     with pytest.raises(RunnerError, match="system reserved label name"):
-        install(cfg, journal, DeployOptions(name="b", chart=chart(), labels={"owner": "me"}))
+        install(cfg, journal, *asked(name="b", chart=chart(), labels={"owner": "me"}))
 
 
 def test_render_warnings_are_told_not_printed(cfg, journal, chart, capsys):
@@ -316,10 +317,10 @@ def test_an_existing_crd_is_brought_to_the_charts_version_with_server_side_apply
     def version() -> str:
         return fake.get("CustomResourceDefinition", "widgets.example.com")["metadata"]["annotations"]["v"]
 
-    install(cfg, journal, DeployOptions(name="a", chart=chart("1.0.0", crds=crd("A"))))
-    install(cfg, journal, DeployOptions(name="b", chart=chart("2.0.0", crds=crd("B")), server_side="false"))
+    install(cfg, journal, *asked(name="a", chart=chart("1.0.0", crds=crd("A"))))
+    install(cfg, journal, *asked(name="b", chart=chart("2.0.0", crds=crd("B")), server_side="false"))
     assert version() == "A"  # client-side: created, AlreadyExists left alone
-    upgrade(cfg, journal, DeployOptions(name="a", chart=chart("2.0.0", crds=crd("B"))))
+    upgrade(cfg, journal, *asked(name="a", chart=chart("2.0.0", crds=crd("B"))))
     assert version() == "A"  # an upgrade leaves crds/ alone
-    install(cfg, journal, DeployOptions(name="c", chart=chart("2.0.0", crds=crd("B"))))
+    install(cfg, journal, *asked(name="c", chart=chart("2.0.0", crds=crd("B"))))
     assert version() == "B"  # server-side apply updates it

@@ -6,7 +6,6 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from runner.actions.deploy import DeployOptions
 from runner.actions.install import install
 from runner.actions.release_test import TestOptions as ReleaseTestOptions
 from runner.actions.release_test import pod_logs, run_tests
@@ -15,6 +14,7 @@ from runner.actions.uninstall import UninstallOptions, uninstall
 from runner.actions.upgrade import upgrade
 from runner.errors import RunnerError
 from runner.release.record import PENDING_ROLLBACK
+from tests.unit.actions.asking import asked
 from tests.unit.fakes.storage import history, statuses
 
 EXTRA = {"extra.yaml": "apiVersion: v1\nkind: Service\nmetadata:\n  name: app-svc\n"}
@@ -37,8 +37,8 @@ spec:
 @pytest.fixture
 def two_revisions(cfg, journal, chart):
     """app at revision 2 (deployed, with a Service), revision 1 superseded."""
-    install(cfg, journal, DeployOptions(name="app", chart=chart()))
-    upgrade(cfg, journal, DeployOptions(name="app", chart=chart(extra=EXTRA), values={"message": "two"}))
+    install(cfg, journal, *asked(name="app", chart=chart()))
+    upgrade(cfg, journal, *asked(name="app", chart=chart(extra=EXTRA), values={"message": "two"}))
 
 
 # -- rollback ---------------------------------------------------------------------
@@ -97,8 +97,8 @@ def test_rollback_to_a_missing_revision_and_a_dry_run_write_nothing(cfg, journal
 
 
 def test_a_rollback_follows_the_target_revisions_apply_method(cfg, journal, chart):
-    install(cfg, journal, DeployOptions(name="app", chart=chart(), server_side="false"))
-    upgrade(cfg, journal, DeployOptions(name="app", chart=chart(), server_side="true"))
+    install(cfg, journal, *asked(name="app", chart=chart(), server_side="false"))
+    upgrade(cfg, journal, *asked(name="app", chart=chart(), server_side="true"))
 
     result = rollback(cfg, journal, RollbackOptions(name="app", revision=1, force_conflicts=True))
 
@@ -132,7 +132,7 @@ def test_a_rollback_waits_for_no_lock_held_elsewhere(cfg, journal, fake, driver,
 
 
 def test_uninstall_deletes_objects_and_records_but_keeps_kept_ones(cfg, journal, fake, driver, chart):
-    install(cfg, journal, DeployOptions(name="app", chart=chart(extra=KEPT)))
+    install(cfg, journal, *asked(name="app", chart=chart(extra=KEPT)))
 
     result = uninstall(cfg, journal, UninstallOptions(name="app"))
 
@@ -144,7 +144,7 @@ def test_uninstall_deletes_objects_and_records_but_keeps_kept_ones(cfg, journal,
 
 
 def test_keep_history_leaves_an_uninstalled_record(cfg, journal, fake, chart):
-    install(cfg, journal, DeployOptions(name="app", chart=chart()))
+    install(cfg, journal, *asked(name="app", chart=chart()))
 
     uninstall(cfg, journal, UninstallOptions(name="app", keep_history=True, description="gone"))
 
@@ -162,7 +162,7 @@ def test_uninstalling_nothing(cfg, journal):
 
 
 def test_delete_errors_are_reported_after_the_rest_is_removed(cfg, journal, fake, chart):
-    install(cfg, journal, DeployOptions(name="app", chart=chart()))
+    install(cfg, journal, *asked(name="app", chart=chart()))
     fake.fail("delete", "ConfigMap/app-cm", "forbidden")
 
     with pytest.raises(RunnerError, match=r"uninstallation completed with 1 error\(s\): .*forbidden"):
@@ -180,7 +180,7 @@ metadata:
   annotations: {"helm.sh/hook": pre-delete}
 spec: {template: {spec: {containers: [{name: b, image: busybox}]}}}
 """}
-    install(cfg, journal, DeployOptions(name="app", chart=chart(extra=hook)))
+    install(cfg, journal, *asked(name="app", chart=chart(extra=hook)))
     fake.fail("hook", "Job/app-bye", "job failed")
 
     with pytest.raises(RunnerError, match="job failed"):
@@ -192,7 +192,7 @@ spec: {template: {spec: {containers: [{name: b, image: busybox}]}}}
 
 
 def test_uninstall_dry_run_changes_nothing(cfg, journal, fake, driver, chart):
-    install(cfg, journal, DeployOptions(name="app", chart=chart()))
+    install(cfg, journal, *asked(name="app", chart=chart()))
     objects, writes = dict(fake.objects), len(driver.writes)
     assert uninstall(cfg, journal, UninstallOptions(name="app", dry_run=True)).release.version == 1
     assert fake.objects == objects and len(driver.writes) == writes
@@ -202,7 +202,7 @@ def test_uninstall_dry_run_changes_nothing(cfg, journal, fake, driver, chart):
 
 
 def test_release_tests_record_their_runs_and_a_failure(cfg, journal, fake, chart):
-    install(cfg, journal, DeployOptions(name="app", chart=chart(extra=TEST_HOOK)))
+    install(cfg, journal, *asked(name="app", chart=chart(extra=TEST_HOOK)))
     fake.logs["app-test"] = "all good\n"
 
     run = run_tests(cfg, journal, ReleaseTestOptions(name="app"))
@@ -219,7 +219,7 @@ def test_release_tests_record_their_runs_and_a_failure(cfg, journal, fake, chart
 def test_release_test_logs_hide_the_releases_secrets(cfg, journal, fake, chart):
     secret = {"secret.yaml": "apiVersion: v1\nkind: Secret\nmetadata:\n  name: app-db\n"
                              "stringData:\n  password: canary-pw-4711\n"}
-    install(cfg, journal, DeployOptions(name="app", chart=chart(extra={**TEST_HOOK, **secret})))
+    install(cfg, journal, *asked(name="app", chart=chart(extra={**TEST_HOOK, **secret})))
     fake.logs["app-test"] = "connecting with canary-pw-4711\n"
 
     run = run_tests(cfg, journal, ReleaseTestOptions(name="app"))

@@ -7,12 +7,13 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from runner.actions.deploy import DeployOptions
 from runner.actions.install import install
+from runner.actions.prepare import UpgradeOptions
 from runner.actions.release_config import PendingError
-from runner.actions.upgrade import UpgradeOptions, upgrade
+from runner.actions.upgrade import upgrade
 from runner.errors import RunnerError, UsageError
 from runner.release.record import PENDING_UPGRADE
+from tests.unit.actions.asking import asked
 from tests.unit.fakes.storage import history, statuses
 
 KEPT = {"kept.yaml": """apiVersion: v1
@@ -25,11 +26,11 @@ EXTRA = {"extra.yaml": "apiVersion: v1\nkind: Service\nmetadata:\n  name: app-sv
 
 
 def _install(cfg, journal, chart_path, **flags):
-    return install(cfg, journal, DeployOptions(name="app", chart=chart_path, **flags))
+    return install(cfg, journal, *asked(name="app", chart=chart_path, **flags))
 
 
 def _upgrade(cfg, journal, chart_path, own=None, **flags):
-    return upgrade(cfg, journal, DeployOptions(name="app", chart=chart_path, **flags), own)
+    return upgrade(cfg, journal, *asked(name="app", chart=chart_path, own=own, **flags))
 
 
 def test_an_upgrade_supersedes_the_deployed_revision(cfg, journal, fake, driver, chart):
