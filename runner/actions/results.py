@@ -24,7 +24,7 @@ PROGRESS = "progress"  # deploy-runner's own word on what it waits for (`--wait-
 @dataclass(frozen=True)
 class Message:
     """Something an action tells while it runs, in order: the CLI prints it at once,
-    a report collects it (ActionConfig.on_message / ActionConfig.messages)."""
+    a report collects it (Journal.on_message / Journal.messages)."""
 
     kind: str  # WARNING, WAIT, DEBUG, NOTICE or PROGRESS
     text: str
