@@ -9,9 +9,12 @@ stored or sent; each is replaced by MASK. An action holds one
     redactor = Redactor()
     redactor.add_values(tree)        # every leaf the user marked secret: --secret-values
                                      # files and --set-file values (runner.chart.uservalues)
-    redactor.add_release(release)    # the data of every Secret of a release (manifest and hooks)
+    redactor.add_release(release)    # the data of every Secret of a release (manifest and hooks),
+                                     # and its identifiers (add_identifiers)
     redactor.add_manifest(text)      # ... of any manifest (a diff's old and new sides)
     redactor.add(value)              # one secret string
+    redactor.add_identifiers(objs)   # the public identifiers of objects (kind, name, data keys)
+    redactor.add_public(words)       # public words a secret's occurrence inside stays shown in
     redactor.redact(text)            # -> text with every secret form replaced by MASK
     redactor.redact_lines(lines)     # -> the same, line by line
     redactor.redact_data(tree)       # -> a copy of a JSON-like tree, its strings redacted
@@ -38,6 +41,19 @@ Values shorter than MIN_LENGTH (3) characters, booleans, nulls and the plain wor
 reads as such are not secrets to hide: masking "on" or "true" would hide ordinary
 text and reveal nothing. Longer values are masked wherever they appear, even inside
 a longer word: a secret may be printed glued to anything.
+
+Except inside a public identifier: the kinds, names and namespaces of a release's
+objects, the release's name and namespace, and the keys (not the values) of its Secrets'
+and ConfigMaps' data are shown by the cluster's metadata and `kubectl describe` to anyone
+who may list the objects, without reading a Secret. An occurrence of a secret form that
+lies inside an occurrence of a longer public word is left as it is (the Secret
+`elasticsearch-master-credentials` of a release whose username is `elastic` keeps its
+name, in every output), so every output names the release's objects as the cluster does,
+whatever secrets the redactor has learned (`run --plan`, which reads no Secret, and `run`
+name them alike). Nothing else is shown: the same value elsewhere, whole or glued to other
+text, in any form, is masked; a secret that contains a public word, or equals one, is
+masked whole. GitHub's `::add-mask::` (`forms()`) cannot be scoped: its log masking hides
+every form in the job's log, inside identifiers too.
 """
 
 from __future__ import annotations
@@ -47,6 +63,7 @@ import contextlib
 import json
 import re
 import threading
+from bisect import bisect_left
 from collections.abc import Callable, Iterable, Iterator
 
 TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
@@ -66,7 +83,9 @@ class Redactor:
 
     def __init__(self, values: Iterable[str] = ()) -> None:
         self._forms: set[str] = set()
-        self._pattern: re.Pattern[str] | None = None
+        self._public: set[str] = set()
+        # (secret forms, public words): each a lookahead finding the longest at every offset
+        self._patterns: tuple[re.Pattern[str], re.Pattern[str] | None] | None = None
         self._lock = threading.Lock()  # a run's releases add and redact at once
         self._listeners: list[Callable[[list[str]], None]] = []
         for value in values:
@@ -94,7 +113,7 @@ class Redactor:
             if not new:
                 return
             self._forms = self._forms | new  # a new set: a reader's copy stays whole
-            self._pattern = None
+            self._patterns = None
             listeners = list(self._listeners)
         # outside the lock (a listener may redact), before `add` returns: whatever is
         # printed once the value is known comes after its listeners heard it
@@ -112,10 +131,28 @@ class Redactor:
         else:
             self.add(tree)
 
+    def add_public(self, words: Iterable[str]) -> None:
+        """Public words (identifiers): a secret's occurrence inside one stays shown there."""
+        # a word no longer than the shortest secret can hold none
+        fresh = {word for word in words if isinstance(word, str) and len(word) > MIN_LENGTH}
+        with self._lock:
+            if fresh <= self._public:
+                return
+            self._public = self._public | fresh
+            self._patterns = None
+
+    def add_identifiers(self, objects: Iterable[Any]) -> None:
+        """The public identifiers of objects (parsed manifest documents): each one's kind,
+        name and namespace, and the keys of a Secret's or ConfigMap's data."""
+        self.add_public(word for obj in objects if isinstance(obj, dict) for word in _identifiers(obj))
+
     def add_manifest(self, manifest: str) -> None:
         """The data of every Secret in a multi-document manifest (`data` decoded from
-        base64, `stringData` as written). A manifest that does not parse adds nothing."""
-        for obj in _documents(manifest):
+        base64, `stringData` as written), and the identifiers of its objects. A manifest
+        that does not parse adds nothing."""
+        documents = _documents(manifest)
+        self.add_identifiers(documents)
+        for obj in documents:
             if obj.get("kind") != "Secret":
                 continue
             for item in (obj.get("data") or {}).values():
@@ -125,11 +162,12 @@ class Redactor:
                 self.add(item)
 
     def add_release(self, release: Release) -> None:
-        """The Secrets of a release: its manifest and its hooks'."""
+        """The Secrets of a release, its manifest's and its hooks', and its identifiers
+        (its name and namespace, its objects' and its hooks')."""
+        self.add_public([release.name, release.namespace])
         self.add_manifest(release.manifest)
         for hook in release.hooks:
-            if hook.kind == "Secret":
-                self.add_manifest(hook.manifest)
+            self.add_manifest(hook.manifest)
 
     # -- hiding ----------------------------------------------------------------------
 
@@ -176,7 +214,12 @@ class Redactor:
     def redact(self, text: str) -> str:
         if not self._forms or not text:
             return text
-        return self._compiled().sub(MASK, text)
+        secrets, public = self._compiled()
+        shown, last = [], 0
+        for start, end in _hidden_spans(text, secrets, public):
+            shown += [text[last:start], MASK]
+            last = end
+        return "".join(shown) + text[last:] if shown else text
 
     def redact_lines(self, lines: Iterable[str]) -> list[str]:
         return [self.redact(line) for line in lines]
@@ -190,12 +233,55 @@ class Redactor:
             return [self.redact_data(item) for item in tree]
         return tree
 
-    def _compiled(self) -> re.Pattern[str]:
+    def _compiled(self) -> tuple[re.Pattern[str], re.Pattern[str] | None]:
         with self._lock:
-            if self._pattern is None:
-                # Longest first: a whole base64 value wins over its aligned pieces.
-                self._pattern = re.compile("|".join(re.escape(form) for form in self.forms()))
-            return self._pattern
+            if self._patterns is None:
+                self._patterns = (_longest_at_each_offset(self._forms),
+                                  _longest_at_each_offset(self._public) if self._public else None)
+            return self._patterns
+
+
+def _longest_at_each_offset(words: Iterable[str]) -> re.Pattern[str]:
+    """A pattern whose matches (group 1) are, at every offset of a text, the longest of
+    `words` starting there: overlapping occurrences all found, a whole base64 value
+    winning over its aligned pieces (alternatives are tried in order)."""
+    ordered = sorted(words, key=len, reverse=True)
+    return re.compile("(?=(" + "|".join(re.escape(word) for word in ordered) + "))")
+
+
+def _hidden_spans(text: str, secrets: re.Pattern[str], public: re.Pattern[str] | None) -> list[tuple[int, int]]:
+    """The spans of `text` to mask, in order and apart: every occurrence of a secret form
+    not inside an occurrence of a longer public word, overlapping ones joined."""
+    found = [(match.start(), match.end(1)) for match in secrets.finditer(text)]
+    if found and public is not None:
+        found = _outside_public(found, [(match.start(), match.end(1)) for match in public.finditer(text)])
+    spans: list[tuple[int, int]] = []
+    for start, end in found:  # in order of start
+        if spans and start < spans[-1][1]:
+            spans[-1] = (spans[-1][0], max(end, spans[-1][1]))
+        else:
+            spans.append((start, end))
+    return spans
+
+
+def _outside_public(found: list[tuple[int, int]], public: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The spans of `found` that no longer public span holds. `public` has, in order, the
+    longest public word at each offset where one starts (a shorter one there lies inside it)."""
+    if not public:
+        return found
+    starts = [start for start, _ in public]
+    reach, furthest = [], -1  # reach[i]: the furthest end of public[0..i]
+    for _, end in public:
+        furthest = max(furthest, end)
+        reach.append(furthest)
+    ends = dict(public)
+    kept = []
+    for start, end in found:
+        before = bisect_left(starts, start)  # the public spans starting before this one
+        inside = (before and reach[before - 1] >= end) or ends.get(start, -1) > end
+        if not inside:
+            kept.append((start, end))
+    return kept
 
 
 def _text(value: Any) -> str:
@@ -234,6 +320,19 @@ def _aligned_pieces(data: bytes, encode: Any) -> list[str]:
         last = len(padded) // 3 * 4  # a last, partial group mixes in the bytes after it
         pieces += [encoded[first:last], encoded[first:], encoded[first:].rstrip("=")]
     return pieces
+
+
+def _identifiers(obj: dict[str, Any]) -> list[str]:
+    """What the cluster shows of an object without reading it: kind, name, namespace, and
+    the keys of its data (a Secret's or ConfigMap's)."""
+    metadata = obj.get("metadata")
+    metadata = metadata if isinstance(metadata, dict) else {}
+    words = [obj.get("kind"), metadata.get("name"), metadata.get("namespace")]
+    if obj.get("kind") in ("Secret", "ConfigMap"):
+        for field in ("data", "stringData", "binaryData"):
+            keys = obj.get(field)
+            words += list(keys) if isinstance(keys, dict) else []
+    return [word for word in words if isinstance(word, str)]
 
 
 def _decoded(item: Any) -> str | None:
