@@ -51,8 +51,9 @@ lies inside an occurrence of a longer public word is left as it is (the Secret
 name, in every output), so every output names the release's objects as the cluster does,
 whatever secrets the redactor has learned (`run --plan`, which reads no Secret, and `run`
 name them alike). Nothing else is shown: the same value elsewhere, whole or glued to other
-text, in any form, is masked; a secret that contains a public word, or equals one, is
-masked whole. GitHub's `::add-mask::` (`forms()`) cannot be scoped: its log masking hides
+text, in any form, is masked; a secret that contains a public word, or equals one, or
+begins inside one and goes beyond it, is masked whole (occurrences that overlap are
+masked as one). GitHub's `::add-mask::` (`forms()`) cannot be scoped: its log masking hides
 every form in the job's log, inside identifiers too.
 """
 
@@ -63,7 +64,6 @@ import contextlib
 import json
 import re
 import threading
-from bisect import bisect_left
 from collections.abc import Callable, Iterable, Iterator
 
 TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
@@ -84,8 +84,7 @@ class Redactor:
     def __init__(self, values: Iterable[str] = ()) -> None:
         self._forms: set[str] = set()
         self._public: set[str] = set()
-        # (secret forms, public words): each a lookahead finding the longest at every offset
-        self._patterns: tuple[re.Pattern[str], re.Pattern[str] | None] | None = None
+        self._matcher: _Matcher | None = None  # made again once a form or word is added
         self._lock = threading.Lock()  # a run's releases add and redact at once
         self._listeners: list[Callable[[list[str]], None]] = []
         for value in values:
@@ -113,7 +112,7 @@ class Redactor:
             if not new:
                 return
             self._forms = self._forms | new  # a new set: a reader's copy stays whole
-            self._patterns = None
+            self._matcher = None
             listeners = list(self._listeners)
         # outside the lock (a listener may redact), before `add` returns: whatever is
         # printed once the value is known comes after its listeners heard it
@@ -139,7 +138,7 @@ class Redactor:
             if fresh <= self._public:
                 return
             self._public = self._public | fresh
-            self._patterns = None
+            self._matcher = None
 
     def add_identifiers(self, objects: Iterable[Any]) -> None:
         """The public identifiers of objects (parsed manifest documents): each one's kind,
@@ -214,9 +213,8 @@ class Redactor:
     def redact(self, text: str) -> str:
         if not self._forms or not text:
             return text
-        secrets, public = self._compiled()
         shown, last = [], 0
-        for start, end in _hidden_spans(text, secrets, public):
+        for start, end in self._compiled().hidden_spans(text):
             shown += [text[last:start], MASK]
             last = end
         return "".join(shown) + text[last:] if shown else text
@@ -233,55 +231,55 @@ class Redactor:
             return [self.redact_data(item) for item in tree]
         return tree
 
-    def _compiled(self) -> tuple[re.Pattern[str], re.Pattern[str] | None]:
+    def _compiled(self) -> _Matcher:
         with self._lock:
-            if self._patterns is None:
-                self._patterns = (_longest_at_each_offset(self._forms),
-                                  _longest_at_each_offset(self._public) if self._public else None)
-            return self._patterns
+            if self._matcher is None:
+                self._matcher = _Matcher(self._forms, self._public)
+            return self._matcher
 
 
-def _longest_at_each_offset(words: Iterable[str]) -> re.Pattern[str]:
-    """A pattern whose matches (group 1) are, at every offset of a text, the longest of
-    `words` starting there: overlapping occurrences all found, a whole base64 value
-    winning over its aligned pieces (alternatives are tried in order)."""
-    ordered = sorted(words, key=len, reverse=True)
-    return re.compile("(?=(" + "|".join(re.escape(word) for word in ordered) + "))")
+class _Matcher:
+    """Finds what to mask in a text, for one state of a Redactor's forms and public words."""
+
+    def __init__(self, forms: set[str], public: set[str]) -> None:
+        # Longest first: at an offset, a whole base64 value wins over its aligned pieces.
+        self._pattern = re.compile("|".join(re.escape(form) for form in sorted(forms, key=len, reverse=True)))
+        self._public = tuple(public)
+        self._shelters: dict[str, list[tuple[str, int]]] = {}  # form -> (longer public word, offset in it)
+
+    def hidden_spans(self, text: str) -> list[tuple[int, int]]:
+        """The spans of `text` to mask, in order and apart: every occurrence of a form not
+        inside an occurrence of a longer public word, overlapping ones joined into one."""
+        spans: list[tuple[int, int]] = []
+        found = self._pattern.search(text)
+        while found is not None:
+            start, end = found.span()  # the longest form starting at `start`
+            if not self._sheltered(text, found.group(), start):
+                if spans and start < spans[-1][1]:
+                    spans[-1] = (spans[-1][0], max(end, spans[-1][1]))
+                else:
+                    spans.append((start, end))
+            # on from the next offset: an occurrence may begin inside this one and go further
+            found = self._pattern.search(text, start + 1)
+        return spans
+
+    def _sheltered(self, text: str, form: str, start: int) -> bool:
+        """Whether `form`, found at `start`, lies inside an occurrence of a longer public word.
+        (The longest form at an offset decides: a shorter one there lies inside it.)"""
+        shelters = self._shelters.get(form)
+        if shelters is None:  # a dict's get and set hold under threads; computing twice is harmless
+            shelters = self._shelters[form] = [(word, offset) for word in self._public if len(word) > len(form)
+                                               for offset in _offsets(form, word)]
+        return any(offset <= start and text.startswith(word, start - offset) for word, offset in shelters)
 
 
-def _hidden_spans(text: str, secrets: re.Pattern[str], public: re.Pattern[str] | None) -> list[tuple[int, int]]:
-    """The spans of `text` to mask, in order and apart: every occurrence of a secret form
-    not inside an occurrence of a longer public word, overlapping ones joined."""
-    found = [(match.start(), match.end(1)) for match in secrets.finditer(text)]
-    if found and public is not None:
-        found = _outside_public(found, [(match.start(), match.end(1)) for match in public.finditer(text)])
-    spans: list[tuple[int, int]] = []
-    for start, end in found:  # in order of start
-        if spans and start < spans[-1][1]:
-            spans[-1] = (spans[-1][0], max(end, spans[-1][1]))
-        else:
-            spans.append((start, end))
-    return spans
-
-
-def _outside_public(found: list[tuple[int, int]], public: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    """The spans of `found` that no longer public span holds. `public` has, in order, the
-    longest public word at each offset where one starts (a shorter one there lies inside it)."""
-    if not public:
-        return found
-    starts = [start for start, _ in public]
-    reach, furthest = [], -1  # reach[i]: the furthest end of public[0..i]
-    for _, end in public:
-        furthest = max(furthest, end)
-        reach.append(furthest)
-    ends = dict(public)
-    kept = []
-    for start, end in found:
-        before = bisect_left(starts, start)  # the public spans starting before this one
-        inside = (before and reach[before - 1] >= end) or ends.get(start, -1) > end
-        if not inside:
-            kept.append((start, end))
-    return kept
+def _offsets(part: str, word: str) -> list[int]:
+    """Every offset of `part` in `word` (overlapping ones too)."""
+    found, at = [], word.find(part)
+    while at >= 0:
+        found.append(at)
+        at = word.find(part, at + 1)
+    return found
 
 
 def _text(value: Any) -> str:

@@ -268,6 +268,17 @@ stringData:
     assert redactor.redact("elasticsearch-master-credentials-and-more") == f"elasticsearch-master-{MASK}"
 
 
+def test_a_secret_overlapping_a_sheltered_one_is_still_found_and_masked() -> None:
+    """`elasticsearch-m` lies inside the identifier and stays; `search-master-pw9` starts
+    inside it and goes further: masked whole, and secrets that overlap go as one."""
+    redactor = Redactor(["elasticsearch-m", "search-master-pw9", "first-half", "half-and-more"])
+    redactor.add_public(["elasticsearch-master"])
+
+    assert redactor.redact("elasticsearch-master") == "elasticsearch-master"
+    assert redactor.redact("elasticsearch-master-pw9") == f"elastic{MASK}"
+    assert redactor.redact("a first-half-and-more b") == f"a {MASK} b"
+
+
 def test_a_releases_name_namespace_and_hooks_are_identifiers() -> None:
     hook = Hook(name="elastic-setup", kind="Job", path="t/h.yaml", events=["post-install"],
                 manifest="apiVersion: batch/v1\nkind: Job\nmetadata: {name: elasticsearch-setup}\n")
