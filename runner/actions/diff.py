@@ -110,6 +110,7 @@ def plan_release(cfg: ActionConfig, opts: DeployOptions, own: UpgradeOptions | N
                                       if options.include_tests or "test" not in h.events]
     new = rendered_documents(rendered.documents, hooks, namespace)
     old = _stored(current, options, opts.no_hooks)
+    _learn_identifiers(cfg, plan, old, new)
     plan.documents = new
     plan.chart_changed = current is None or _chart_json(current.chart) != _chart_json(rendered.chart_json)
     plan.values_changed = current is None or _normal(current.config) != _normal(values)
@@ -145,6 +146,14 @@ def _stored(release: Release | None, options: DiffOptions, no_hooks: bool) -> di
     hooks = [] if no_hooks else [(h.path, h.manifest) for h in release.hooks
                                  if options.include_tests or "test" not in h.events]
     return stored_documents(release.manifest, hooks, release.namespace)
+
+
+def _learn_identifiers(cfg: ActionConfig, plan: ReleasePlan, old: dict[str, Any], new: dict[str, Any]) -> None:
+    """What the diff names (the release, its objects, their data keys) is public: shown
+    intact by the redactor though a secret it learns, now or when a deploy follows, lies
+    inside it; so a plan names the objects as the deploy's report does."""
+    cfg.redactor.add_public([plan.name, plan.namespace])
+    cfg.redactor.add_identifiers(document.obj for document in (*old.values(), *new.values()))
 
 
 def _diff(cfg: ActionConfig, opts: DeployOptions, plan: ReleasePlan, old: dict[str, Any],
@@ -185,6 +194,7 @@ def _uninstall_plan(cfg: ActionConfig, name: str, last: Release | None, current:
     plan = ReleasePlan(name, current.namespace, UNINSTALL, ReleaseDiff(), last, current)
     plan.chart_version = str(((current.chart or {}).get("metadata") or {}).get("version") or "")
     old = _stored(current, options, no_hooks=True)
+    _learn_identifiers(cfg, plan, old, {})
     stored = ReleaseDiff(MANIFEST, manifest_view(old, {}, options.context))
     if options.view == MANIFEST:
         plan.diff = stored
