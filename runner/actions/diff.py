@@ -88,7 +88,7 @@ def plan_release(cfg: ActionConfig, journal: Journal, request: DeployRequest, gi
     name = request.name
     last, current = _records(cfg, name)
     if not installed:
-        return _uninstall_plan(cfg, name, last, current, options)
+        return _uninstall_plan(cfg, journal, name, last, current, options)
     namespace = current.namespace if current is not None else cfg.namespace
     plan = ReleasePlan(name, namespace, UPGRADE if current is not None else INSTALL, ReleaseDiff(), last, current)
     if last is not None and last.info.status in PENDING_STATUSES:
@@ -107,6 +107,7 @@ def plan_release(cfg: ActionConfig, journal: Journal, request: DeployRequest, gi
                                          if options.include_tests or "test" not in h.events]
     new = rendered_documents(rendered.documents, hooks, namespace)
     old = _stored(current, options, request.no_hooks)
+    _learn_identifiers(journal, plan, old, new)
     plan.documents = new
     plan.chart_changed = current is None or _chart_json(current.chart) != _chart_json(rendered.chart_json)
     plan.values_changed = current is None or _normal(current.config) != _normal(prepared.release.config)
@@ -135,6 +136,14 @@ def _stored(release: Release | None, options: DiffOptions, no_hooks: bool) -> di
     hooks = [] if no_hooks else [(h.path, h.manifest) for h in release.hooks
                                  if options.include_tests or "test" not in h.events]
     return stored_documents(release.manifest, hooks, release.namespace)
+
+
+def _learn_identifiers(journal: Journal, plan: ReleasePlan, old: dict[str, Any], new: dict[str, Any]) -> None:
+    """What the diff names (the release, its objects, their data keys) is public: shown
+    intact by the redactor though a secret it learns, now or when a deploy follows, lies
+    inside it; so a plan names the objects as the deploy's report does."""
+    journal.redactor.add_public([plan.name, plan.namespace])
+    journal.redactor.add_identifiers(document.obj for document in (*old.values(), *new.values()))
 
 
 def _diff(cfg: ActionConfig, request: DeployRequest, plan: ReleasePlan, old: dict[str, Any],
@@ -167,14 +176,15 @@ def _live_changes(cfg: ActionConfig, request: DeployRequest, plan: ReleasePlan, 
     return live_view(old, new, live, removed, context)
 
 
-def _uninstall_plan(cfg: ActionConfig, name: str, last: Release | None, current: Release | None,
-                    options: DiffOptions) -> ReleasePlan:
+def _uninstall_plan(cfg: ActionConfig, journal: Journal, name: str, last: Release | None,
+                    current: Release | None, options: DiffOptions) -> ReleasePlan:
     """`installed: false`: every object of the deployed release goes (none: nothing to do)."""
     if current is None:
         return ReleasePlan(name, cfg.namespace, NONE, ReleaseDiff(), last, None)
     plan = ReleasePlan(name, current.namespace, UNINSTALL, ReleaseDiff(), last, current)
     plan.chart_version = str(((current.chart or {}).get("metadata") or {}).get("version") or "")
     old = _stored(current, options, no_hooks=True)
+    _learn_identifiers(journal, plan, old, {})
     stored = ReleaseDiff(MANIFEST, manifest_view(old, {}, options.context))
     if options.view == MANIFEST:
         plan.diff = stored

@@ -83,7 +83,8 @@ class RunOptions:
     # What hides secret values in every output (runner.release.redact), shared by the run's
     # releases: the caller fills it from the spec (add_secret_values), each release adds what
     # its deploy marks secret and what its last revision held at its secret paths (so a
-    # diff's old side is hidden too).
+    # diff's old side is hidden too); the releases' names and their objects' identifiers
+    # are public (a secret inside one is shown there: Redactor.add_public).
     redactor: Redactor = field(default_factory=Redactor)
     # A time.monotonic() by which every release has stopped (see the module's docstring).
     deadline: float | None = None
@@ -103,6 +104,8 @@ def run_spec(spec: LoadedSpec, context: RunContext, connect: Connect,
     """Run (or plan) every selected release of `spec`; `on_message(release, message)` hears
     what each deploy tells as it happens."""
     options = options or RunOptions()
+    # the spec names its releases and namespaces in every report: public, never masked
+    options.redactor.add_public(word for r in spec.releases for word in (r.name, r.namespace))
     started = time.monotonic()
     result = RunResult(spec.source, context.environment,
                        "plan" if options.plan else ("sync" if options.sync else "run"),

@@ -9,9 +9,12 @@ stored or sent; each is replaced by MASK. An action holds one
     redactor = Redactor()
     redactor.add_values(tree)        # every leaf the user marked secret: --secret-values
                                      # files and --set-file values (runner.chart.uservalues)
-    redactor.add_release(release)    # the data of every Secret of a release (manifest and hooks)
+    redactor.add_release(release)    # the data of every Secret of a release (manifest and hooks),
+                                     # and its identifiers (add_identifiers)
     redactor.add_manifest(text)      # ... of any manifest (a diff's old and new sides)
     redactor.add(value)              # one secret string
+    redactor.add_identifiers(objs)   # the public identifiers of objects (kind, name, data keys)
+    redactor.add_public(words)       # public words a secret's occurrence inside stays shown in
     redactor.redact(text)            # -> text with every secret form replaced by MASK
     redactor.redact_lines(lines)     # -> the same, line by line
     redactor.redact_data(tree)       # -> a copy of a JSON-like tree, its strings redacted
@@ -38,6 +41,20 @@ Values shorter than MIN_LENGTH (3) characters, booleans, nulls and the plain wor
 reads as such are not secrets to hide: masking "on" or "true" would hide ordinary
 text and reveal nothing. Longer values are masked wherever they appear, even inside
 a longer word: a secret may be printed glued to anything.
+
+Except inside a public identifier: the kinds, names and namespaces of a release's
+objects, the release's name and namespace, and the keys (not the values) of its Secrets'
+and ConfigMaps' data are shown by the cluster's metadata and `kubectl describe` to anyone
+who may list the objects, without reading a Secret. An occurrence of a secret form that
+lies inside an occurrence of a longer public word is left as it is (the Secret
+`elasticsearch-master-credentials` of a release whose username is `elastic` keeps its
+name, in every output), so every output names the release's objects as the cluster does,
+whatever secrets the redactor has learned (`run --plan`, which reads no Secret, and `run`
+name them alike). Nothing else is shown: the same value elsewhere, whole or glued to other
+text, in any form, is masked; a secret that contains a public word, or equals one, or
+begins inside one and goes beyond it, is masked whole (occurrences that overlap are
+masked as one). GitHub's `::add-mask::` (`forms()`) cannot be scoped: its log masking hides
+every form in the job's log, inside identifiers too.
 """
 
 from __future__ import annotations
@@ -66,7 +83,8 @@ class Redactor:
 
     def __init__(self, values: Iterable[str] = ()) -> None:
         self._forms: set[str] = set()
-        self._pattern: re.Pattern[str] | None = None
+        self._public: set[str] = set()
+        self._matcher: _Matcher | None = None  # made again once a form or word is added
         self._lock = threading.Lock()  # a run's releases add and redact at once
         self._listeners: list[Callable[[list[str]], None]] = []
         for value in values:
@@ -94,7 +112,7 @@ class Redactor:
             if not new:
                 return
             self._forms = self._forms | new  # a new set: a reader's copy stays whole
-            self._pattern = None
+            self._matcher = None
             listeners = list(self._listeners)
         # outside the lock (a listener may redact), before `add` returns: whatever is
         # printed once the value is known comes after its listeners heard it
@@ -112,10 +130,28 @@ class Redactor:
         else:
             self.add(tree)
 
+    def add_public(self, words: Iterable[str]) -> None:
+        """Public words (identifiers): a secret's occurrence inside one stays shown there."""
+        # a word no longer than the shortest secret can hold none
+        fresh = {word for word in words if isinstance(word, str) and len(word) > MIN_LENGTH}
+        with self._lock:
+            if fresh <= self._public:
+                return
+            self._public = self._public | fresh
+            self._matcher = None
+
+    def add_identifiers(self, objects: Iterable[Any]) -> None:
+        """The public identifiers of objects (parsed manifest documents): each one's kind,
+        name and namespace, and the keys of a Secret's or ConfigMap's data."""
+        self.add_public(word for obj in objects if isinstance(obj, dict) for word in _identifiers(obj))
+
     def add_manifest(self, manifest: str) -> None:
         """The data of every Secret in a multi-document manifest (`data` decoded from
-        base64, `stringData` as written). A manifest that does not parse adds nothing."""
-        for obj in _documents(manifest):
+        base64, `stringData` as written), and the identifiers of its objects. A manifest
+        that does not parse adds nothing."""
+        documents = _documents(manifest)
+        self.add_identifiers(documents)
+        for obj in documents:
             if obj.get("kind") != "Secret":
                 continue
             for item in (obj.get("data") or {}).values():
@@ -125,11 +161,12 @@ class Redactor:
                 self.add(item)
 
     def add_release(self, release: Release) -> None:
-        """The Secrets of a release: its manifest and its hooks'."""
+        """The Secrets of a release, its manifest's and its hooks', and its identifiers
+        (its name and namespace, its objects' and its hooks')."""
+        self.add_public([release.name, release.namespace])
         self.add_manifest(release.manifest)
         for hook in release.hooks:
-            if hook.kind == "Secret":
-                self.add_manifest(hook.manifest)
+            self.add_manifest(hook.manifest)
 
     # -- hiding ----------------------------------------------------------------------
 
@@ -176,7 +213,11 @@ class Redactor:
     def redact(self, text: str) -> str:
         if not self._forms or not text:
             return text
-        return self._compiled().sub(MASK, text)
+        shown, last = [], 0
+        for start, end in self._compiled().hidden_spans(text):
+            shown += [text[last:start], MASK]
+            last = end
+        return "".join(shown) + text[last:] if shown else text
 
     def redact_lines(self, lines: Iterable[str]) -> list[str]:
         return [self.redact(line) for line in lines]
@@ -190,12 +231,55 @@ class Redactor:
             return [self.redact_data(item) for item in tree]
         return tree
 
-    def _compiled(self) -> re.Pattern[str]:
+    def _compiled(self) -> _Matcher:
         with self._lock:
-            if self._pattern is None:
-                # Longest first: a whole base64 value wins over its aligned pieces.
-                self._pattern = re.compile("|".join(re.escape(form) for form in self.forms()))
-            return self._pattern
+            if self._matcher is None:
+                self._matcher = _Matcher(self._forms, self._public)
+            return self._matcher
+
+
+class _Matcher:
+    """Finds what to mask in a text, for one state of a Redactor's forms and public words."""
+
+    def __init__(self, forms: set[str], public: set[str]) -> None:
+        # Longest first: at an offset, a whole base64 value wins over its aligned pieces.
+        self._pattern = re.compile("|".join(re.escape(form) for form in sorted(forms, key=len, reverse=True)))
+        self._public = tuple(public)
+        self._shelters: dict[str, list[tuple[str, int]]] = {}  # form -> (longer public word, offset in it)
+
+    def hidden_spans(self, text: str) -> list[tuple[int, int]]:
+        """The spans of `text` to mask, in order and apart: every occurrence of a form not
+        inside an occurrence of a longer public word, overlapping ones joined into one."""
+        spans: list[tuple[int, int]] = []
+        found = self._pattern.search(text)
+        while found is not None:
+            start, end = found.span()  # the longest form starting at `start`
+            if not self._sheltered(text, found.group(), start):
+                if spans and start < spans[-1][1]:
+                    spans[-1] = (spans[-1][0], max(end, spans[-1][1]))
+                else:
+                    spans.append((start, end))
+            # on from the next offset: an occurrence may begin inside this one and go further
+            found = self._pattern.search(text, start + 1)
+        return spans
+
+    def _sheltered(self, text: str, form: str, start: int) -> bool:
+        """Whether `form`, found at `start`, lies inside an occurrence of a longer public word.
+        (The longest form at an offset decides: a shorter one there lies inside it.)"""
+        shelters = self._shelters.get(form)
+        if shelters is None:  # a dict's get and set hold under threads; computing twice is harmless
+            shelters = self._shelters[form] = [(word, offset) for word in self._public if len(word) > len(form)
+                                               for offset in _offsets(form, word)]
+        return any(offset <= start and text.startswith(word, start - offset) for word, offset in shelters)
+
+
+def _offsets(part: str, word: str) -> list[int]:
+    """Every offset of `part` in `word` (overlapping ones too)."""
+    found, at = [], word.find(part)
+    while at >= 0:
+        found.append(at)
+        at = word.find(part, at + 1)
+    return found
 
 
 def _text(value: Any) -> str:
@@ -234,6 +318,19 @@ def _aligned_pieces(data: bytes, encode: Any) -> list[str]:
         last = len(padded) // 3 * 4  # a last, partial group mixes in the bytes after it
         pieces += [encoded[first:last], encoded[first:], encoded[first:].rstrip("=")]
     return pieces
+
+
+def _identifiers(obj: dict[str, Any]) -> list[str]:
+    """What the cluster shows of an object without reading it: kind, name, namespace, and
+    the keys of its data (a Secret's or ConfigMap's)."""
+    metadata = obj.get("metadata")
+    metadata = metadata if isinstance(metadata, dict) else {}
+    words = [obj.get("kind"), metadata.get("name"), metadata.get("namespace")]
+    if obj.get("kind") in ("Secret", "ConfigMap"):
+        for field in ("data", "stringData", "binaryData"):
+            keys = obj.get(field)
+            words += list(keys) if isinstance(keys, dict) else []
+    return [word for word in words if isinstance(word, str)]
 
 
 def _decoded(item: Any) -> str | None:

@@ -463,13 +463,13 @@ def run_helm_lint(args: list[str], cwd: Path) -> Run:
 
 
 def run_our_lint(args: list[str], cwd: Path) -> Run:
-    """Our CLI in process, exactly as a user would call it."""
+    """Our CLI in process, as a user calls it through a `helm` link."""
     from runner.cli import main
 
     out, err = io.StringIO(), io.StringIO()
     with contextlib.chdir(cwd), contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         try:
-            code = main(["lint", *args])
+            code = main(["lint", *args], program="helm")  # as a `helm` link, so usage lines match
         except SystemExit as exit_:
             code = exit_.code if isinstance(exit_.code, int) else 1
         except Exception as exc:  # an internal failure is a difference, not a crash

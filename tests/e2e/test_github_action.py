@@ -192,7 +192,10 @@ def test_pull_request_preview_lifecycle(cluster: Any, repository: tuple[Path, st
         info = space.get(name)
         assert info is not None and info.labels == {preview.PREVIEW_LABEL: "true",
                                                     preview.PR_LABEL: str(number),
-                                                    "kubernetes.io/metadata.name": name}
+                                                    "kubernetes.io/metadata.name": name,
+                                                    # the releases' install --create-namespace,
+                                                    # a server-side apply as Helm 4's: its label
+                                                    "name": name}
         assert info.annotations[preview.HEAD_SHA_ANNOTATION] == head
         assert info.annotations[preview.REPOSITORY_ANNOTATION] == "Codertocat/Hello-World"
         config = get_object(cluster, f"/api/v1/namespaces/{name}/configmaps/web-config")

@@ -281,14 +281,14 @@ data:
 """
 
 
-def _secret_run(world, spec_text: str):
+def _secret_run(world, spec_text: str, **run_options):
     """A run as `deploy-runner run` makes it: one redactor, filled from the spec first."""
     from runner.actions.run import add_secret_values
 
     root, _, _, connect = world
     (root / "deploy-runner.yaml").write_text(spec_text)
     spec = parse_spec(spec_text, "deploy-runner.yaml", str(root), context=RunContext(), default_namespace="ns")
-    options = RunOptions()
+    options = RunOptions(**run_options)
     add_secret_values(options.redactor, spec.releases)
     result = run_spec(spec, RunContext(), connect, options)
     return json.dumps(options.redactor.redact_data(result.to_json()))
@@ -312,6 +312,40 @@ def test_one_redactor_hides_what_any_release_or_revision_holds_secret(world):
     for shown in (first, second):
         for secret in ("db-token-from-set", "old-s3cret-message", "new-s3cret-message"):
             assert secret not in shown
+
+
+CREDENTIALS = """apiVersion: v1
+kind: Secret
+metadata:
+  name: {{ .Release.Name }}-master-credentials
+stringData:
+  username: elastic
+---
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: {{ .Release.Name }}-settings
+data:
+  login: elastic
+"""
+
+
+def test_plan_and_run_name_objects_alike_though_a_secret_lies_inside_the_names(world):
+    """elasticsearch's username `elastic`, a Secret's value the deploy learns (the plan
+    reads none), is inside the release's and its objects' names: both keep them whole; the
+    value itself stays hidden wherever else it shows."""
+    root, _, _, _ = world
+    (root / "chart" / "templates" / "secret.yaml").write_text(CREDENTIALS)
+    spec_text = "releases:\n- name: elasticsearch\n  namespace: elastic-stack\n  chart: ./chart\n"
+    names = {}
+    for step, options in (("plan", {"plan": True}), ("run", {})):
+        [release] = json.loads(_secret_run(world, spec_text, **options))["releases"]
+        assert (release["name"], release["namespace"]) == ("elasticsearch", "elastic-stack")
+        names[step] = sorted(f"{c['kind']}/{c['name']}" for c in release["diff"]["changes"])
+        diff = "".join(c["diff"] for c in release["diff"]["changes"])
+    assert names["plan"] == names["run"] == [
+        "ConfigMap/elasticsearch-config", "ConfigMap/elasticsearch-settings", "Secret/elasticsearch-master-credentials"]
+    assert "elastic\n" not in diff and f"login: {MASK}" in diff
 
 
 def _chart_version(world, version: str) -> None:

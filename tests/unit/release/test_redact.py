@@ -190,3 +190,157 @@ def test_an_error_keeps_its_text_and_exit_code_with_the_secrets_hidden() -> None
     assert str(bug) == f"internal error: KeyError: '{MASK}'"
     with pytest.raises(RunnerError, match=r"stopped: \[REDACTED\]$"), redactor.hiding_errors():
         raise RuntimeError(f"stopped: {CANARY}")
+
+
+# -- public identifiers: a secret inside one is shown there, nowhere else ------------------
+
+CREDENTIALS = """\
+apiVersion: v1
+kind: Secret
+metadata: {name: elasticsearch-master-credentials, namespace: search}
+data:
+  username: ZWxhc3RpYw==
+  password: UzNjcjN0LXB3
+---
+apiVersion: v1
+kind: Secret
+metadata: {name: grafana}
+stringData:
+  admin-user: admin
+  admin-password: hunter22
+"""
+
+
+def _learned(manifest: str = CREDENTIALS) -> Redactor:
+    redactor = Redactor()
+    redactor.add_manifest(manifest)
+    return redactor
+
+
+def test_a_secret_inside_an_objects_name_or_a_data_key_is_shown_there() -> None:
+    """`elastic` (a username) inside the name of the Secret holding it, `admin` inside the
+    keys of grafana's Secret: the cluster shows these to anyone who lists the objects."""
+    redactor = _learned()
+
+    for text in ("Secret/elasticsearch-master-credentials",
+                 "search, elasticsearch-master-credentials, Secret (v1) has changed:",
+                 "+   admin-password: '++++++++'", "  admin-user:"):
+        assert redactor.redact(text) == text
+    assert redactor.redact("- name: elasticsearch-master-credentials\n  key: admin-user\n") == \
+        "- name: elasticsearch-master-credentials\n  key: admin-user\n"
+
+
+def test_the_same_secret_elsewhere_is_masked_even_glued_to_other_text() -> None:
+    redactor = _learned()
+
+    assert redactor.redact("login elastic / S3cr3t-pw") == f"login {MASK} / {MASK}"
+    assert redactor.redact("docker.elastic.co/elasticity") == f"docker.{MASK}.co/{MASK}ity"
+    assert redactor.redact("admin-user: admin") == f"admin-user: {MASK}"
+    assert redactor.redact("Secret/elasticsearch-master-credentials holds elastic") == \
+        f"Secret/elasticsearch-master-credentials holds {MASK}"
+    # near an identifier is not inside one
+    assert redactor.redact("adminuser admin_password") == f"{MASK}user {MASK}_password"
+
+
+def test_base64_forms_of_a_secret_are_masked_beside_an_identifier() -> None:
+    redactor = _learned()
+    whole = base64.b64encode(b"elastic").decode()
+    inside = base64.b64encode(b"user:elastic").decode()
+
+    assert redactor.redact(f"elasticsearch-master-credentials {whole}") == f"elasticsearch-master-credentials {MASK}"
+    assert "elastic" not in base64.b64decode(redactor.redact(inside).replace(MASK, "") + "===").decode(errors="replace")
+    assert redactor.redact(f"username: {whole}") == f"username: {MASK}"
+
+
+def test_a_secret_holding_or_equal_to_an_identifier_is_masked_whole() -> None:
+    redactor = _learned(CREDENTIALS + """\
+---
+apiVersion: v1
+kind: Secret
+metadata: {name: tokens}
+stringData:
+  elasticsearch-master-credentials-backup: elasticsearch-master-credentials-backup
+  overlap: credentials-and-more
+""")
+
+    assert redactor.redact("elasticsearch-master-credentials-backup") == MASK
+    # overlapping the end of an identifier: the whole secret goes, the identifier's start stays
+    assert redactor.redact("elasticsearch-master-credentials-and-more") == f"elasticsearch-master-{MASK}"
+
+
+def test_a_secret_overlapping_a_sheltered_one_is_still_found_and_masked() -> None:
+    """`elasticsearch-m` lies inside the identifier and stays; `search-master-pw9` starts
+    inside it and goes further: masked whole, and secrets that overlap go as one."""
+    redactor = Redactor(["elasticsearch-m", "search-master-pw9", "first-half", "half-and-more"])
+    redactor.add_public(["elasticsearch-master"])
+
+    assert redactor.redact("elasticsearch-master") == "elasticsearch-master"
+    assert redactor.redact("elasticsearch-master-pw9") == f"elastic{MASK}"
+    assert redactor.redact("a first-half-and-more b") == f"a {MASK} b"
+
+
+def test_a_releases_name_namespace_and_hooks_are_identifiers() -> None:
+    hook = Hook(name="elastic-setup", kind="Job", path="t/h.yaml", events=["post-install"],
+                manifest="apiVersion: batch/v1\nkind: Job\nmetadata: {name: elasticsearch-setup}\n")
+    release = Release(name="elasticsearch", namespace="elastic-stack", version=1, info=Info(),
+                      manifest=CREDENTIALS, hooks=[hook])
+    redactor = Redactor()
+    redactor.add_release(release)
+
+    shown = "pod elasticsearch-setup-x7k2p in elastic-stack of release elasticsearch"
+    assert redactor.redact(shown) == shown
+    assert redactor.redact("elastic") == MASK
+
+
+def test_identifiers_learned_alone_shelter_what_is_learned_later() -> None:
+    """A plan learns the identifiers of what it diffs and no Secret; a deploy learns the
+    Secret after: the objects keep the names the plan gave them."""
+    from runner.encoding import goyaml
+
+    redactor = Redactor()
+    redactor.add_identifiers(goyaml.load_all(CREDENTIALS))
+    assert redactor.redact("Secret/elasticsearch-master-credentials elastic") == \
+        "Secret/elasticsearch-master-credentials elastic"
+    redactor.add("elastic")
+    assert redactor.redact("Secret/elasticsearch-master-credentials elastic") == \
+        f"Secret/elasticsearch-master-credentials {MASK}"
+
+
+def test_redact_data_keeps_identifiers_in_every_string() -> None:
+    redactor = _learned()
+    data = {"changes": [{"kind": "Secret", "name": "elasticsearch-master-credentials",
+                         "diff": "  username: elastic\n  admin-password: hunter22\n"}]}
+
+    assert redactor.redact_data(data) == {"changes": [{
+        "kind": "Secret", "name": "elasticsearch-master-credentials",
+        "diff": f"  username: {MASK}\n  admin-password: {MASK}\n"}]}
+
+
+def test_identifiers_can_be_learned_while_other_threads_redact() -> None:
+    """Releases learn their identifiers and secrets while others print: a secret outside
+    identifiers is masked throughout, one inside a known identifier never."""
+    import threading
+
+    redactor = _learned()
+    errors: list[BaseException] = []
+
+    def learn() -> None:
+        for n in range(300):
+            redactor.add_public([f"object-number-{n}"])
+            redactor.add(f"secret-number-{n}")
+
+    def redact() -> None:
+        try:
+            for _ in range(300):
+                assert redactor.redact("elasticsearch-master-credentials elastic") == \
+                    f"elasticsearch-master-credentials {MASK}"
+        except BaseException as err:  # noqa: BLE001 - reported by the main thread
+            errors.append(err)
+
+    threads = [threading.Thread(target=learn), *(threading.Thread(target=redact) for _ in range(3))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not errors
+    assert redactor.redact("object-number-299 secret-number-299") == f"object-number-299 {MASK}"
