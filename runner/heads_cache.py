@@ -18,7 +18,7 @@ here imports PyYAML when reading spans back.
 
 from __future__ import annotations
 
-from runner.encoding.goyaml import Timestamp, resolve_plain
+from runner.encoding.yamlresolve import Timestamp, resolve_plain
 
 TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:

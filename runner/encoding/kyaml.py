@@ -25,8 +25,8 @@ from dataclasses import dataclass, field
 from yaml import YAMLError, events
 from yaml._yaml import CParser
 
-from runner.encoding.goyaml import _error_text
 from runner.encoding.yamlemit import _Emitter, _is_simple_key
+from runner.encoding.yamlerrors import error_text
 from runner.encoding.yamlstyle import (
     BREAKS,
     DOUBLE,
@@ -134,7 +134,7 @@ def _decode_first(text: str) -> Node | None:
         builder = _Builder(text)
         return builder.document(parser)
     except YAMLError as exc:
-        raise KyamlError(f"MalformedYAMLError: {_error_text(exc, text)}") from None
+        raise KyamlError(f"MalformedYAMLError: {error_text(exc, text)}") from None
     finally:
         parser.dispose()
 
