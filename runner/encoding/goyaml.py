@@ -135,16 +135,6 @@ def load_all(data: str | bytes, *, ints: bool = False) -> list[Any]:
     return yamldecode.all_documents(text, ints)
 
 
-_JSON_KIND = {
-    bool: "bool",
-    str: "string",
-    float: "number",
-    int: "number",
-    list: "array",
-    dict: "object",
-}
-
-
 def load_into(data: str | bytes, target: type) -> Any:
     """sigs.k8s.io/yaml.Unmarshal into *map[string]interface{} (dict) or *[]interface{} (list).
 
@@ -156,8 +146,10 @@ def load_into(data: str | bytes, target: type) -> Any:
         return target()
     if isinstance(value, target):
         return value
+    from runner.encoding.gojson import json_kind
+
     go_target = "map[string]interface {}" if target is dict else "[]interface {}"
-    kind = _JSON_KIND.get(type(value), "object")
+    kind = json_kind(value)
     raise GoYAMLError(
         f"while decoding JSON: json: cannot unmarshal {kind} into Go value of type {go_target}",
         stage="error unmarshaling JSON",

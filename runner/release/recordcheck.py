@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 
-from runner.chart.chartfile import json_kind
+from runner.encoding.gojson import json_kind
 
 TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
