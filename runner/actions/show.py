@@ -30,7 +30,7 @@ def show(chart: Any, output: str) -> bytes:
 
 def chart_yaml(chart: Any) -> str:
     """sigs.k8s.io/yaml.Marshal of the chart's Metadata (JSON names, omitempty, sorted)."""
-    from runner.chart.sources.gostructs import metadata_struct
+    from runner.chart.gostructs import metadata_struct
     from runner.encoding.goyaml import dump
 
     return dump(metadata_struct(chart.metadata).as_map())

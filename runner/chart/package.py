@@ -21,8 +21,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from runner.chart.errors import ChartError
+from runner.chart.gostructs import lock_struct, metadata_struct
 from runner.chart.model import API_VERSION_V1, API_VERSION_V2, Chart
-from runner.chart.sources.gostructs import lock_struct, metadata_struct
 from runner.encoding.yamlemit import dump
 from runner.funcs import semver
 

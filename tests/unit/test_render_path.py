@@ -38,8 +38,8 @@ RENDER_PATH_MODULES = (
 )
 # Inside those packages, but loaded only by other commands or by a run that pays far more
 # elsewhere (a download, a post-renderer process).
-OUTSIDE = ("runner.chart.sources", "runner.chart.package", "runner.encoding.kyaml",
-           "runner.encoding.uitable")
+OUTSIDE = ("runner.chart.sources", "runner.chart.package", "runner.chart.gostructs",
+           "runner.encoding.kyaml", "runner.encoding.uitable")
 
 RUN_TIME_BANNED = {"typing", "typing_extensions", "dataclasses"}  # anywhere outside TYPE_CHECKING
 MODULE_LEVEL_BANNED = {"inspect"}  # a function may import it for a rare case

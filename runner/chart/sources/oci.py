@@ -18,8 +18,8 @@ import tempfile
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from runner.chart import gostructs
 from runner.chart.model import Metadata
-from runner.chart.sources import gostructs
 from runner.chart.sources.errors import SourceError
 from runner.encoding.gojson import time_text
 from runner.funcs import semver

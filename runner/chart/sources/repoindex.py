@@ -19,9 +19,9 @@ import re
 from pathlib import Path
 from urllib.parse import quote, urlsplit, urlunsplit
 
+from runner.chart.gostructs import Struct, metadata_struct
 from runner.chart.sources.errors import SourceError
 from runner.chart.sources.fileutil import atomic_write_file
-from runner.chart.sources.gostructs import Struct, metadata_struct
 from runner.chart.sources.index import compare_versions
 from runner.encoding.gojson import time_text
 
