@@ -347,7 +347,7 @@ def sort_manifests(
                 continue
             hook = _as_hook(head, path, chunk, smap)
             if hook is None:
-                warnings.append(f'level=INFO msg="skipping unknown hooks" hookTypes={_slog_value(hook_types)}')
+                warnings.append(_unknown_hooks(hook_types))
                 if on_warning is not None:
                     on_warning(warnings[-1])
             else:
@@ -360,11 +360,10 @@ def sort_manifests(
     )
 
 
-def _slog_value(text: str) -> str:
-    """log/slog's TextHandler quotes values that are empty or hold spaces, '=', '"' or controls."""
-    if text and all(c.isprintable() and c not in ' ="' for c in text):
-        return text
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+def _unknown_hooks(hook_types: str) -> str:
+    from runner.golang.slog import text_line
+
+    return text_line("INFO", "skipping unknown hooks", {"hookTypes": hook_types})
 
 
 def _hook_annotation(head: Head) -> str | None:

@@ -82,9 +82,9 @@ def handle_repo(args: Namespace) -> int:
 
 def build_index(every_version: bool) -> dict[str, tuple[str, Any]]:
     """search.Index.AddRepo over each repository's cached index: key -> (line, chart)."""
-    from runner.chart.sources.index import slog_value
     from runner.chart.sources.paths import HelmPaths
     from runner.chart.sources.repofile import load_repo_file
+    from runner.golang.slog import text_line
 
     paths = HelmPaths.from_env()
     repositories = load_repo_file(paths.repository_config).repositories
@@ -95,8 +95,8 @@ def build_index(every_version: bool) -> dict[str, tuple[str, Any]]:
         try:
             index = load_index_file(paths.index_file(entry.name))
         except RunnerError as err:
-            print(f'level=WARN msg="repo is corrupt or missing" repo={slog_value(entry.name)} '
-                  f"error={slog_value(str(err))}", file=sys.stderr)
+            print(text_line("WARN", "repo is corrupt or missing", {"repo": entry.name, "error": str(err)}),
+                  file=sys.stderr)
             continue
         for name, versions in index.entries.items():
             for chart in versions if every_version else versions[:1]:

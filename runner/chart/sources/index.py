@@ -10,6 +10,8 @@ from urllib.parse import urljoin, urlsplit, urlunsplit
 from runner.chart.sources.errors import SourceError
 from runner.encoding import goyaml
 from runner.funcs import semver
+from runner.golang.slog import text_line
+from runner.golang.strconv import quote
 
 TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
@@ -82,20 +84,10 @@ def _matches(constraint: semver.Constraints, version: str) -> bool:
         return False
 
 
-_SLOG_ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\t": "\\t", "\r": "\\r"}
-
-
-def slog_value(text: str) -> str:
-    """A value as log/slog's TextHandler writes it: quoted when empty or holding space, '=', '"' or controls."""
-    if text and not any(c in ' ="' or ord(c) < 0x20 or c == "\x7f" for c in text):
-        return text
-    return '"' + "".join(_SLOG_ESCAPES.get(c, c) for c in text) + '"'
-
-
 def _warn_closest(name: str, requested: str, selected: str) -> None:
     print(
-        'level=WARN msg="unable to find exact version requested; falling back to closest available version" '
-        f"chart={slog_value(name)} requested={slog_value(requested)} selected={slog_value(selected)}",
+        text_line("WARN", "unable to find exact version requested; falling back to closest available version",
+                  {"chart": name, "requested": requested, "selected": selected}),
         file=sys.stderr,
     )
 
@@ -122,12 +114,12 @@ def _valid_versions(name: str, items: list[Any], source: str) -> list[ChartVersi
     kept: list[ChartVersion] = []
     for item in reversed(items):
         if not isinstance(item, dict):
-            _warn_skip(f"skipping loading invalid entry for chart {_go_q(name)} from {source}: empty entry")
+            _warn_skip(f"skipping loading invalid entry for chart {quote(name)} from {source}: empty entry")
             continue
         cv = ChartVersion.from_map(item)
         problem = _invalid(cv)
         if problem:
-            _warn_skip(f"skipping loading invalid entry for chart {_go_q(name)} {_go_q(cv.version)} "
+            _warn_skip(f"skipping loading invalid entry for chart {quote(name)} {quote(cv.version)} "
                        f"from {source}: validation: {problem}")
             continue
         kept.append(cv)
@@ -143,16 +135,12 @@ def _invalid(cv: ChartVersion) -> str:
     try:
         semver.new_version(cv.version)
     except semver.SemverError:
-        return f"chart.metadata.version {_go_q(cv.version)} is invalid"
+        return f"chart.metadata.version {quote(cv.version)} is invalid"
     return ""
 
 
-def _go_q(text: str) -> str:
-    return '"' + "".join(_SLOG_ESCAPES.get(c, c) for c in text) + '"'
-
-
 def _warn_skip(message: str) -> None:
-    print(f"level=WARN msg={slog_value(message)}", file=sys.stderr)
+    print(text_line("WARN", message), file=sys.stderr)
 
 
 def compare_versions(a: ChartVersion, b: ChartVersion) -> int:

@@ -15,7 +15,7 @@ from runner.chart.package import PackageOptions, gzip_with_header, package_chart
 from runner.chart.sources import oci
 from runner.chart.sources.errors import SourceError
 from runner.chart.sources.http import HttpOptions
-from runner.chart.sources.index import load_index, resolve_reference_url, slog_value
+from runner.chart.sources.index import load_index, resolve_reference_url
 from runner.chart.sources.lockfile import hash_req
 from runner.chart.sources.paths import HelmPaths
 from runner.chart.sources.repofile import Entry, RepoFile, load_repo_file, write_repo_file
@@ -113,15 +113,6 @@ def test_table_pads_every_cell_like_uitable() -> None:
     text = render_table([["NAME", "URL"], ["stable", "http://x"]])
     assert text == "NAME  \tURL     \nstable\thttp://x"
     assert render_table([["a" * 10]], max_col_width=6) == "aaa..."
-
-
-def test_slog_values_are_quoted_when_needed() -> None:
-    assert [slog_value(v) for v in ("1.0", ">=1 <2", "", 'a"b')] == [
-        "1.0",
-        '">=1 <2"',
-        '""',
-        '"a\\"b"',
-    ]
 
 
 def test_repositories_file_round_trips(tmp_path: Path) -> None:
