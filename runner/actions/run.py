@@ -451,7 +451,7 @@ def release_request(release: ReleaseSpec, wait_for_lock: float = 0.0, source: st
 
 def _older_than_deployed(plan: ReleasePlan) -> str:
     """Why a chart older than the deployed revision's is not deployed ("" when it is not)."""
-    from runner.funcs import semver
+    from runner.golang import semver
 
     if plan.current is None or not plan.chart_version:
         return ""

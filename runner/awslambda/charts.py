@@ -24,7 +24,7 @@ from typing import Any
 
 from runner.aws.lambda_events import Push
 from runner.errors import RunnerError
-from runner.funcs import semver
+from runner.golang import semver
 
 SOURCE_ANNOTATION = "org.opencontainers.image.source"
 REVISION_ANNOTATION = "org.opencontainers.image.revision"

@@ -240,7 +240,7 @@ def sanitize(text: str) -> str:
 
 def is_loose_semver(version: str) -> bool:
     """Masterminds semver's NewVersion acceptance (what Helm checks chart versions with)."""
-    from runner.funcs.semver import SemverError, new_version  # most charts load it anyway
+    from runner.golang.semver import SemverError, new_version  # most charts load it anyway
 
     try:
         new_version(version)

@@ -153,7 +153,7 @@ def search(lines: dict[str, tuple[str, Any]], term: str, regexp: bool) -> list[R
 
 def _order(result: Result) -> tuple[int, str, Any]:
     """scoreSorter: score, then name, then the newest version first."""
-    from runner.funcs import semver
+    from runner.golang import semver
 
     try:
         newest_first: Any = _Descending(semver.new_version(result.chart.version))
@@ -171,7 +171,7 @@ class _Descending:
         self.version = version
 
     def __lt__(self, other: _Descending) -> bool:
-        from runner.funcs import semver
+        from runner.golang import semver
 
         if self.version is None or other.version is None:
             return other.version is None and self.version is not None
@@ -180,7 +180,7 @@ class _Descending:
 
 def apply_constraint(results: list[Result], version: str, every_version: bool) -> list[Result]:
     """The versions the constraint admits; without --versions, each chart's first only."""
-    from runner.funcs import semver
+    from runner.golang import semver
 
     try:
         constraint = semver.new_constraint(version)

@@ -32,7 +32,7 @@ from runner.chart.sources.repo import (
     load_cached_index,
 )
 from runner.chart.sources.repofile import Entry, load_repo_file
-from runner.funcs import semver
+from runner.golang import semver
 
 TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:

@@ -9,7 +9,7 @@ import re
 from runner.chart.errors import ChartError
 from runner.chart.model import Chart, Dependency
 from runner.encoding.uitable import render_table
-from runner.funcs import semver
+from runner.golang import semver
 
 TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:

@@ -9,7 +9,7 @@ from urllib.parse import urljoin, urlsplit, urlunsplit
 
 from runner.chart.sources.errors import SourceError
 from runner.encoding import goyaml
-from runner.funcs import semver
+from runner.golang import semver
 from runner.golang.slog import text_line
 from runner.golang.strconv import quote
 

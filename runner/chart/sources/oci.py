@@ -22,7 +22,7 @@ from runner.chart import gostructs
 from runner.chart.model import Metadata
 from runner.chart.sources.errors import SourceError
 from runner.encoding.gojson import time_text
-from runner.funcs import semver
+from runner.golang import semver
 
 TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
