@@ -103,8 +103,9 @@ def handle_push(args: Namespace) -> int:
     if not Path(chart_path).exists():
         raise RunnerError(f"{chart_path}: no such file")
     chart = load_archive_file(Path(chart_path))
-    options = oci.OciOptions(args.plain_http, args.insecure_skip_tls_verify, args.ca_file,
-                             args.cert_file, args.key_file, args.username, args.password)
+    options = oci.OciOptions(plain_http=args.plain_http, insecure_skip_tls_verify=args.insecure_skip_tls_verify,
+                             ca_file=args.ca_file, cert_file=args.cert_file, key_file=args.key_file,
+                             username=args.username, password=args.password)
     prov_path = Path(f"{chart_path}.prov")
     prov = prov_path.read_bytes() if prov_path.is_file() else None
     pushed = oci.push(Path(chart_path).read_bytes(), chart.metadata, remote, options, prov)

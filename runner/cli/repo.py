@@ -62,8 +62,10 @@ def handle_add(args: Namespace) -> int:
     if "/" in name:
         raise RunnerError(f"repository name ({name}) contains '/', please specify a different name without '/'")
     paths = HelmPaths.from_env()
-    entry = Entry(name, url, args.username, args.password, args.cert_file, args.key_file,
-                  args.ca_file, args.insecure_skip_tls_verify, args.pass_credentials)
+    entry = Entry(name=name, url=url, username=args.username, password=args.password,
+                  cert_file=args.cert_file, key_file=args.key_file, ca_file=args.ca_file,
+                  insecure_skip_tls_verify=args.insecure_skip_tls_verify,
+                  pass_credentials_all=args.pass_credentials)
     with locked(paths.repository_config):
         repo_file = load_repo_file(paths.repository_config)
         existing = repo_file.get(name)

@@ -17,6 +17,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from runner.chart.sources import getters, http, oci
+from runner.chart.sources.connection import ConnectionOptions
 from runner.chart.sources.errors import SourceError
 from runner.chart.sources.index import ChartVersion, IndexFile, resolve_reference_url
 from runner.chart.sources.paths import HelmPaths
@@ -30,18 +31,11 @@ from runner.chart.sources.repofile import Entry, load_repo_file
 
 
 @dataclass(frozen=True)
-class SourceOptions:
-    """Helm's ChartPathOptions: where to look and how to connect."""
+class SourceOptions(ConnectionOptions):
+    """Helm's ChartPathOptions: where to look (and, from ConnectionOptions, how to connect)."""
 
     version: str = ""
     repo_url: str = ""
-    username: str = ""
-    password: str = ""
-    ca_file: str = ""
-    cert_file: str = ""
-    key_file: str = ""
-    insecure_skip_tls_verify: bool = False
-    pass_credentials_all: bool = False
     plain_http: bool = False
     verify: bool = False
     keyring: str = ""
@@ -50,15 +44,7 @@ class SourceOptions:
         return http_options(_entry_with_flags(Entry(url=credentials_url), self))
 
     def oci(self) -> oci.OciOptions:
-        return oci.OciOptions(
-            self.plain_http,
-            self.insecure_skip_tls_verify,
-            self.ca_file,
-            self.cert_file,
-            self.key_file,
-            self.username,
-            self.password,
-        )
+        return oci.OciOptions(plain_http=self.plain_http, **self.connection_fields())
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
+from runner.chart.sources.connection import ConnectionOptions
 from runner.chart.sources.errors import SourceError
 
 TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
@@ -20,16 +21,9 @@ TIMEOUT_SECONDS = 120.0
 
 
 @dataclass(frozen=True)
-class HttpOptions:
+class HttpOptions(ConnectionOptions):
     """Credentials and TLS settings of one request (getter.Options)."""
 
-    username: str = ""
-    password: str = ""
-    ca_file: str = ""
-    cert_file: str = ""
-    key_file: str = ""
-    insecure_skip_tls_verify: bool = False
-    pass_credentials_all: bool = False
     # Credentials go only to this URL's host unless pass_credentials_all (Helm's repo URL).
     credentials_url: str = ""
 

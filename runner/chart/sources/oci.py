@@ -20,6 +20,7 @@ from pathlib import Path
 
 from runner.chart import gostructs
 from runner.chart.model import Metadata
+from runner.chart.sources.connection import ConnectionOptions
 from runner.chart.sources.errors import SourceError
 from runner.encoding.gojson import time_text
 from runner.golang import semver
@@ -42,16 +43,10 @@ a plus (+) when pulling from a registry."""
 
 
 @dataclass(frozen=True)
-class OciOptions:
+class OciOptions(ConnectionOptions):
     """Transport and credentials for one registry (Helm's registry client options)."""
 
     plain_http: bool = False
-    insecure_skip_tls_verify: bool = False
-    ca_file: str = ""
-    cert_file: str = ""
-    key_file: str = ""
-    username: str = ""
-    password: str = ""
 
 
 @dataclass(frozen=True)

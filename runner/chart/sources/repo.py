@@ -19,16 +19,7 @@ def index_url(repo_url: str) -> str:
 
 
 def http_options(entry: Entry) -> http.HttpOptions:
-    return http.HttpOptions(
-        username=entry.username,
-        password=entry.password,
-        ca_file=entry.ca_file,
-        cert_file=entry.cert_file,
-        key_file=entry.key_file,
-        insecure_skip_tls_verify=entry.insecure_skip_tls_verify,
-        pass_credentials_all=entry.pass_credentials_all,
-        credentials_url=entry.url,
-    )
+    return http.HttpOptions(**entry.connection_fields(), credentials_url=entry.url)
 
 
 def check_scheme(url: str) -> None:
