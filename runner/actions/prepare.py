@@ -61,9 +61,8 @@ from runner.release.storage import ReleaseNotFoundError
 from runner.release.storage.storage import DEFAULT_HISTORY_MAX
 
 if TYPE_CHECKING:
-    from typing import TextIO
-
     from runner.chart.sources.downloader import SourceOptions
+    from runner.chart.sources.messages import Say
 
 
 @dataclass
@@ -184,19 +183,20 @@ class Plan:
         return self.previous is None
 
 
-def chart_input(request: DeployRequest, out: TextIO | None = None, *, secrets: bool = True) -> ChartInput:
+def chart_input(request: DeployRequest, say: Say, *, secrets: bool = True) -> ChartInput:
     """LocateChart, then (a chart directory, --dependency-update) its dependencies updated,
     then the values merged: in Helm's order, so the same bad input fails first where Helm's
-    does. `out` gets the dependency update's progress (None: standard output). `secrets`:
+    does. What fetching says (a registry's `Pulled:` report, the dependency update's
+    progress) goes to `say` (runner.chart.sources.messages). `secrets`:
     what the values flags mark secret is kept (--secret-values files, --set-file contents);
     a spec's run has its own (its releases' secretValues: runner.actions.run), and a spec's
     set files are not secret."""
     from runner.actions.template import locate_chart
     from runner.chart.uservalues import merge_options, read_values_file
 
-    path = locate_chart(request.chart, request.source)
+    path = locate_chart(request.chart, request.source, say)
     if request.dependency_update and os.path.isdir(path):
-        _update_dependencies(path, request.source, out)
+        _update_dependencies(path, request.source, say)
     inline = request.inline_values
 
     def read(name: str) -> bytes:
@@ -207,15 +207,14 @@ def chart_input(request: DeployRequest, out: TextIO | None = None, *, secrets: b
     return ChartInput(path, values, secret_values)
 
 
-def _update_dependencies(path: str, source: SourceOptions | None, out: TextIO | None) -> None:
+def _update_dependencies(path: str, source: SourceOptions | None, say: Say) -> None:
     from pathlib import Path
 
     from runner.chart.sources.dependency import Manager
     from runner.chart.sources.downloader import SourceOptions
     from runner.chart.sources.paths import HelmPaths
 
-    shown = {} if out is None else {"out": out}
-    Manager(Path(path), source or SourceOptions(), HelmPaths.from_env(), skip_refresh=False, **shown).update()
+    Manager(Path(path), source or SourceOptions(), HelmPaths.from_env(), skip_refresh=False, say=say).update()
 
 
 def debug_dependencies(journal: Journal, chart: Any) -> None:

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from runner.chart.sources.downloader import SourceOptions
+from runner.chart.sources.messages import Say
 from runner.errors import RunnerError
 
 
@@ -24,15 +25,16 @@ class PullOptions:
     prov: bool = False  # fetch the provenance file without verifying
 
 
-def pull(chart_ref: str, opts: PullOptions, on_message: Callable[[str], None]) -> None:
+def pull(chart_ref: str, opts: PullOptions, on_message: Callable[[str], None], say: Say) -> None:
     """Download `chart_ref` into --destination (or expand it with --untar); the verification
-    report or a missing provenance's warning goes to `on_message`."""
+    report or a missing provenance's warning goes to `on_message`, what the download says
+    (a registry's `Pulled:` report) to `say`."""
     from runner.chart.sources.downloader import fetch_chart
     from runner.chart.sources.fileutil import atomic_write_file
     from runner.chart.sources.paths import HelmPaths
 
     verify = opts.source.verify
-    download = fetch_chart(chart_ref, opts.source, HelmPaths.from_env(), with_prov=verify or opts.prov)
+    download = fetch_chart(chart_ref, opts.source, HelmPaths.from_env(), with_prov=verify or opts.prov, say=say)
     if not opts.untar:  # Helm saves the archive before it looks at the provenance
         # DownloadTo: into an existing --destination only (AtomicWriteFile), mode 0644
         atomic_write_file(os.path.join(opts.destination, download.file_name), download.data, 0o644)
@@ -67,9 +69,9 @@ def untar(data: bytes, chart_ref: str, opts: PullOptions) -> None:
     archive.expand(data, Path(target))
 
 
-def update_missing_dependencies(chart: Any, path: str, source: SourceOptions, out: Any) -> Any:
+def update_missing_dependencies(chart: Any, path: str, source: SourceOptions, say: Say) -> Any:
     """Install/template --dependency-update: when charts/ lacks a declared dependency,
-    run `dependency update` on the chart directory and load it again."""
+    run `dependency update` on the chart directory (its progress said to `say`) and load it again."""
     from runner.chart.dependencies import check_dependencies
     from runner.chart.errors import DependencyError
     from runner.chart.loader import load_chart
@@ -81,5 +83,5 @@ def update_missing_dependencies(chart: Any, path: str, source: SourceOptions, ou
         return chart
     except DependencyError:
         pass
-    Manager(Path(path), source, HelmPaths.from_env(), out=out).update()
+    Manager(Path(path), source, HelmPaths.from_env(), say=say).update()
     return load_chart(path)

@@ -334,7 +334,8 @@ class _ReleaseRun:
         step = time.monotonic()
         try:
             request = release_request(release, self.options.wait_for_lock, self.source)
-            given = chart_input(request, secrets=False)  # once: the plan and the deploy use the same
+            # once: the plan and the deploy use the same; what fetching the chart says is the release's
+            given = chart_input(request, self.journal.tell, secrets=False)
             self._time_left("started")
             plan = plan_release(self.cfg, self.journal, request, given, installed=release.installed,
                                 options=self.options.diff)

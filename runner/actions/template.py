@@ -150,7 +150,8 @@ def render_template(opts: TemplateOptions, on_warning: Callable[[str], None],
     `on_warning` as they come, Helm's debug log lines (--debug) to `on_debug`; `out` gets
     --dependency-update's progress. The steps come in Helm's order (runInstall, then
     Install.RunWithContext), so the same input fails first where Helm's does."""
-    path = locate_chart(opts.chart, opts.source)
+    say = _sayer(on_warning, out)
+    path = locate_chart(opts.chart, opts.source, say=say)
     if on_debug is not None:
         on_debug(_debug_line("Chart path", path=os.path.abspath(path)))
     user_values = _user_values(opts.values)
@@ -158,7 +159,7 @@ def render_template(opts: TemplateOptions, on_warning: Callable[[str], None],
     if opts.dependency_update and opts.source is not None:
         from runner.actions.pull import update_missing_dependencies
 
-        chart = update_missing_dependencies(chart, path, opts.source, out)
+        chart = update_missing_dependencies(chart, path, opts.source, say)
     caps = default_capabilities(opts.kube_version, opts.api_versions)
     lookup = None  # offline: Helm's lookup gives empty maps
     if opts.cluster is not None:
@@ -235,16 +236,37 @@ def _cluster_capabilities(cfg: Any, on_warning: Callable[[str], None]) -> Any:
     return server_capabilities(client.reachable(), client.api_versions())
 
 
-def locate_chart(name: str, source: SourceOptions | None = None) -> str:
+def _sayer(on_warning: Callable[[str], None], out: TextIO) -> Callable[[str, str], None]:
+    """What chart sources say (runner.chart.sources.messages) for render_template's callers:
+    Helm's stdout lines (--dependency-update's progress) to `out`, its stderr lines to
+    `on_warning`."""
+    def say(kind: str, text: str) -> None:
+        from runner.chart.sources.messages import NOTICE
+
+        if kind == NOTICE:
+            out.write(text + "\n")
+        else:
+            on_warning(text)
+
+    return say
+
+
+def _local_only(kind: str, text: str) -> None:
+    """The `say` of a lookup without chart-source options: only local paths, which say nothing."""
+
+
+def locate_chart(name: str, source: SourceOptions | None = None,
+                 say: Callable[[str, str], None] = _local_only) -> str:
     """ChartPathOptions.LocateChart: local paths here, anything else through chart sources
-    (`source`: where and how; None for a chart that can only be a local path)."""
+    (`source`: where and how; None for a chart that can only be a local path; what they say,
+    a registry's `Pulled:` report, goes to `say`)."""
     remote = source is not None and (source.repo_url or name.startswith("oci://") or source.verify)
     if os.path.exists(name) and not remote:
         return name
     if source is not None and (remote or not (os.path.isabs(name) or name.startswith("."))):
         from runner.chart.sources.downloader import locate_chart as locate_remote
 
-        return locate_remote(name, source)
+        return locate_remote(name, source, say=say)
     if os.path.isabs(name) or name.startswith("."):
         raise RunnerError(f'path "{name}" not found')
     if "/" not in name:

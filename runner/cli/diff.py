@@ -47,6 +47,7 @@ def handle(args: Namespace) -> int:
     from runner.actions.diff import DiffOptions, plan_release
     from runner.actions.prepare import UpgradeOptions, chart_input
     from runner.cli.cluster import action_config, command_journal
+    from runner.cli.flags import print_said
     from runner.cli.release import deploy_request
     from runner.report.run import changes_text
 
@@ -56,7 +57,7 @@ def handle(args: Namespace) -> int:
     request = deploy_request(args, name, chart, args.server_side, "", upgrade=UpgradeOptions(
         install=args.install, reuse_values=args.reuse_values, reset_values=args.reset_values,
         reset_then_reuse_values=args.reset_then_reuse_values))
-    plan = plan_release(cfg, journal, request, chart_input(request, sys.stdout), options=DiffOptions(
+    plan = plan_release(cfg, journal, request, chart_input(request, print_said), options=DiffOptions(
         context=args.context, view=args.view, include_tests=args.include_tests))
     data = journal.redactor.redact_data(plan.diff.to_json())
     if args.output == "table":

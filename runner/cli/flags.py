@@ -343,6 +343,14 @@ def print_warning(line: str) -> None:
     print(line, file=sys.stderr)
 
 
+def print_said(kind: str, text: str) -> None:
+    """What chart-source work says (runner.chart.sources.messages), where Helm prints it:
+    notices on stdout, warnings on stderr."""
+    from runner.chart.sources.messages import NOTICE
+
+    print(text, file=sys.stdout if kind == NOTICE else sys.stderr)
+
+
 # ----------------------------------------------------------------- post-render
 
 

@@ -7,7 +7,7 @@ import sys
 
 from runner.cli.cobra import Command, minimum_args
 from runner.cli.errors import user_errors
-from runner.cli.flags import credential_flags, default_keyring, tls_flags
+from runner.cli.flags import credential_flags, default_keyring, print_said, tls_flags
 from runner.errors import RunnerError
 
 TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
@@ -78,7 +78,7 @@ def handle_package(args: Namespace) -> int:
 
             from runner.chart.sources.dependency import Manager
 
-            Manager(Path(path)).update()
+            Manager(Path(path), say=print_said).update()
         saved = package_chart(path, options, lambda line: print(line, file=sys.stderr))
         if args.sign:
             _sign(saved, args)

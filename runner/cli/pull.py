@@ -7,7 +7,7 @@ from pathlib import Path
 
 from runner.cli.cobra import Command, exact_args, minimum_args
 from runner.cli.errors import user_errors
-from runner.cli.flags import chart_path_flags, default_keyring, source_options
+from runner.cli.flags import chart_path_flags, default_keyring, print_said, source_options
 
 TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
@@ -69,7 +69,7 @@ def handle(args: Namespace) -> int:
     opts = PullOptions(source_options(args), destination=args.destination, untar=args.untar,
                        untardir=args.untardir, prov=args.prov)
     for chart in args.args:
-        pull(chart, opts, on_message=sys.stdout.write)
+        pull(chart, opts, on_message=sys.stdout.write, say=print_said)
     return 0
 
 

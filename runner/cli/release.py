@@ -16,6 +16,7 @@ from runner.cli.flags import (
     dry_run_strategy,
     history_flags,
     output_flag,
+    print_said,
     render_options,
     source_options,
     timeout_flag,
@@ -275,7 +276,7 @@ def install(args: Namespace) -> int:
         name, chart = name_and_chart(args.args, args.generate_name)
         request = deploy_request(args, name, chart, "true" if args.server_side else "false", dry_run,
                                  install=InstallOptions(generate_name=args.generate_name, replace=args.replace))
-        given = chart_input(request, sys.stdout)  # before connecting, as Helm's runInstall
+        given = chart_input(request, print_said)  # before connecting, as Helm's runInstall
         return install(*_connected(args), request, given)
 
     result = _failing("INSTALLATION FAILED", run)
@@ -294,7 +295,7 @@ def upgrade(args: Namespace) -> int:
                                  reset_values=args.reset_values, reset_then_reuse_values=args.reset_then_reuse_values,
                                  cleanup_on_fail=args.cleanup_on_fail, history_max=args.history_max,
                                  force_replace=args.force_replace))
-    given = chart_input(request, sys.stdout)  # its errors are not an upgrade's failure (Helm's order)
+    given = chart_input(request, print_said)  # its errors are not an upgrade's failure (Helm's order)
     result = _failing("UPGRADE FAILED", lambda: upgrade(*_connected(args), request, given))
     if args.output == "table":
         if result.release.version == 1:

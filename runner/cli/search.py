@@ -11,7 +11,7 @@ import sys
 
 from runner.cli.cobra import Command
 from runner.cli.errors import user_errors
-from runner.cli.flags import output_flag
+from runner.cli.flags import output_flag, print_said
 from runner.errors import RunnerError
 
 TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
@@ -115,7 +115,7 @@ def load_index_file(path: Any) -> Any:
     except OSError as err:
         raise RunnerError(f"open {path}: {(err.strerror or str(err)).lower()}") from err
     try:
-        return load_index(data, str(path))
+        return load_index(data, str(path), say=print_said)
     except SourceError as err:
         raise RunnerError(f"error loading {path}: {err}") from err
 

@@ -10,6 +10,7 @@ import pytest
 from runner.actions import spec_sources
 from runner.actions.template import locate_chart
 from runner.chart.sources.errors import SourceError
+from runner.chart.sources.messages import quiet
 from runner.spec.context import RunContext
 from runner.spec.load import parse_spec
 
@@ -23,13 +24,13 @@ def chart_of(text: str, base_dir: str = "/repo"):
 
 def located(chart) -> str:
     """Where a run's chart_input finds the chart: the spec's reference, from its source."""
-    return locate_chart(*spec_sources.chart_source(chart))
+    return locate_chart(*spec_sources.chart_source(chart), say=quiet)
 
 
 def test_release_connection_keys_reach_the_download(monkeypatch: pytest.MonkeyPatch) -> None:
     seen = []
     monkeypatch.setattr("runner.chart.sources.downloader.locate_chart",
-                        lambda ref, options: seen.append((ref, options)) or "/cache/chart.tgz")
+                        lambda ref, options, say: seen.append((ref, options)) or "/cache/chart.tgz")
     chart = chart_of("releases:\n- name: a\n  chart: oci://registry.local/charts/a\n"
                      "  plainHttp: true\n  insecureSkipTLSVerify: true\n  verify: true\n"
                      "  keyring: /keys/pubring.gpg\n")
