@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 from yaml import YAMLError, events
 from yaml._yaml import CParser
@@ -36,10 +37,6 @@ from runner.encoding.yamlstyle import (
     _indicators,
     analyze,
 )
-
-TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
-if TYPE_CHECKING:
-    from typing import Any
 
 SCALAR, MAPPING, SEQUENCE, ALIAS = "ScalarNode", "MappingNode", "SequenceNode", "AliasNode"
 FOLDED = LITERAL + 1

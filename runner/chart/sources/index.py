@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass, field
+from typing import Any
 from urllib.parse import urljoin, urlsplit, urlunsplit
 
 from runner.chart.sources.errors import SourceError
@@ -12,10 +13,6 @@ from runner.encoding import goyaml
 from runner.golang import semver
 from runner.golang.slog import text_line
 from runner.golang.strconv import quote
-
-TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
-if TYPE_CHECKING:
-    from typing import Any
 
 
 @dataclass

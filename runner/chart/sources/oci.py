@@ -16,6 +16,7 @@ import re
 import tempfile
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 from runner.chart import gostructs
 from runner.chart.model import Metadata
@@ -24,10 +25,6 @@ from runner.chart.sources.errors import SourceError
 from runner.chart.sources.messages import WARNING, Say
 from runner.encoding.gojson import time_text
 from runner.golang import semver
-
-TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
-if TYPE_CHECKING:
-    from typing import Any
 
 SCHEME = "oci://"
 CONFIG_MEDIA_TYPE = "application/vnd.cncf.helm.config.v1+json"

@@ -17,6 +17,7 @@ import os
 import posixpath
 import re
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote, urlsplit, urlunsplit
 
 from runner.chart.gostructs import Struct, metadata_struct
@@ -25,10 +26,6 @@ from runner.chart.sources.fileutil import atomic_write_file
 from runner.chart.sources.index import compare_versions
 from runner.chart.sources.messages import Say
 from runner.encoding.gojson import time_text
-
-TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
-if TYPE_CHECKING:
-    from typing import Any
 
 
 class Listed:
