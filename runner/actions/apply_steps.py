@@ -4,16 +4,13 @@ preflight and a chart's CRDs (Install.Run's installCRDs)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from runner.actions.journal import Journal
 from runner.actions.release_config import ActionConfig
 from runner.kube.apply import FIELD_MANAGER, ApplyConflictError
 from runner.kube.cluster import Cluster
 from runner.kube.resources import ManifestBuildError, Resource
-
-TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
-if TYPE_CHECKING:
-    from typing import Any
 
 
 def preflight(cluster: Cluster, resources: Sequence[Resource], *,

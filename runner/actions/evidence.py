@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any
 
 from runner.actions.results import ContainerEvidence, Evidence
 from runner.errors import RunnerError
@@ -28,10 +29,7 @@ from runner.kube.cluster import Cluster
 from runner.kube.resources import Resource
 from runner.release.redact import Redactor
 
-TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
-    from typing import Any
-
     from runner.actions.journal import Journal
 
 LOG_TAIL_LINES = 20  # of each failing container

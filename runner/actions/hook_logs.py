@@ -38,6 +38,7 @@ from __future__ import annotations
 import contextlib
 import threading
 from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from runner.actions import evidence as evidence_of
 from runner.actions.results import FAILED, SUCCEEDED, HookLog
@@ -45,10 +46,7 @@ from runner.kube.cluster import Cluster, LogFollow, PodWatch
 from runner.kube.resources import Resource
 from runner.release.record import Hook
 
-TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
-    from typing import Any
-
     from runner.actions.journal import Journal
 
 OUTPUT_LOG_POLICIES = {SUCCEEDED: "hook-succeeded", FAILED: "hook-failed"}

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import time
+from typing import Any, NoReturn
 
 from runner import engine
 from runner.actions.apply_steps import install_chart_crds
@@ -42,10 +43,6 @@ from runner.release.record import (
     UNINSTALLED,
     Release,
 )
-
-TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
-if TYPE_CHECKING:
-    from typing import Any, NoReturn
 
 
 def install(cfg: ActionConfig, journal: Journal, request: DeployRequest, given: ChartInput, *,

@@ -13,12 +13,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from runner.actions.results import DEBUG, WAIT, WARNING, Evidence, HookLog, Message
 from runner.release.redact import Redactor
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from runner.kube.wait import WaitProgress
 

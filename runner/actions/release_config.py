@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import Any
 
 from runner.actions.journal import Journal
 from runner.actions.results import PROGRESS
@@ -27,10 +28,6 @@ from runner.release.record import (
 )
 from runner.release.storage import MemoryDriver, Storage
 from runner.release.storage.kube import KubeDriver
-
-TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
-if TYPE_CHECKING:
-    from typing import Any
 
 _NAME = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
 MAX_NAME_LENGTH = 53

@@ -17,6 +17,7 @@ subcharts is refused (roll back without the flag to re-apply its stored manifest
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from runner import engine
 from runner.actions import evidence
@@ -51,10 +52,7 @@ from runner.release.record import (
 from runner.release.storage import ReleaseNotFoundError
 from runner.release.storage.storage import DEFAULT_HISTORY_MAX
 
-TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
-    from typing import Any
-
     from runner.kube.resources import Resource
 
 

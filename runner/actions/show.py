@@ -3,9 +3,7 @@ print (runner.cli.show)."""
 
 from __future__ import annotations
 
-TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
-if TYPE_CHECKING:
-    from typing import Any
+from typing import Any
 
 README_NAMES = ("readme.md", "readme.txt", "readme")
 

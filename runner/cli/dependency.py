@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from runner.cli.cobra import Command, maximum_args
 from runner.cli.errors import user_errors
@@ -15,10 +16,7 @@ from runner.cli.flags import (
     tls_flags,
 )
 
-TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
-    from typing import Any
-
     from runner.cli.pflag import FlagSet, Namespace
 
 LONG = """

@@ -4,15 +4,13 @@ selects them)."""
 from __future__ import annotations
 
 import sys
+from typing import TYPE_CHECKING, Any
 
 from runner.cli.cobra import Command, no_args
 from runner.cli.flags import output_flag
 from runner.cli.printers import encode_data, go_time_string
 
-TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
-    from typing import Any
-
     from runner.cli.pflag import FlagSet, Namespace
 
 LONG = """

@@ -4,16 +4,14 @@ from __future__ import annotations
 
 import os
 import sys
+from typing import TYPE_CHECKING, Any
 
 from runner.cli.cobra import Command, minimum_args
 from runner.cli.errors import user_errors
 from runner.cli.flags import credential_flags, default_keyring, print_said, tls_flags
 from runner.errors import RunnerError
 
-TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
-    from typing import Any
-
     from runner.cli.pflag import FlagSet, Namespace
 
 PACKAGE_LONG = """

@@ -4,13 +4,12 @@ deploy-runner/preview=true, and a pull request GitHub does not answer about is k
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from runner.cli.cobra import Command, no_args
 from runner.cli.errors import user_errors
 
-TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
-    from typing import Any
-
     from runner.cli.pflag import FlagSet, Namespace
 
 GC_LONG = """

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from runner.cli.cobra import Command, exact_args, minimum_args
 from runner.cli.errors import user_errors
 from runner.cli.flags import chart_path_flags, default_keyring, print_said, source_options
 
-TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
     from runner.cli.pflag import FlagSet, Namespace
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import sys
+from typing import TYPE_CHECKING, Any
 
 from runner.cli.cluster import action_config, command_journal
 from runner.cli.cobra import Command, exact_args, minimum_args
@@ -27,10 +28,7 @@ from runner.cli.flags import (
 from runner.cli.printers import encode_data, print_result, result_json, status_text
 from runner.errors import RunnerError
 
-TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
-    from typing import Any
-
     from runner.cli.pflag import FlagSet, Namespace
 
 INSTALL_LONG = """

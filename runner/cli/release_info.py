@@ -4,6 +4,7 @@ metadata, all and its --template), printed as Helm prints them."""
 from __future__ import annotations
 
 import sys
+from typing import TYPE_CHECKING, Any
 
 from runner.cli.cluster import action_config, command_journal
 from runner.cli.cobra import Command, exact_args
@@ -18,10 +19,8 @@ from runner.cli.printers import (
 )
 from runner.errors import RunnerError
 
-TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
     from collections.abc import Callable
-    from typing import Any
 
     from runner.cli.pflag import FlagSet, Namespace
 

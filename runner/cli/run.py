@@ -13,15 +13,14 @@ name. Exit codes: 0, 1 when a release failed (or the spec is wrong), and with
 from __future__ import annotations
 
 import sys
+from typing import TYPE_CHECKING, Any
 
 from runner.cli.cobra import Command, no_args
 from runner.cli.pflag import FuncValue
 from runner.errors import RunnerError
 
-TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
     from collections.abc import Callable
-    from typing import Any
 
     from runner.cli.pflag import FlagSet, Namespace
 

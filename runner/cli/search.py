@@ -8,16 +8,14 @@ more are dropped, and results are ordered by score, name and newest version.
 from __future__ import annotations
 
 import sys
+from typing import TYPE_CHECKING, Any
 
 from runner.cli.cobra import Command
 from runner.cli.errors import user_errors
 from runner.cli.flags import output_flag, print_said
 from runner.errors import RunnerError
 
-TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
-    from typing import Any
-
     from runner.cli.pflag import FlagSet, Namespace
 
 LONG = """

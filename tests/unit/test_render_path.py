@@ -104,6 +104,17 @@ def test_a_render_path_module_keeps_the_speed_rules(path: Path) -> None:
     assert speed_rule_breaks(ast.parse(path.read_text(), str(path))) == []
 
 
+# docs/speed.md's `TYPE_CHECKING = False` stands in for typing.TYPE_CHECKING only where typing's
+# import cost counts; no module off the path carries it.
+IDIOM_OFF_THE_PATH: set[str] = set()
+
+
+def test_modules_off_the_render_path_are_plain_python() -> None:
+    carrying = {path.relative_to(REPO).as_posix() for path in (REPO / "runner").rglob("*.py")
+                if not on_render_path(_module_name(path)) and "TYPE_CHECKING = False" in path.read_text()}
+    assert carrying == IDIOM_OFF_THE_PATH, "off the render path: `from typing import ...` at the top"
+
+
 def test_the_rule_check_finds_what_it_looks_for() -> None:
     text = ("from dataclasses import dataclass\nTYPE_CHECKING = False\nif TYPE_CHECKING:\n"
             "    from typing import Any\nimport inspect\nclass P(typing.NamedTuple): pass\n"
