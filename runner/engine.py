@@ -466,15 +466,6 @@ def prepare_values(chart: Any, user_values: dict[str, Any], *,
     return prepared.values, prepared.warning_lines()
 
 
-def merge_user_values(values_files: Sequence[str], sets: Mapping[str, Sequence[str]],
-                      secrets: list[Any] | None = None) -> dict[str, Any]:
-    """values.Options.MergeValues: -f files, then the --set family (runner.chart.uservalues);
-    `secrets` collects what --secret-values and --set-file hold."""
-    from runner.chart.uservalues import merge_user_values as merge
-
-    return merge(values_files, sets, secrets=secrets)
-
-
 def check_kube_version(chart: Any, kube_version: str) -> None:
     """The chart's kubeVersion constraint against the target (runner.chart.prepare)."""
     from runner.chart.prepare import check_kube_version as check

@@ -18,7 +18,7 @@ here imports PyYAML when reading spans back.
 
 from __future__ import annotations
 
-from runner.encoding.goyaml import Timestamp, resolve_plain
+from runner.encoding.yamlresolve import Timestamp, resolve_plain
 
 TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
@@ -35,6 +35,35 @@ EMPTY = "empty"  # the spans of a document with no content (an empty SimpleHead)
 
 class _Unkept(Exception):
     """A head value spans cannot give back exactly."""
+
+
+class HeadTypeError(Exception):
+    """encoding/json's UnmarshalTypeError text for a SimpleHead field."""
+
+
+def head_string(value: Any, field_name: str = "") -> str:
+    """A SimpleHead string field from a scalar, as sigs.k8s.io/yaml fills string fields
+    (whether the scalar comes from the parse, in runner.manifest, or from spans here)."""
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        from runner.golang.strconv import format_float
+
+        return format_float(value, "g", -1, 64)
+    raise head_type_error(value, f"Go struct field {field_name} of type string")
+
+
+def head_type_error(value: Any, target: str) -> HeadTypeError:
+    """`cannot unmarshal KIND into TARGET` for a head value of the wrong kind."""
+    from runner.encoding.gojson import json_kind
+
+    return HeadTypeError(f"cannot unmarshal {json_kind(value)} into {target}")
 
 
 def spans_of(text: str, top: Any, head: HeadFields) -> Spans | str | None:
@@ -56,11 +85,11 @@ def read_head(text: str, spans: Spans | str) -> HeadFields | None:
     try:
         version, kind, name, annotations = spans
         return (
-            _string(_scalar(text, version)),
-            _string(_scalar(text, kind)),
-            _string(_scalar(text, name)),
+            head_string(_scalar(text, version)),
+            head_string(_scalar(text, kind)),
+            head_string(_scalar(text, name)),
             None if annotations is None else {
-                _key(text, k): _string(_scalar(text, v)) for k, v in annotations
+                _key(text, k): head_string(_scalar(text, v)) for k, v in annotations
             },
         )
     except Exception:  # noqa: BLE001 - spans that do not fit this text: parse it instead
@@ -154,15 +183,8 @@ def _scalar(text: str, span: Span | None) -> Any:
     return inner
 
 
-def _string(value: Any) -> str:
-    """A SimpleHead string field from a scalar, as the parse gives it (runner.manifest)."""
-    from runner.manifest import head_string
-
-    return head_string(value)
-
-
 def _key(text: str, span: Span) -> str:
     value = _scalar(text, span)
     if value is None:
         raise _Unkept
-    return _string(value)  # checked against the parsed keys when the spans are kept
+    return head_string(value)  # checked against the parsed keys when the spans are kept

@@ -19,9 +19,10 @@ import os
 import posixpath
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
-from runner import diskcache
+from runner import diskcache, heads_cache
 from runner.encoding import yamlcache
 from runner.errors import RunnerError
+from runner.heads_cache import HeadTypeError, head_string, head_type_error
 from runner.records import Record
 
 TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
@@ -346,7 +347,7 @@ def sort_manifests(
                 continue
             hook = _as_hook(head, path, chunk, smap)
             if hook is None:
-                warnings.append(f'level=INFO msg="skipping unknown hooks" hookTypes={_slog_value(hook_types)}')
+                warnings.append(_unknown_hooks(hook_types))
                 if on_warning is not None:
                     on_warning(warnings[-1])
             else:
@@ -359,11 +360,10 @@ def sort_manifests(
     )
 
 
-def _slog_value(text: str) -> str:
-    """log/slog's TextHandler quotes values that are empty or hold spaces, '=', '"' or controls."""
-    if text and all(c.isprintable() and c not in ' ="' for c in text):
-        return text
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+def _unknown_hooks(hook_types: str) -> str:
+    from runner.golang.slog import text_line
+
+    return text_line("INFO", "skipping unknown hooks", {"hookTypes": hook_types})
 
 
 def _hook_annotation(head: Head) -> str | None:
@@ -418,10 +418,6 @@ def _atoi(text: str) -> int:
 _META_STRUCT = 'struct { Name string "json:\\"name\\""; Annotations map[string]string "json:\\"annotations\\"" }'
 
 
-class _HeadTypeError(Exception):
-    """encoding/json's UnmarshalTypeError text for a SimpleHead field."""
-
-
 _HEAD_KEYS = ("apiVersion", "kind", "metadata")
 
 
@@ -449,8 +445,6 @@ class _HeadReader:
 
     def head(self, content: str, path: str) -> Head:
         """The SimpleHead of one document; a YAML error is Helm's `YAML parse error on`."""
-        from runner import heads_cache
-
         key = diskcache.secret_digest(content.encode("utf-8", "surrogatepass"))
         spans = self.known.get(key, yamlcache.MISSING) if key is not None else yamlcache.MISSING
         if spans is not yamlcache.MISSING:
@@ -467,7 +461,7 @@ class _HeadReader:
             raise ManifestError(f"YAML parse error on {path}: {reason}") from err
         try:
             head = _head_of(fields)
-        except _HeadTypeError as err:
+        except HeadTypeError as err:
             raise ManifestError(f"YAML parse error on {path}: error unmarshaling JSON: "
                                 f"while decoding JSON: json: {err}") from err
         if key is not None:
@@ -505,16 +499,14 @@ def _head_of(doc: Any) -> Head:
     if doc is None:
         return Head()
     if not isinstance(doc, dict):
-        raise _HeadTypeError(f"cannot unmarshal {_json_kind(doc)} into Go value of type util.SimpleHead")
+        raise head_type_error(doc, "Go value of type util.SimpleHead")
     meta = doc.get("metadata")
     if meta is not None and not isinstance(meta, dict):
-        raise _HeadTypeError(f"cannot unmarshal {_json_kind(meta)} into Go struct field "
-                             f"SimpleHead.metadata of type {_META_STRUCT}")
+        raise head_type_error(meta, f"Go struct field SimpleHead.metadata of type {_META_STRUCT}")
     meta = meta or {}
     annotations = meta.get("annotations")
     if annotations is not None and not isinstance(annotations, dict):
-        raise _HeadTypeError(f"cannot unmarshal {_json_kind(annotations)} into Go struct field "
-                             ".metadata.annotations of type map[string]string")
+        raise head_type_error(annotations, "Go struct field .metadata.annotations of type map[string]string")
     return Head(
         version=head_string(doc.get("apiVersion"), "SimpleHead.apiVersion"),
         kind=head_string(doc.get("kind"), "SimpleHead.kind"),
@@ -523,36 +515,6 @@ def _head_of(doc: Any) -> Head:
         if annotations is not None
         else None,
     )
-
-
-def head_string(value: Any, field_name: str = "") -> str:
-    """sigs.k8s.io/yaml turns YAML scalars into strings for string fields."""
-    if value is None:
-        return ""
-    if isinstance(value, str):
-        return value
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, float):
-        from runner.golang.strconv import format_float
-
-        return format_float(value, "g", -1, 64)
-    raise _HeadTypeError(f"cannot unmarshal {_json_kind(value)} into Go struct field "
-                         f"{field_name} of type string")
-
-
-def _json_kind(value: Any) -> str:
-    if isinstance(value, dict):
-        return "object"
-    if isinstance(value, list):
-        return "array"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, bool):
-        return "bool"
-    return "number"
 
 
 def sort_by_kind(items: Iterable[Any], kind_of: Callable[[Any], str], ordering: Sequence[str]) -> list[Any]:

@@ -114,12 +114,12 @@ def _first_document(text: str) -> Any:
     """yaml.v3 Decoder.Decode's node: the first document (errors as go-yaml's)."""
     import yaml
 
-    from runner.encoding.goyaml import _error_text
+    from runner.encoding.yamlerrors import error_text
 
     try:
         return next(yaml.compose_all(text, Loader=yaml.CSafeLoader), None)
     except yaml.YAMLError as exc:
-        raise PluginLoadError(f"failed to peek plugin.yaml API version: {_error_text(exc, text)}") from None
+        raise PluginLoadError(f"failed to peek plugin.yaml API version: {error_text(exc, text)}") from None
 
 
 def _peek_api_version(root: Any) -> str:

@@ -4,15 +4,13 @@ preflight and a chart's CRDs (Install.Run's installCRDs)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
+from runner.actions.journal import Journal
 from runner.actions.release_config import ActionConfig
 from runner.kube.apply import FIELD_MANAGER, ApplyConflictError
 from runner.kube.cluster import Cluster
 from runner.kube.resources import ManifestBuildError, Resource
-
-TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
-if TYPE_CHECKING:
-    from typing import Any
 
 
 def preflight(cluster: Cluster, resources: Sequence[Resource], *,
@@ -44,7 +42,7 @@ def chart_crds(chart: Any) -> list[tuple[str, str]]:
     return [(file.name, file.data.decode("utf-8", "replace")) for _, file in chart.crd_objects()]
 
 
-def install_chart_crds(cfg: ActionConfig, chart: Any, *, dry_run: str, skip: bool,
+def install_chart_crds(cfg: ActionConfig, journal: Journal, chart: Any, *, dry_run: str, skip: bool,
                        server_side: bool, force: bool, strategy: str) -> None:
     """Install.Run's CRD step, before the chart is rendered (so .Capabilities and lookup
     see the CRDs): with a cluster to talk to (not --dry-run=client) and unless
@@ -58,6 +56,6 @@ def install_chart_crds(cfg: ActionConfig, chart: Any, *, dry_run: str, skip: boo
         from runner.actions.template import CRDS_ON_DRY_RUN
         from runner.golang.slog import text_line
 
-        cfg.warn(text_line("WARN", CRDS_ON_DRY_RUN))
+        journal.warn(text_line("WARN", CRDS_ON_DRY_RUN))
         return
     cfg.require_cluster().install_crds(crds, server_side=server_side, force=force, strategy=strategy)

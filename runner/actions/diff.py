@@ -1,9 +1,10 @@
 """`deploy-runner diff` and the plan of a spec's release: what an install, upgrade or
 uninstall would change, found without writing anything.
 
-The new revision is prepared as upgrade (or install) prepares it — the same
-records, values rules (--reuse-values, Helm's reuse when no values are given)
-and apply method — and rendered with template positions. Then:
+The new revision is prepared as upgrade (or install) prepares it, by the same stage
+(runner.actions.prepare: the values rules --reuse-values and Helm's reuse when no
+values are given, the apply method, the render) from the records an `upgrade
+--install` would find, its documents keeping their template positions. Then:
 
 - the live view (default): every object dry-run applied on the server and
   compared with its live copy (runner.kube.preview); what the last release had
@@ -23,9 +24,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from runner import engine
-from runner.actions.deploy import DeployOptions
-from runner.actions.release_config import ActionConfig, RenderRequest, render_release
-from runner.actions.upgrade import UpgradeOptions, current_release, reuse_values
+from runner.actions.journal import Journal
+from runner.actions.prepare import ChartInput, DeployRequest, current_release, prepare
+from runner.actions.release_config import ActionConfig
 from runner.diff.compute import (
     LiveObject,
     live_view,
@@ -38,8 +39,8 @@ from runner.diff.objects import identity
 from runner.diff.text import DEFAULT_CONTEXT
 from runner.errors import RunnerError
 from runner.kube.ownership import set_release_metadata
-from runner.release.applymethod import method_for, resolve_server_side
-from runner.release.record import PENDING_STATUSES, UNINSTALLED, Release
+from runner.release.applymethod import resolve_server_side
+from runner.release.record import PENDING_STATUSES, SERVER_SIDE_APPLY, UNINSTALLED, Release
 
 INSTALL, UPGRADE, UNINSTALL, NONE = "install", "upgrade", "uninstall", "none"
 _TIME_FIELDS = ("modtime", "schemamodtime")
@@ -77,44 +78,40 @@ class ReleasePlan:
                 and self.diff.empty)
 
 
-def plan_release(cfg: ActionConfig, opts: DeployOptions, own: UpgradeOptions | None = None, *,
+def plan_release(cfg: ActionConfig, journal: Journal, request: DeployRequest, given: ChartInput, *,
                  installed: bool = True, options: DiffOptions | None = None) -> ReleasePlan:
-    """The plan of installing/upgrading release `opts.name` with `opts` (or, when not
-    `installed`, of uninstalling it). Reads records and objects; writes nothing."""
-    own = own or UpgradeOptions()
+    """The plan of installing/upgrading release `request.name` with `request` and its chart and
+    values (`given`), or, when not `installed`, of uninstalling it. Reads records and objects;
+    writes nothing."""
     options = options or DiffOptions()
-    cfg.redactor.add_values(opts.secret_values)  # a secret copied into any object stays hidden
-    last, current = _records(cfg, opts.name)
+    journal.redactor.add_values(given.secret_values)  # a secret copied into any object stays hidden
+    name = request.name
+    last, current = _records(cfg, name)
     if not installed:
-        return _uninstall_plan(cfg, opts.name, last, current, options)
+        return _uninstall_plan(cfg, journal, name, last, current, options)
     namespace = current.namespace if current is not None else cfg.namespace
-    plan = ReleasePlan(opts.name, namespace, UPGRADE if current is not None else INSTALL,
-                       ReleaseDiff(), last, current)
+    plan = ReleasePlan(name, namespace, UPGRADE if current is not None else INSTALL, ReleaseDiff(), last, current)
     if last is not None and last.info.status in PENDING_STATUSES:
         plan.notes.append(f"revision {last.version} is {last.info.status}: another operation may "
                           "be running")
-    source, chart = _chart(opts.chart)
+    chart = engine.load_chart(given.path)
     plan.chart_version = chart.metadata.version
-    values = reuse_values(opts.values, own, chart, current) if current is not None else dict(opts.values)
-    record_method = last.apply_method if last is not None and current is not None else None
-    server_side = (resolve_server_side(opts.server_side, record_method) if record_method is not None
-                   else resolve_server_side("true" if opts.server_side == "auto" else opts.server_side))
-    plan.apply_method = method_for(server_side)
+    method = last.apply_method if last is not None and current is not None else SERVER_SIDE_APPLY
+    server_side = resolve_server_side(request.server_side, method)
+    prepared = prepare(cfg, journal, request, given, chart, name=name, server_side=server_side,
+                       last=last, current=current, track_positions=True)
+    rendered = prepared.rendered
+    plan.apply_method = prepared.release.apply_method
     plan.revision = last.version + 1 if last is not None else 1
-    rendered = render_release(cfg, chart, source, values, RenderRequest(
-        opts.name, namespace, plan.revision, current is not None, opts.release_history_max,
-        opts.include_history_values, skip_schema_validation=opts.skip_schema_validation,
-        render_subchart_notes=opts.render_subchart_notes, post_renderer=opts.post_renderer,
-        track_positions=True))
-    hooks = [] if opts.no_hooks else [h for h in rendered.hook_documents
-                                      if options.include_tests or "test" not in h.events]
+    hooks = [] if request.no_hooks else [h for h in rendered.hook_documents
+                                         if options.include_tests or "test" not in h.events]
     new = rendered_documents(rendered.documents, hooks, namespace)
-    old = _stored(current, options, opts.no_hooks)
-    _learn_identifiers(cfg, plan, old, new)
+    old = _stored(current, options, request.no_hooks)
+    _learn_identifiers(journal, plan, old, new)
     plan.documents = new
     plan.chart_changed = current is None or _chart_json(current.chart) != _chart_json(rendered.chart_json)
-    plan.values_changed = current is None or _normal(current.config) != _normal(values)
-    plan.diff = _diff(cfg, opts, plan, old, new, rendered.manifest, server_side, options)
+    plan.values_changed = current is None or _normal(current.config) != _normal(prepared.release.config)
+    plan.diff = _diff(cfg, request, plan, old, new, rendered.manifest, server_side, options)
     return plan
 
 
@@ -133,13 +130,6 @@ def _records(cfg: ActionConfig, name: str) -> tuple[Release | None, Release | No
         return last, None
 
 
-def _chart(path: str) -> tuple[str, Any]:
-    from runner.actions.template import locate_chart
-
-    source = locate_chart(path)
-    return source, engine.load_chart(source)
-
-
 def _stored(release: Release | None, options: DiffOptions, no_hooks: bool) -> dict[str, Any]:
     if release is None:
         return {}
@@ -148,37 +138,37 @@ def _stored(release: Release | None, options: DiffOptions, no_hooks: bool) -> di
     return stored_documents(release.manifest, hooks, release.namespace)
 
 
-def _learn_identifiers(cfg: ActionConfig, plan: ReleasePlan, old: dict[str, Any], new: dict[str, Any]) -> None:
+def _learn_identifiers(journal: Journal, plan: ReleasePlan, old: dict[str, Any], new: dict[str, Any]) -> None:
     """What the diff names (the release, its objects, their data keys) is public: shown
     intact by the redactor though a secret it learns, now or when a deploy follows, lies
     inside it; so a plan names the objects as the deploy's report does."""
-    cfg.redactor.add_public([plan.name, plan.namespace])
-    cfg.redactor.add_identifiers(document.obj for document in (*old.values(), *new.values()))
+    journal.redactor.add_public([plan.name, plan.namespace])
+    journal.redactor.add_identifiers(document.obj for document in (*old.values(), *new.values()))
 
 
-def _diff(cfg: ActionConfig, opts: DeployOptions, plan: ReleasePlan, old: dict[str, Any],
+def _diff(cfg: ActionConfig, request: DeployRequest, plan: ReleasePlan, old: dict[str, Any],
           new: dict[str, Any], manifest: str, server_side: bool, options: DiffOptions) -> ReleaseDiff:
     stored = ReleaseDiff(MANIFEST, manifest_view(old, new, options.context))
     if options.view == MANIFEST:
         return stored
     try:
-        return ReleaseDiff(LIVE, _live_changes(cfg, opts, plan, old, new, manifest, server_side,
+        return ReleaseDiff(LIVE, _live_changes(cfg, request, plan, old, new, manifest, server_side,
                                                options.context))
     except RunnerError as err:
         stored.live_unavailable = str(err)
         return stored
 
 
-def _live_changes(cfg: ActionConfig, opts: DeployOptions, plan: ReleasePlan, old: dict[str, Any],
+def _live_changes(cfg: ActionConfig, request: DeployRequest, plan: ReleasePlan, old: dict[str, Any],
                   new: dict[str, Any], manifest: str, server_side: bool, context: int) -> list[Any]:
     cluster = cfg.require_cluster()
     current = cluster.build(plan.current.manifest, plan.current.namespace, validate=False) if plan.current else []
     target = cluster.build(manifest, plan.namespace)
     set_release_metadata(target, plan.name, plan.namespace)
     preview = cluster.preview(current, target, release=plan.name, namespace=plan.namespace,
-                              server_side=server_side, force=opts.force_conflicts,
-                              three_way_for_custom=opts.take_ownership and not server_side,
-                              take_ownership=opts.take_ownership)
+                              server_side=server_side, force=request.force_conflicts,
+                              three_way_for_custom=request.take_ownership and not server_side,
+                              take_ownership=request.take_ownership)
     live = [LiveObject(identity(p.resource.obj, plan.namespace).key, p.live, p.after or {}, p.note)
             for p in preview.changes]
     removed = {identity(p.resource.obj, plan.namespace).key: p.live for p in preview.removals
@@ -186,15 +176,15 @@ def _live_changes(cfg: ActionConfig, opts: DeployOptions, plan: ReleasePlan, old
     return live_view(old, new, live, removed, context)
 
 
-def _uninstall_plan(cfg: ActionConfig, name: str, last: Release | None, current: Release | None,
-                    options: DiffOptions) -> ReleasePlan:
+def _uninstall_plan(cfg: ActionConfig, journal: Journal, name: str, last: Release | None,
+                    current: Release | None, options: DiffOptions) -> ReleasePlan:
     """`installed: false`: every object of the deployed release goes (none: nothing to do)."""
     if current is None:
         return ReleasePlan(name, cfg.namespace, NONE, ReleaseDiff(), last, None)
     plan = ReleasePlan(name, current.namespace, UNINSTALL, ReleaseDiff(), last, current)
     plan.chart_version = str(((current.chart or {}).get("metadata") or {}).get("version") or "")
     old = _stored(current, options, no_hooks=True)
-    _learn_identifiers(cfg, plan, old, {})
+    _learn_identifiers(journal, plan, old, {})
     stored = ReleaseDiff(MANIFEST, manifest_view(old, {}, options.context))
     if options.view == MANIFEST:
         plan.diff = stored

@@ -11,7 +11,7 @@ failing object, before anything else runs:
   lines of the containers that failed or never became ready;
 
 all passed through the action's redactor. The evidence is kept on the action
-(ActionConfig.evidence), printed after the error (`evidence_text`, the CLI's error
+(Journal.evidence), printed after the error (`evidence_text`, the CLI's error
 details), and summarised in the failed release record's description
 (`evidence_summary`): the only place Helm's record format has for it.
 """
@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any
 
 from runner.actions.results import ContainerEvidence, Evidence
 from runner.errors import RunnerError
@@ -28,11 +29,8 @@ from runner.kube.cluster import Cluster
 from runner.kube.resources import Resource
 from runner.release.redact import Redactor
 
-TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
-    from typing import Any
-
-    from runner.actions.release_config import ActionConfig
+    from runner.actions.journal import Journal
 
 LOG_TAIL_LINES = 20  # of each failing container
 MAX_PODS = 3  # the newest pods of an object
@@ -173,15 +171,27 @@ def _unhealthy(entry: ContainerEvidence) -> bool:
     return True  # waiting, or no status at all
 
 
+def wait_for(journal: Journal, cluster: Cluster, resources: Sequence[Resource], timeout: float, *,
+             strategy: str, jobs: bool) -> None:
+    """--wait (install, upgrade, rollback): when it gives up, the evidence of what was not
+    ready is taken first, into `journal`, then its error raised."""
+    try:
+        cluster.wait(resources, timeout, strategy=strategy, jobs=jobs)
+    except RunnerError:
+        journal.evidence.extend(capture(cluster, resources, "waited on", journal.redactor, only_failing=True,
+                                        jobs=jobs))
+        raise
+
+
 @contextmanager
-def on_error(cfg: ActionConfig) -> Iterator[None]:
+def on_error(journal: Journal) -> Iterator[None]:
     """An error raised inside carries the evidence captured meanwhile as its details."""
-    first = len(cfg.evidence)
+    first = len(journal.evidence)
     try:
         yield
     except RunnerError as err:
         if not err.details:
-            err.details = evidence_text(cfg.evidence[first:], account=_wait_account(err))
+            err.details = evidence_text(journal.evidence[first:], account=_wait_account(err))
         raise
 
 

@@ -14,7 +14,7 @@ container of each (init containers first, in the order they ran, then the others
 
 - The logs are read when the hook ends, before its delete policy runs; a hook
   whose pods are already gone says so instead.
-- On a terminal (ActionConfig.live_hook_logs) the lines of a hook whose policy
+- On a terminal (Journal.live_hook_logs) the lines of a hook whose policy
   lists both outcomes are shown as they are written: each started container's log is
   followed by one stream (`Cluster.follow_log`). They are shown whatever the outcome,
   so only such hooks are followed live: a hook listing one outcome is shown when it
@@ -22,12 +22,12 @@ container of each (init containers first, in the order they ran, then the others
   Which containers have started is learnt from a watch of the hook's pods
   (`Cluster.watch_pods`): a Job's next try, or its next container, is followed as
   soon as the API server reports it, and nothing polls while the hook runs.
-- Output goes through ActionConfig.hook_output, the proposal's HookOutputFunc:
+- Output goes through Journal.hook_output, the proposal's HookOutputFunc:
   (namespace, pod, container) -> a writer (`.write(text)`); a note about a hook
   without pods goes to (namespace, "", ""). None (--no-log-output) shows nothing.
-- Every line passes through ActionConfig.redactor; each container keeps its last
-  ActionConfig.hook_log_lines lines (0: all) and the mark says how many were cut.
-- Every captured log is data: ActionConfig.hook_logs (and each result's
+- Every line passes through Journal.redactor; each container keeps its last
+  Journal.hook_log_lines lines (0: all) and the mark says how many were cut.
+- Every captured log is data: Journal.hook_logs (and each result's
   hook_logs), for a report to annotate the hook's template with.
 
 A failing hook also leaves evidence (runner.actions.evidence), annotated or not.
@@ -38,6 +38,7 @@ from __future__ import annotations
 import contextlib
 import threading
 from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from runner.actions import evidence as evidence_of
 from runner.actions.results import FAILED, SUCCEEDED, HookLog
@@ -45,11 +46,8 @@ from runner.kube.cluster import Cluster, LogFollow, PodWatch
 from runner.kube.resources import Resource
 from runner.release.record import Hook
 
-TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
-    from typing import Any
-
-    from runner.actions.release_config import ActionConfig
+    from runner.actions.journal import Journal
 
 OUTPUT_LOG_POLICIES = {SUCCEEDED: "hook-succeeded", FAILED: "hook-failed"}
 LOGGED_KINDS = ("Job", "Pod")
@@ -69,16 +67,16 @@ class HookObserver:
     """One action's view of its hooks as they run: their logs and, when one fails,
     the evidence. run_hooks tells it when each hook starts and how it ended."""
 
-    def __init__(self, cfg: ActionConfig, cluster: Cluster) -> None:
-        self.cfg = cfg
+    def __init__(self, journal: Journal, cluster: Cluster) -> None:
+        self.journal = journal
         self.cluster = cluster
         self._live: _LiveLogs | None = None
         self._shown: dict[tuple[str, str], int] = {}
-        self._printer = _Printer(cfg)
+        self._printer = _Printer(journal)
 
     def started(self, hook: Hook, event: str, resources: Sequence[Resource]) -> None:
         policies = set(hook.output_log_policies)
-        if (self.cfg.live_hook_logs and self.cfg.hook_output is not None and hook.kind in LOGGED_KINDS
+        if (self.journal.live_hook_logs and self.journal.hook_output is not None and hook.kind in LOGGED_KINDS
                 and set(OUTPUT_LOG_POLICIES.values()) <= policies):
             self._live = _LiveLogs(self, hook, resources)
             self._shown = {}
@@ -96,11 +94,11 @@ class HookObserver:
         self._shown = {}
         if OUTPUT_LOG_POLICIES[outcome] in hook.output_log_policies and hook.kind in LOGGED_KINDS:
             logs = self._capture(hook, event, resources, outcome)
-            self.cfg.hook_logs.extend(logs)
+            self.journal.hook_logs.extend(logs)
             self._printer.blocks(logs, _namespace(resources), shown)
         if outcome == FAILED:
-            self.cfg.evidence.extend(evidence_of.capture(
-                self.cluster, resources, f"{event} hook {hook.path}", self.cfg.redactor, hooks=True))
+            self.journal.evidence.extend(evidence_of.capture(
+                self.cluster, resources, f"{event} hook {hook.path}", self.journal.redactor, hooks=True))
 
     # -- reading ----------------------------------------------------------------------
 
@@ -133,10 +131,10 @@ class HookObserver:
         """The container's log, capped to its tail and redacted (a note when unreadable)."""
         status, text = self.cluster.container_log(namespace, log.pod, log.container, limit_bytes=FULL_LOG_BYTES)
         if status >= 400:
-            log.note = self.cfg.redactor.redact(text)
+            log.note = self.journal.redactor.redact(text)
             return
         lines = text.splitlines()
-        keep = self.cfg.hook_log_lines
+        keep = self.journal.hook_log_lines
         if len(text) >= FULL_LOG_BYTES and keep:
             # Only the head came back: ask for the tail; the count dropped is a lower bound.
             status, tail = self.cluster.container_log(namespace, log.pod, log.container, tail_lines=keep)
@@ -146,7 +144,7 @@ class HookObserver:
             log.dropped += len(lines) - keep
             lines = lines[-keep:]
         log.truncated = log.dropped > 0
-        log.lines = self.cfg.redactor.redact_lines(lines)
+        log.lines = self.journal.redactor.redact_lines(lines)
 
 
 def _describe_state(log: HookLog, status: dict[str, Any]) -> None:
@@ -186,13 +184,13 @@ class _Printer:
     """Writes log lines through the action's HookOutputFunc, a header again whenever
     another container's lines come next (live logs of two containers interleave)."""
 
-    def __init__(self, cfg: ActionConfig) -> None:
-        self.cfg = cfg
+    def __init__(self, journal: Journal) -> None:
+        self.journal = journal
         self._last: tuple[str, str] | None = None
         self._lock = threading.Lock()
 
     def lines(self, namespace: str, pod: str, container: str, lines: Sequence[str]) -> None:
-        if self.cfg.hook_output is None or not lines:
+        if self.journal.hook_output is None or not lines:
             return
         with self._lock:
             writer = self._writer(namespace, pod, container)
@@ -201,7 +199,7 @@ class _Printer:
 
     def blocks(self, logs: Sequence[HookLog], namespace: str, shown: dict[tuple[str, str], int]) -> None:
         """The captured logs; for a container already shown live, the lines not shown yet."""
-        output = self.cfg.hook_output
+        output = self.journal.hook_output
         if output is None:
             return
         with self._lock:
@@ -220,7 +218,7 @@ class _Printer:
             self._last = None  # a block always starts with its header
             writer = self._writer(namespace, *key)
             if log.truncated:
-                writer.write(cut_mark(log, self.cfg.hook_log_lines) + "\n")
+                writer.write(cut_mark(log, self.journal.hook_log_lines) + "\n")
             lines = log.lines
         else:  # shown live: what came after the last poll
             writer = self._writer(namespace, *key)
@@ -234,8 +232,8 @@ class _Printer:
         self._last = None
 
     def _writer(self, namespace: str, pod: str, container: str) -> Any:
-        assert self.cfg.hook_output is not None
-        writer = self.cfg.hook_output(namespace, pod, container)
+        assert self.journal.hook_output is not None
+        writer = self.journal.hook_output(namespace, pod, container)
         if self._last != (pod, container):
             writer.write(header(pod, container) + "\n")
             self._last = (pod, container)
@@ -374,7 +372,7 @@ class _LiveLogs:
         """Write those of `lines` (the stream's lines from number `read` on) not shown yet."""
         fresh = lines[max(self.shown.get(key, 0) - read, 0):]
         if fresh:
-            self.observer._printer.lines(self.namespace, *key, self.observer.cfg.redactor.redact_lines(fresh))
+            self.observer._printer.lines(self.namespace, *key, self.observer.journal.redactor.redact_lines(fresh))
             with self._lock:
                 self.shown[key] = read + len(lines)
         return read + len(lines)

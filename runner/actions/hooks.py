@@ -12,6 +12,7 @@ hook failed, the evidence.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from runner.actions import results
 from runner.actions.apply_steps import build
@@ -19,7 +20,6 @@ from runner.errors import RunnerError
 from runner.kube.cluster import Cluster
 from runner.release.record import Hook, HookExecution, Release, go_time_now
 
-TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
     from runner.actions.hook_logs import HookObserver
 

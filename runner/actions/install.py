@@ -9,24 +9,23 @@ from __future__ import annotations
 
 import os
 import time
-from dataclasses import dataclass, replace
+from typing import Any, NoReturn
 
 from runner import engine
 from runner.actions.apply_steps import install_chart_crds
-from runner.actions.deploy import (
-    DeployError,
-    DeployOptions,
+from runner.actions.deploy import cancellable, deploy
+from runner.actions.journal import Journal
+from runner.actions.prepare import (
+    ChartInput,
+    DeployRequest,
+    InstallError,
     Plan,
-    cancellable,
     debug_dependencies,
-    deploy,
-    render,
+    prepare,
 )
 from runner.actions.release_config import (
     ActionConfig,
     PendingError,
-    check_labels,
-    now,
     recover_stranded,
     validate_name,
 )
@@ -36,110 +35,79 @@ from runner.kube.apply import ApplyResult
 from runner.kube.cluster import Lock
 from runner.kube.crds import CRDInstallError
 from runner.kube.wait import in_effect
-from runner.release.applymethod import method_for, resolve_server_side
+from runner.release.applymethod import resolve_server_side
 from runner.release.record import (
     FAILED,
     PENDING_INSTALL,
     PENDING_STATUSES,
     UNINSTALLED,
-    Info,
     Release,
 )
 
-TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
-if TYPE_CHECKING:
-    from typing import Any, NoReturn
 
-
-@dataclass
-class InstallOptions:
-    """install's own flags; the shared ones are DeployOptions."""
-
-    generate_name: bool = False  # -g: NAME is <chart>-<unix time>
-    replace: bool = False  # --replace: reuse the name of a failed or uninstalled release
-
-
-class InstallError(DeployError):
-    """Helm prefixes install failures with INSTALLATION FAILED at the CLI."""
-
-
-def install(cfg: ActionConfig, opts: DeployOptions,
-            own: InstallOptions | None = None) -> ReleaseResult:
-    from runner.actions.template import locate_chart
-
-    own = own or InstallOptions()
-    source = locate_chart(opts.chart)
-    cfg.debug("Chart path", path=os.path.abspath(source))
-    chart = engine.load_chart(source)
-    if own.generate_name and not opts.name:
-        opts = replace(opts, name=f"{chart.name()}-{int(time.time())}")
-    if opts.dry_run != "client":
-        cfg.check_reachable()
-    if opts.hide_secret and not opts.dry_run:
+def install(cfg: ActionConfig, journal: Journal, request: DeployRequest, given: ChartInput, *,
+            replacing: bool = False) -> ReleaseResult:
+    """Install `request` (its chart and values: `given`); `replacing`: upgrade --install over
+    an uninstalled release (as --replace)."""
+    journal.debug("Chart path", path=os.path.abspath(given.path))
+    chart = engine.load_chart(given.path)
+    name = request.name
+    if request.install.generate_name and not name:
+        name = f"{chart.name()}-{int(time.time())}"
+    if request.dry_run != "client":
+        cfg.check_reachable(journal.warn)
+    if request.hide_secret and not request.dry_run:
         raise InstallError("hiding Kubernetes secrets requires a dry-run mode")
     try:
-        validate_name(opts.name)
+        validate_name(name)
     except RunnerError as err:
-        _name_check_failed(cfg, err)
-    debug_dependencies(cfg, chart)
-    with cancellable(cfg, opts.name, InstallError):  # runInstall handles signals from here on
-        if opts.dry_run:
-            return deploy(cfg, opts, _plan(cfg, opts, chart, source))
-        if opts.create_namespace:
+        _name_check_failed(journal, err)
+    debug_dependencies(journal, chart)
+    replace = request.install.replace or replacing
+    with cancellable(journal, name, InstallError):  # runInstall handles signals from here on
+        if request.dry_run:
+            return deploy(cfg, journal, request, _plan(cfg, journal, request, given, chart, name))
+        if request.create_namespace:
             # the lock lives there, so before it (Helm creates it once the dry run is ruled out)
             cfg.require_cluster().ensure_namespace(cfg.namespace,
-                                                   server_side=resolve_server_side(opts.server_side))
-        with cfg.locked(opts.name, opts.wait_for_lock) as lock:
-            notes, retry = _check_available(cfg, opts, own.replace, lock)
-            plan = _plan(cfg, opts, chart, source)
-            plan.notes, plan.replace = notes, own.replace or retry
-            return deploy(cfg, opts, plan)
+                                                   server_side=resolve_server_side(request.server_side))
+        with cfg.locked(name, journal, request.wait_for_lock) as lock:
+            notes, retry = _check_available(cfg, journal, request, name, replace, lock)
+            plan = _plan(cfg, journal, request, given, chart, name)
+            plan.notes, plan.replace = notes, replace or retry
+            return deploy(cfg, journal, request, plan)
 
 
-def _install_crds(cfg: ActionConfig, opts: DeployOptions, chart: Any) -> None:
+def _install_crds(cfg: ActionConfig, journal: Journal, request: DeployRequest, chart: Any) -> None:
     """The chart's crds/ once its dependencies are processed, before the cluster's
     capabilities are read and it is rendered, as Helm's install (failures are the install's)."""
     try:
-        install_chart_crds(cfg, chart, dry_run=opts.dry_run, skip=opts.skip_crds,
-                           server_side=resolve_server_side(opts.server_side),
-                           force=opts.force_conflicts,
+        install_chart_crds(cfg, journal, chart, dry_run=request.dry_run, skip=request.skip_crds,
+                           server_side=resolve_server_side(request.server_side),
+                           force=request.force_conflicts,
                            # the --wait strategy, before --rollback-on-failure raises hookOnly
-                           strategy=in_effect(opts.wait, opts.wait_strategy))
+                           strategy=in_effect(request.wait, request.wait_strategy))
     except CRDInstallError as err:
         raise InstallError(str(err)) from err
 
 
-def _plan(cfg: ActionConfig, opts: DeployOptions, chart: Any, source: str) -> Plan:
-    server_side = resolve_server_side(opts.server_side)
-    rendered = render(cfg, opts, chart, source, opts.values, namespace=cfg.namespace,
-                      revision=1, upgrade=False, before_render=lambda ready: _install_crds(cfg, opts, ready))
-    labels = check_labels(opts.labels)
-    stamp = now()
-    release = Release(
-        name=opts.name, namespace=cfg.namespace, version=1, chart=rendered.chart_json,
-        config=opts.values, manifest=rendered.manifest, hooks=rendered.hooks,
-        info=Info(status=PENDING_INSTALL, first_deployed=stamp, last_deployed=stamp,
-                  description="Initial install underway", notes=rendered.notes),
-        apply_method=method_for(server_side),
-        labels={} if opts.dry_run else labels,  # Helm's dry-run record carries none
-    )
-    return Plan(release, server_side, InstallError,
-                # Helm: taking objects over with client-side apply merges custom resources three-way.
-                three_way_for_custom=opts.take_ownership and not server_side,
-                # Install's Update of objects it adopts folds client-side managers first, always.
-                migrating_from_csa=server_side,
-                on_failure=(lambda err, applied: _undo(cfg, release, applied, err))
-                if opts.rollback_on_failure else None)
+def _plan(cfg: ActionConfig, journal: Journal, request: DeployRequest, given: ChartInput, chart: Any,
+          name: str) -> Plan:
+    plan = prepare(cfg, journal, request, given, chart, name=name,
+                   server_side=resolve_server_side(request.server_side),
+                   before_render=lambda ready: _install_crds(cfg, journal, request, ready))
+    if request.rollback_on_failure:
+        plan.on_failure = lambda err, applied: _undo(cfg, plan.release, applied, err)
+    return plan
 
 
-def _check_available(cfg: ActionConfig, opts: DeployOptions, replacing: bool,
-                     lock: Lock | None) -> tuple[list[str], bool]:
+def _check_available(cfg: ActionConfig, journal: Journal, request: DeployRequest, name: str,
+                     replacing: bool, lock: Lock | None) -> tuple[list[str], bool]:
     """availableName: a name is free when unused, or (with --replace) failed/uninstalled.
     Beyond Helm: a release whose every revision failed never ran, so installing it
     again is a clean retry (as --replace), not a name clash; a first install left
     pending by a killed run is marked failed first (see recover_stranded).
     Returns the notes to tell and whether this install is such a retry."""
-    name = opts.name
     heads = cfg.storage.heads(name)
     if not heads:
         return [], False
@@ -147,7 +115,7 @@ def _check_available(cfg: ActionConfig, opts: DeployOptions, replacing: bool,
     if heads[0].status in PENDING_STATUSES:
         if heads[0].status != PENDING_INSTALL:
             raise PendingError()
-        recover_stranded(cfg, cfg.storage.get(name, heads[0].version), lock, opts.timeout)
+        recover_stranded(cfg, cfg.storage.get(name, heads[0].version), lock, request.timeout)
         notes.append(f"revision {heads[0].version} was left pending by an abandoned operation; "
                      "marked failed")
         heads = cfg.storage.heads(name)
@@ -156,14 +124,14 @@ def _check_available(cfg: ActionConfig, opts: DeployOptions, replacing: bool,
     if all(head.status == FAILED for head in heads):
         return [*notes, f"retrying the failed first install of {name} "
                         f"(revision {heads[0].version} failed)"], True
-    _name_check_failed(cfg, InstallError("cannot reuse a name that is still in use"))
+    _name_check_failed(journal, InstallError("cannot reuse a name that is still in use"))
 
 
-def _name_check_failed(cfg: ActionConfig, err: RunnerError) -> NoReturn:
+def _name_check_failed(journal: Journal, err: RunnerError) -> NoReturn:
     """availableName's failure: logged, then returned wrapped (Install.RunWithContext)."""
     from runner.golang.slog import text_line
 
-    cfg.warn(text_line("ERROR", "release name check failed", {"error": str(err)}))
+    journal.warn(text_line("ERROR", "release name check failed", {"error": str(err)}))
     raise InstallError(f"release name check failed: {err}") from err
 
 

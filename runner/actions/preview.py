@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
+from runner.actions.journal import Journal
 from runner.actions.release_config import ActionConfig
 from runner.actions.uninstall import UninstallOptions, uninstall
 from runner.errors import RunnerError
@@ -100,7 +101,7 @@ def _environments(annotations: dict[str, str]) -> tuple[str, ...]:
     return tuple(names)
 
 
-def teardown(cfg: ActionConfig, namespaces: Namespaces, name: str,
+def teardown(cfg: ActionConfig, journal: Journal, namespaces: Namespaces, name: str,
              wait: float = TEARDOWN_WAIT) -> Teardown:
     """Uninstall every release in the preview's namespace (their hooks run), delete the
     namespace, and wait up to `wait` seconds for its finalizers."""
@@ -110,7 +111,7 @@ def teardown(cfg: ActionConfig, namespaces: Namespaces, name: str,
     names = sorted({r.name for r in cfg.storage.driver.query({"owner": "helm"})})
     for release in names:
         try:
-            uninstall(cfg, UninstallOptions(release, ignore_not_found=True, timeout=wait))
+            uninstall(cfg, journal, UninstallOptions(release, ignore_not_found=True, timeout=wait))
             result.uninstalled.append(release)
         except RunnerError as err:
             result.errors.append(f"{release}: {err}")

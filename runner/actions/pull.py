@@ -1,57 +1,51 @@
-"""Helm's action.Pull, and the chart-source options from the flags of runner.cli.flags."""
+"""Helm's action.Pull, and --dependency-update's update of missing dependencies."""
 
 from __future__ import annotations
 
 import os
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
+from runner.chart.sources.downloader import SourceOptions
+from runner.chart.sources.messages import Say
 from runner.errors import RunnerError
 
-TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
-if TYPE_CHECKING:
-    from typing import Any
 
-    from runner.chart.sources.downloader import SourceOptions
+@dataclass(frozen=True)
+class PullOptions:
+    """What `pull` was asked for: where the chart comes from (`source`, its --verify and
+    --keyring too) and where it goes."""
 
-
-def source_options(args: Any) -> SourceOptions:
-    """The chart-source settings of parsed chart-location flags (runner.cli.flags.chart_path_flags)."""
-    from runner.chart.sources.downloader import SourceOptions
-
-    version = getattr(args, "chart_version", "") or ""
-    if not version and getattr(args, "devel", False):
-        version = ">0.0.0-0"  # Helm: --devel admits pre-releases unless --version is given
-    return SourceOptions(
-        version=version, repo_url=args.repo_url,
-        username=args.username, password=args.password, ca_file=args.ca_file,
-        cert_file=args.cert_file, key_file=args.key_file,
-        insecure_skip_tls_verify=args.insecure_skip_tls_verify,
-        pass_credentials_all=args.pass_credentials, plain_http=args.plain_http,
-        verify=getattr(args, "verify", False), keyring=getattr(args, "keyring", ""),
-    )
+    source: SourceOptions
+    destination: str = "."
+    untar: bool = False
+    untardir: str = "."
+    prov: bool = False  # fetch the provenance file without verifying
 
 
-def pull(chart_ref: str, args: Any, on_message: Callable[[str], None]) -> None:
+def pull(chart_ref: str, opts: PullOptions, on_message: Callable[[str], None], say: Say) -> None:
     """Download `chart_ref` into --destination (or expand it with --untar); the verification
-    report or a missing provenance's warning goes to `on_message`."""
+    report or a missing provenance's warning goes to `on_message`, what the download says
+    (a registry's `Pulled:` report) to `say`."""
     from runner.chart.sources.downloader import fetch_chart
     from runner.chart.sources.fileutil import atomic_write_file
     from runner.chart.sources.paths import HelmPaths
 
-    with_prov = args.verify or args.prov
-    download = fetch_chart(chart_ref, source_options(args), HelmPaths.from_env(), with_prov=with_prov)
-    if not args.untar:  # Helm saves the archive before it looks at the provenance
+    verify = opts.source.verify
+    download = fetch_chart(chart_ref, opts.source, HelmPaths.from_env(), with_prov=verify or opts.prov, say=say)
+    if not opts.untar:  # Helm saves the archive before it looks at the provenance
         # DownloadTo: into an existing --destination only (AtomicWriteFile), mode 0644
-        atomic_write_file(os.path.join(args.destination, download.file_name), download.data, 0o644)
-    if args.verify:
-        on_message(verify_download(download, args.keyring))
-    elif args.prov and download.prov is None:
+        atomic_write_file(os.path.join(opts.destination, download.file_name), download.data, 0o644)
+    if verify:
+        on_message(verify_download(download, opts.source.keyring))
+    elif opts.prov and download.prov is None:
         on_message(f"WARNING: Verification not found for {chart_ref}: {download.prov_error}\n")
-    if args.untar:
-        untar(download.data, chart_ref, args)
+    if opts.untar:
+        untar(download.data, chart_ref, opts)
     elif download.prov is not None:
-        atomic_write_file(os.path.join(args.destination, download.file_name + ".prov"), download.prov, 0o644)
+        atomic_write_file(os.path.join(opts.destination, download.file_name + ".prov"), download.prov, 0o644)
 
 
 def verify_download(download: Any, keyring: str) -> str:
@@ -61,11 +55,11 @@ def verify_download(download: Any, keyring: str) -> str:
     return verify(download, keyring)
 
 
-def untar(data: bytes, chart_ref: str, args: Any) -> None:
+def untar(data: bytes, chart_ref: str, opts: PullOptions) -> None:
     """Pull --untar: refuse an existing target, then expand through the safe archive reader."""
     from runner.chart import archive
 
-    target = args.untardir if os.path.isabs(args.untardir) else os.path.join(args.destination, args.untardir)
+    target = opts.untardir if os.path.isabs(opts.untardir) else os.path.join(opts.destination, opts.untardir)
     target = os.path.normpath(target)
     base = chart_ref.rsplit("/", 1)[-1]  # filepath.Split: a reference's tag or digest stays
     check = os.path.join(target, base) if target != "." else base
@@ -75,9 +69,9 @@ def untar(data: bytes, chart_ref: str, args: Any) -> None:
     archive.expand(data, Path(target))
 
 
-def update_missing_dependencies(chart: Any, path: str, args: Any, out: Any) -> Any:
+def update_missing_dependencies(chart: Any, path: str, source: SourceOptions, say: Say) -> Any:
     """Install/template --dependency-update: when charts/ lacks a declared dependency,
-    run `dependency update` on the chart directory and load it again."""
+    run `dependency update` on the chart directory (its progress said to `say`) and load it again."""
     from runner.chart.dependencies import check_dependencies
     from runner.chart.errors import DependencyError
     from runner.chart.loader import load_chart
@@ -89,5 +83,5 @@ def update_missing_dependencies(chart: Any, path: str, args: Any, out: Any) -> A
         return chart
     except DependencyError:
         pass
-    Manager(Path(path), source_options(args), HelmPaths.from_env(), out=out).update()
+    Manager(Path(path), source, HelmPaths.from_env(), say=say).update()
     return load_chart(path)

@@ -1,7 +1,7 @@
 """What every release action needs: the cluster (a runner.kube.cluster.Cluster), the
 release namespace, the record storage (HELM_DRIVER: secret | configmap | memory),
-the per-release lock, where messages go, and rendering a chart for a release
-(with .Release.History)."""
+the per-release lock; and the rules on release names, labels and stranded records.
+What one command tells and captures is its Journal (runner.actions.journal)."""
 
 from __future__ import annotations
 
@@ -9,36 +9,25 @@ import os
 import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import Any
 
-from runner import engine
-from runner.actions.results import DEBUG, PROGRESS, WAIT, WARNING, Message
-from runner.engine_objects import default_capabilities
+from runner.actions.journal import Journal
+from runner.actions.results import PROGRESS
 from runner.errors import RunnerError
 from runner.kube.client import KubeClient
 from runner.kube.cluster import Cluster, KubeCluster, Lock
 from runner.kube.kubeconfig import ClusterAccess
-from runner.release import history as release_history
-from runner.release.chartjson import chart_to_json
 from runner.release.record import (
     FAILED,
     PENDING_STATUSES,
-    Hook,
     Release,
     go_time_now,
     parse_go_time,
 )
-from runner.release.redact import Redactor
 from runner.release.storage import MemoryDriver, Storage
 from runner.release.storage.kube import KubeDriver
-
-TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
-if TYPE_CHECKING:
-    from typing import Any
-
-    from runner.actions.results import Evidence, HookLog
-    from runner.kube.wait import WaitProgress
 
 _NAME = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
 MAX_NAME_LENGTH = 53
@@ -55,68 +44,60 @@ class PendingError(RunnerError):
 
 @dataclass
 class ActionConfig:
+    """The services a release action works on: the cluster, the release namespace and its
+    record storage, the per-release lock. What one command tells and captures while it
+    works is its Journal (runner.actions.journal), made per command (per release of a run)."""
+
     cluster: Cluster | None
     namespace: str
     storage: Storage
     # Records kept in memory (HELM_DRIVER=memory) live for one run: no lock to take.
     locking: bool = True
-    on_message: Callable[[Message], None] | None = None  # told at once (the CLI prints)
-    messages: list[Message] = field(default_factory=list)  # everything told, in order
-    # Secret values to hide from logs, evidence and reports (runner.release.redact).
-    redactor: Redactor = field(default_factory=Redactor)
-    # Hook output logs (runner.actions.hook_logs): the proposal's HookOutputFunc,
-    # (namespace, pod, container) -> a writer; None shows none (they are still captured).
-    hook_output: Callable[[str, str, str], Any] | None = None
-    hook_log_lines: int = 500  # each container's last lines kept (0: all)
-    live_hook_logs: bool = False  # follow hooks' logs as they run (a terminal is watching)
-    hook_logs: list[HookLog] = field(default_factory=list)  # captured, in order
-    evidence: list[Evidence] = field(default_factory=list)  # of what failed, in order
 
     @classmethod
     def connect(cls, namespace: str | None = None, kubeconfig: str | None = None,
                 context: str | None = None, driver: str | None = None,
-                access: ClusterAccess | None = None) -> ActionConfig:
+                access: ClusterAccess | None = None, journal: Journal | None = None) -> ActionConfig:
         """`access`: Helm's connection flags over its HELM_* variables; without it, the
-        variables with these three flags over them."""
+        variables with these three flags over them. `journal` hears what the cluster itself
+        tells (its waits' progress, the steps Helm logs, the API server's warnings): the
+        command's; None for a connection that outlives one command's journal (a spec run's,
+        a warm Lambda's), whose cluster tells nothing."""
         if access is None:
             access = ClusterAccess.from_env().with_flags(namespace=namespace or None,
                                                          kubeconfig=kubeconfig or None, context=context or None)
-        client = KubeClient.connect(access)
+        heard = journal is not None
+        client = KubeClient.connect(access, on_debug=journal.debug if heard else None,
+                                    on_warning=journal.server_warning if heard else None)
         ns = client.default_namespace
         store = _driver(client, ns, driver)
-        cluster = KubeCluster(client)
-        cfg = cls(cluster, ns, Storage(store), locking=not isinstance(store, MemoryDriver))
-        # Weakly: the cluster must not keep its configuration alive, or the two form a cycle
-        # that holds the connection pool's sockets open until a garbage collection.
-        cluster.on_progress, cluster.on_log = _weakly(cfg.tell_progress), _weakly(cfg.warn)
-        client.on_debug = _weakly(cfg.debug)  # runner.kube's steps are told as the actions' are
-        client.on_warning = _weakly(cfg.server_warning)
-        return cfg
+        cluster = KubeCluster(client, on_progress=journal.tell_progress if heard else None,
+                              on_log=journal.warn if heard else None)
+        return cls(cluster, ns, Storage(store), locking=not isinstance(store, MemoryDriver))
 
     def in_namespace(self, namespace: str) -> ActionConfig:
-        """The same cluster and message hooks, with the release storage of `namespace` (a
-        spec's releases each live in their own)."""
+        """The same cluster, with the release storage of `namespace` (a spec's releases each
+        live in their own)."""
         driver = self.storage.driver
         if isinstance(driver, KubeDriver):
             driver = KubeDriver(driver.api, namespace, driver.plural)
-        return ActionConfig(self.cluster, namespace, Storage(driver), locking=self.locking,
-                            on_message=self.on_message)
+        return ActionConfig(self.cluster, namespace, Storage(driver), locking=self.locking)
 
     def require_cluster(self) -> Cluster:
         if self.cluster is None:
             raise RunnerError("this operation needs a cluster connection")
         return self.cluster
 
-    def check_reachable(self) -> None:
+    def check_reachable(self, warn: Callable[[str], None]) -> None:
         """Install.Run's first step (install, template --dry-run=server): the cluster answers,
-        or Helm's `cluster reachability check failed: ...` (logged, then raised)."""
+        or Helm's `cluster reachability check failed: ...` (logged to `warn`, then raised)."""
         from runner.golang.slog import text_line
         from runner.kube.client import ClusterUnreachable
 
         try:
             self.require_cluster().server_version()
         except ClusterUnreachable as err:
-            self.warn(text_line("ERROR", str(err)))
+            warn(text_line("ERROR", str(err)))
             raise
 
     def kube(self) -> KubeClient:
@@ -127,60 +108,31 @@ class ActionConfig:
             raise RunnerError("this operation needs a Kubernetes API connection")
         return client
 
-    def tell(self, kind: str, text: str, data: Any = None) -> None:
-        message = Message(kind, text, data)
-        self.messages.append(message)
-        if self.on_message is not None:
-            self.on_message(message)
-
-    def warn(self, text: str) -> None:
-        self.tell(WARNING, text)
-
-    def server_warning(self, text: str) -> None:
-        """A warning of the API server, told as the line client-go logs for it in Helm."""
-        from runner.kube.warning_header import logged_line
-
-        self.tell(WARNING, logged_line(text), text)
-
-    def tell_progress(self, progress: WaitProgress) -> None:
-        """A wait's progress (runner.kube.wait): told as data, with a line that sums it up.
-        Only the start, the changes and the end are kept in `messages` (not every tick)."""
-        message = Message(WAIT, progress.summary(), progress)
-        if progress.stage != "tick":
-            self.messages.append(message)
-        if self.on_message is not None:
-            self.on_message(message)
-
-    def debug(self, message: str, **attrs: Any) -> None:
-        """A step as Helm logs it at debug level (`--debug` shows it): slog's text line."""
-        from runner.golang.slog import text_line
-
-        self.tell(DEBUG, text_line("DEBUG", message, attrs))
-
     @contextmanager
-    def locked(self, name: str, wait_seconds: float = 0.0) -> Iterator[Lock | None]:
-        """Hold the release's Lease for the duration (none without a cluster or locking).
-        An action that runs another inside its own (upgrade's rollback-on-failure)
-        passes the lock it holds on instead of locking again."""
+    def locked(self, name: str, journal: Journal, wait_seconds: float = 0.0) -> Iterator[Lock | None]:
+        """Hold the release's Lease for the duration (none without a cluster or locking);
+        waiting for it is told to `journal`. An action that runs another inside its own
+        (upgrade's rollback-on-failure) passes the lock it holds on instead of locking again."""
         if self.cluster is None or not self.locking:
             yield None
             return
         lock = self.cluster.lock(self.namespace, name, wait_seconds,
-                                 on_wait=lambda text: self.tell(PROGRESS, text))
+                                 on_wait=lambda text: journal.tell(PROGRESS, text))
         try:
             yield lock
         finally:
-            self._give_back(lock)
+            _give_back(lock, journal)
 
-    def _give_back(self, lock: Lock) -> None:
-        """Release the lock; one the API server could not be told about (gone for longer
-        than the transport's retries) expires on its own, and the operation's outcome
-        stands (it must not turn a deployed release into a failed command)."""
-        try:
-            lock.release_lock()
-        except RunnerError as err:
-            self.warn(f"the release lock was not released ({err}); another operation can take "
-                      "it over once it expires")
+
+def _give_back(lock: Lock, journal: Journal) -> None:
+    """Release the lock; one the API server could not be told about (gone for longer
+    than the transport's retries) expires on its own, and the operation's outcome
+    stands (it must not turn a deployed release into a failed command)."""
+    try:
+        lock.release_lock()
+    except RunnerError as err:
+        journal.warn(f"the release lock was not released ({err}); another operation can take "
+                     "it over once it expires")
 
 
 def _driver(client: KubeClient, namespace: str, name: str | None) -> Any:
@@ -239,112 +191,5 @@ def recover_stranded(cfg: ActionConfig, last: Release, lock: Lock | None,
     return True
 
 
-# -- rendering -------------------------------------------------------------------
-
-
-@dataclass
-class RenderRequest:
-    name: str
-    namespace: str
-    revision: int
-    is_upgrade: bool
-    history_max: int = 0
-    include_history_values: bool = False
-    offline: bool = False  # --dry-run=client: no cluster (default capabilities, empty history)
-    skip_schema_validation: bool = False
-    render_subchart_notes: bool = False
-    post_renderer: Any = None  # runner.postrender.PostRenderer (--post-renderer)
-    track_positions: bool = False  # documents answer source_for(line) (a diff's source lines)
-    # Install's step between processing the chart's dependencies and reading the cluster's
-    # capabilities: its crds/ (called with the chart, its disabled subcharts gone).
-    before_render: Callable[[Any], None] | None = None
-
-
-@dataclass
-class RenderedRelease:
-    manifest: str
-    hooks: list[Hook]
-    notes: str
-    chart_json: dict[str, Any]
-    history: list[dict[str, Any]] = field(default_factory=list)
-    # The rendered documents (runner.manifest.Manifest and Hook, with their template positions
-    # when tracked) behind `manifest` and `hooks`.
-    documents: list[Any] = field(default_factory=list)
-    hook_documents: list[Any] = field(default_factory=list)
-
-
-def render_release(cfg: ActionConfig, chart: Any, chart_source: str | None,
-                   values: dict[str, Any], req: RenderRequest) -> RenderedRelease:
-    """Coalesce values, render, split hooks and notes: Helm's renderResources."""
-    from runner.actions.template import TemplateOptions, render_resources
-
-    coalesced, warnings = engine.prepare_values(chart, values,
-                                                skip_schema_validation=req.skip_schema_validation)
-    for warning in warnings:
-        cfg.warn(warning)
-    from runner.chart.prepare import check_installable, check_kube_version
-
-    check_installable(chart)
-    if req.before_render is not None:
-        req.before_render(chart)
-    lookup = None  # --dry-run=client: Helm's lookup has no cluster (empty maps)
-    if req.offline:
-        caps, version = default_capabilities(), ""
-    else:
-        cluster = cfg.require_cluster()
-        version = cluster.server_version()
-        caps = cluster_capabilities(cluster, version)
-        lookup = cluster.lookup
-    check_kube_version(chart, version or caps.KubeVersion.String())
-    options = engine.ReleaseOptions(req.name, req.namespace, req.revision,
-                                    not req.is_upgrade, req.is_upgrade)
-    top = engine.to_render_values(chart, coalesced, options, caps)
-    history: list[dict[str, Any]] = []
-    if req.history_max > 0 and not req.offline:
-        history = release_history.entries(cfg.storage, req.name, req.history_max,
-                                          req.include_history_values)
-    release_history.attach(top, history)
-    rendered = render_resources(chart, top, TemplateOptions(
-        release_name=req.name, namespace=req.namespace, render_subchart_notes=req.render_subchart_notes,
-        post_renderer=req.post_renderer, track_positions=req.track_positions, lookup=lookup),
-        on_warning=cfg.warn)
-    hooks = [_record_hook(h) for h in rendered.hooks]
-    return RenderedRelease(rendered.manifest, hooks, rendered.notes,
-                           chart_to_json(chart, chart_source), history,
-                           list(rendered.manifests), list(rendered.hooks))
-
-
-def _record_hook(hook: Any) -> Hook:
-    return Hook(name=hook.name, kind=hook.kind, path=hook.path, manifest=hook.manifest,
-                events=list(hook.events), weight=hook.weight,
-                delete_policies=list(hook.delete_policies),
-                output_log_policies=list(hook.output_log_policies))
-
-
-def cluster_capabilities(cluster: Cluster, version: str) -> Any:
-    """The cluster's version and served API versions, as Helm's getCapabilities."""
-    apis = cluster.api_versions()
-    try:
-        return default_capabilities(version, apis)
-    except RunnerError:
-        raise
-    except Exception:  # noqa: BLE001 - a dev build's version (v0.0.0-master+...) may not parse
-        return default_capabilities(None, apis)
-
-
 def now() -> str:
     return go_time_now()
-
-
-def _weakly(method: Callable[..., None]) -> Callable[..., None]:
-    """`method`, called while its object lives and ignored after."""
-    import weakref
-
-    ref = weakref.WeakMethod(method)
-
-    def call(*args: Any, **kwargs: Any) -> None:
-        bound = ref()
-        if bound is not None:
-            bound(*args, **kwargs)
-
-    return call

@@ -9,11 +9,10 @@ apply (every state by default); then sorting (name, -d date, -r reverse), --offs
 
 from __future__ import annotations
 
-from runner.errors import RunnerError
+from dataclasses import dataclass
+from typing import Any
 
-TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
-if TYPE_CHECKING:
-    from typing import Any
+from runner.errors import RunnerError
 
 STATE_FLAGS = {
     "deployed": ("deployed",),
@@ -24,36 +23,50 @@ STATE_FLAGS = {
     "uninstalling": ("uninstalling",),
 }
 ALL_STATES = {"unknown", *(state for states in STATE_FLAGS.values() for state in states)}
+DEFAULT_MAX = 256
 
 
-def state_mask(args: Any) -> set[str]:
+@dataclass(frozen=True)
+class ListOptions:
+    """What `list` was asked for (the CLI's flags)."""
+
+    filter: str = ""  # a Go regexp on the names
+    selector: str = ""  # labels, as `-l` takes them
+    states: frozenset[str] = frozenset()  # the state flags given (keys of STATE_FLAGS); none: every state
+    by_date: bool = False
+    reverse: bool = False
+    offset: int = 0
+    max: int = DEFAULT_MAX
+
+
+def state_mask(states: frozenset[str]) -> set[str]:
     """SetStateMask: the states asked for; every state when none is (Helm 4 dropped --all)."""
-    wanted = {state for flag, states in STATE_FLAGS.items() if getattr(args, flag) for state in states}
+    wanted = {state for flag in states for state in STATE_FLAGS[flag]}
     return wanted or ALL_STATES
 
 
-def select(records: list[Any], args: Any) -> list[Any]:
+def select(records: list[Any], opts: ListOptions) -> list[Any]:
     """List.Run after the storage read: filter, latest revisions, states, selector, order, page."""
-    if args.filter:
+    if opts.filter:
         from runner.funcs.regex import compile_go
         from runner.golang.gofunc import FuncError
 
         try:
-            pattern = compile_go(args.filter)
+            pattern = compile_go(opts.filter)
         except FuncError as err:
             raise RunnerError(str(err)) from err
         records = [r for r in records if pattern.matches(r.name)]
-    mask = state_mask(args)
+    mask = state_mask(opts.states)
     if mask != {"superseded"}:
         records = latest_revisions(records)
     records = [r for r in records if r.info.status in mask]
-    matches = label_selector(args.selector)
+    matches = label_selector(opts.selector)
     records = [r for r in records if matches(r.labels)]
-    records = ordered(records, args.date, args.reverse)
-    if args.offset >= len(records):
+    records = ordered(records, opts.by_date, opts.reverse)
+    if opts.offset >= len(records):
         return []
-    limit = args.max if 0 < args.max < len(records) else len(records)
-    return records[args.offset:args.offset + limit]
+    limit = opts.max if 0 < opts.max < len(records) else len(records)
+    return records[opts.offset:opts.offset + limit]
 
 
 def latest_revisions(records: list[Any]) -> list[Any]:

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from runner.actions import evidence
 from runner.actions.hook_logs import HookObserver
 from runner.actions.hooks import run_hooks
+from runner.actions.journal import Journal
 from runner.actions.release_config import ActionConfig, validate_name
 from runner.actions.results import HookLog
 from runner.errors import RunnerError
@@ -32,7 +33,7 @@ class TestRun:
     hook_logs: list[HookLog] = field(default_factory=list)
 
 
-def run_tests(cfg: ActionConfig, opts: TestOptions) -> TestRun:
+def run_tests(cfg: ActionConfig, journal: Journal, opts: TestOptions) -> TestRun:
     """The tests run; a failing one is returned with the release (Helm prints both)."""
     try:
         validate_name(opts.name)
@@ -45,13 +46,13 @@ def run_tests(cfg: ActionConfig, opts: TestOptions) -> TestRun:
     release.hooks = [h for h in release.hooks if _selected(h, opts)]
     error: RunnerError | None = None
     cluster = cfg.require_cluster()
-    cfg.redactor.add_release(release)
-    first_log = len(cfg.hook_logs)
+    journal.redactor.add_release(release)
+    first_log = len(journal.hook_logs)
     try:
-        with evidence.on_error(cfg):
+        with evidence.on_error(journal):
             # Helm's ReleaseTesting always waits with the status watcher, whatever --wait says.
             run_hooks(cluster, release, TEST_EVENT, server_side=release.apply_method == "ssa",
-                      timeout=opts.timeout, record=cfg.storage.update, observer=HookObserver(cfg, cluster),
+                      timeout=opts.timeout, record=cfg.storage.update, observer=HookObserver(journal, cluster),
                       strategy="watcher")
     except RunnerError as err:
         error = err
@@ -59,7 +60,7 @@ def run_tests(cfg: ActionConfig, opts: TestOptions) -> TestRun:
         # Helm puts the skipped hooks first when it stores the record again.
         release.hooks = skipped + release.hooks
     cfg.storage.update(release)
-    return TestRun(release, error, cfg.hook_logs[first_log:])
+    return TestRun(release, error, journal.hook_logs[first_log:])
 
 
 def _selected(hook: Hook, opts: TestOptions) -> bool:
@@ -68,11 +69,11 @@ def _selected(hook: Hook, opts: TestOptions) -> bool:
     return not opts.include or hook.name in opts.include
 
 
-def pod_logs(cfg: ActionConfig, release: Release, opts: TestOptions) -> str:
+def pod_logs(cfg: ActionConfig, journal: Journal, release: Release, opts: TestOptions) -> str:
     """GetPodLogs: `POD LOGS: <hook>` and the Pod's log, per test hook by weight. Ours:
     the log passes through the redactor (the release's Secrets), as hook output logs do."""
     cluster = cfg.require_cluster()
-    cfg.redactor.add_release(release)
+    journal.redactor.add_release(release)
     parts: list[str] = []
     for hook in sorted(release.hooks, key=lambda h: h.weight):
         if TEST_EVENT not in hook.events or not _selected(hook, opts):
@@ -80,5 +81,5 @@ def pod_logs(cfg: ActionConfig, release: Release, opts: TestOptions) -> str:
         status, text = cluster.pod_log(release.namespace, hook.name)
         if status >= 400:
             raise RunnerError(f"unable to get pod logs for {hook.name}: {text}")
-        parts.append(f"POD LOGS: {hook.name}\n{cfg.redactor.redact(text)}\n")
+        parts.append(f"POD LOGS: {hook.name}\n{journal.redactor.redact(text)}\n")
     return "".join(parts)

@@ -5,13 +5,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from runner.release.record import Release
 
-TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
-    from typing import Any
-
     from runner.kube.apply import ApplyResult
 
 WARNING = "warning"  # a line Helm prints on stderr as it is (values coalescing, manifests)
@@ -24,7 +22,7 @@ PROGRESS = "progress"  # deploy-runner's own word on what it waits for (`--wait-
 @dataclass(frozen=True)
 class Message:
     """Something an action tells while it runs, in order: the CLI prints it at once,
-    a report collects it (ActionConfig.on_message / ActionConfig.messages)."""
+    a report collects it (Journal.on_message / Journal.messages)."""
 
     kind: str  # WARNING, WAIT, DEBUG, NOTICE or PROGRESS
     text: str

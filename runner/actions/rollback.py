@@ -16,24 +16,25 @@ subcharts is refused (roll back without the flag to re-apply its stored manifest
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
+from runner import engine
 from runner.actions import evidence
 from runner.actions.apply_steps import build, preflight
 from runner.actions.hook_logs import HookObserver
 from runner.actions.hooks import run_hooks
+from runner.actions.journal import Journal
+from runner.actions.prepare import RenderedRelease, render_revision, stored_chart
 from runner.actions.release_config import (
     DEFAULT_TIMEOUT,
     ActionConfig,
-    RenderedRelease,
-    RenderRequest,
     now,
     recover_stranded,
-    render_release,
     validate_name,
 )
 from runner.actions.results import ReleaseResult
-from runner.actions.template import BUILD_FAILED_FROM
+from runner.actions.template import BUILD_FAILED_FROM, RenderOptions
 from runner.errors import RunnerError, interrupted
 from runner.kube.cluster import Lock
 from runner.kube.ownership import set_release_metadata
@@ -51,10 +52,7 @@ from runner.release.record import (
 from runner.release.storage import ReleaseNotFoundError
 from runner.release.storage.storage import DEFAULT_HISTORY_MAX
 
-TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
-    from typing import Any
-
     from runner.kube.resources import Resource
 
 
@@ -73,8 +71,8 @@ class RollbackOptions:
     timeout: float = DEFAULT_TIMEOUT
     no_hooks: bool = False
     wait_for_lock: float = 0.0
-    release_history_max: int = 0  # > 0: re-render with .Release.History (see the module doc)
-    include_history_values: bool = False
+    # render.release_history_max > 0: re-render with .Release.History (see the module doc)
+    render: RenderOptions = field(default_factory=RenderOptions)
 
 
 class RollbackError(RunnerError):
@@ -84,22 +82,23 @@ class RollbackError(RunnerError):
 RERENDERED = "re-rendered with .Release.History"
 
 
-def rollback(cfg: ActionConfig, opts: RollbackOptions) -> ReleaseResult:
+def rollback(cfg: ActionConfig, journal: Journal, opts: RollbackOptions) -> ReleaseResult:
     validate_name(opts.name)
     if opts.revision < 0:
         raise RollbackError("invalid release revision")
-    if opts.release_history_max < 0:
+    if opts.render.release_history_max < 0:
         raise RollbackError("--release-history-max must be 0 (no history) or more")
     if opts.dry_run:
-        return rollback_locked(cfg, opts, None)  # writes nothing: no lock to hold
-    with cfg.locked(opts.name, opts.wait_for_lock) as lock:
-        return rollback_locked(cfg, opts, lock)
+        return rollback_locked(cfg, journal, opts, None)  # writes nothing: no lock to hold
+    with cfg.locked(opts.name, journal, opts.wait_for_lock) as lock:
+        return rollback_locked(cfg, journal, opts, lock)
 
 
-def rollback_locked(cfg: ActionConfig, opts: RollbackOptions, lock: Lock | None) -> ReleaseResult:
+def rollback_locked(cfg: ActionConfig, journal: Journal, opts: RollbackOptions,
+                    lock: Lock | None) -> ReleaseResult:
     """The rollback, while the caller holds the release's lock (rollback itself, or an
     upgrade rolling back on failure)."""
-    cfg.debug("preparing rollback", name=opts.name)
+    journal.debug("preparing rollback", name=opts.name)
     try:
         current = cfg.storage.last(opts.name)
     except ReleaseNotFoundError as err:
@@ -112,7 +111,7 @@ def rollback_locked(cfg: ActionConfig, opts: RollbackOptions, lock: Lock | None)
     wanted = opts.revision or current.version - 1
     if wanted not in {head.version for head in cfg.storage.heads(opts.name)}:
         raise RollbackError(f"release has no {wanted} version")
-    cfg.debug("rolling back", name=opts.name, currentVersion=current.version, targetVersion=wanted)
+    journal.debug("rolling back", name=opts.name, currentVersion=current.version, targetVersion=wanted)
     previous = cfg.storage.get(opts.name, wanted)
     server_side = resolve_server_side(opts.server_side, previous.apply_method)
     if opts.force_conflicts and not server_side:
@@ -126,9 +125,9 @@ def rollback_locked(cfg: ActionConfig, opts: RollbackOptions, lock: Lock | None)
                   description=f"Rollback to {wanted}"),
         apply_method=method_for(server_side),
     )
-    rerender = opts.release_history_max > 0 and opts.dry_run != "client"
+    rerender = opts.render.release_history_max > 0 and opts.dry_run != "client"
     if rerender:
-        _rerendered(target, _rerender(cfg, opts, previous, target))
+        _rerendered(target, _rerender(cfg, journal, opts, previous, target))
     result = ReleaseResult(target, dry_run=opts.dry_run, notes=notes)
     if opts.dry_run == "client" or (opts.dry_run and not rerender):
         return result  # Helm's dry-run rollback stops before the cluster
@@ -138,14 +137,14 @@ def rollback_locked(cfg: ActionConfig, opts: RollbackOptions, lock: Lock | None)
         return result
     if server_side and not opts.force_conflicts:
         _preflight(cfg, target)
-    cfg.redactor.add_release(target)
-    cfg.redactor.add_release(current)
-    first_log = len(cfg.hook_logs)
-    cfg.debug("creating rolled back release", name=opts.name)
+    journal.redactor.add_release(target)
+    journal.redactor.add_release(current)
+    first_log = len(journal.hook_logs)
+    journal.debug("creating rolled back release", name=opts.name)
     cfg.storage.create(target, history_max=opts.history_max)
     try:
-        with evidence.on_error(cfg):
-            _perform(cfg, opts, current, target, server_side, result)
+        with evidence.on_error(journal):
+            _perform(cfg, journal, opts, current, target, server_side, result)
     except KeyboardInterrupt as interrupt:
         # Stopped by a signal (Helm's rollback has no handler and leaves the record pending):
         # recorded failed, so the next operation need not wait for --timeout to pass.
@@ -153,19 +152,17 @@ def rollback_locked(cfg: ActionConfig, opts: RollbackOptions, lock: Lock | None)
         target.info.description = f'Rollback "{target.name}" failed: {interrupted(interrupt)}'
         cfg.storage.update(target)
         raise
-    cfg.debug("updating status for rolled back release", name=opts.name)
+    journal.debug("updating status for rolled back release", name=opts.name)
     cfg.storage.update(target)
-    result.hook_logs = cfg.hook_logs[first_log:]
+    result.hook_logs = journal.hook_logs[first_log:]
     return result
 
 
-def _rerender(cfg: ActionConfig, opts: RollbackOptions, previous: Release,
+def _rerender(cfg: ActionConfig, journal: Journal, opts: RollbackOptions, previous: Release,
               target: Release) -> RenderedRelease:
     """The target revision's stored chart and values rendered again for the new revision,
     with the history as it stands before it (upgrade-like: .Release.IsUpgrade)."""
-    from runner.release.chartjson import chart_from_json
-
-    chart = chart_from_json(previous.chart or {})
+    chart = stored_chart(previous)
     subcharts = _subcharts(chart, previous)
     if subcharts:
         raise RollbackError(
@@ -173,9 +170,9 @@ def _rerender(cfg: ActionConfig, opts: RollbackOptions, previous: Release,
             f"record holds only its chart's own templates, and this release had subcharts "
             f"({', '.join(subcharts)}); roll back without --release-history-max to re-apply the "
             "revision's stored manifest")
-    return render_release(cfg, chart, None, dict(previous.config), RenderRequest(
-        target.name, target.namespace, target.version, True, opts.release_history_max,
-        opts.include_history_values))
+    return render_revision(cfg, journal, chart, None, dict(previous.config),
+                           engine.ReleaseOptions(target.name, target.namespace, target.version, False, True),
+                           opts.render)
 
 
 def _subcharts(chart: Any, record: Release) -> list[str]:
@@ -213,13 +210,13 @@ def _preflight(cfg: ActionConfig, target: Release, apply: bool = True) -> list[R
     return resources
 
 
-def _perform(cfg: ActionConfig, opts: RollbackOptions, current: Release, target: Release,
-             server_side: bool, result: ReleaseResult) -> None:
-    cfg.debug("performing rollback", name=target.name)
+def _perform(cfg: ActionConfig, journal: Journal, opts: RollbackOptions, current: Release,
+             target: Release, server_side: bool, result: ReleaseResult) -> None:
+    journal.debug("performing rollback", name=target.name)
     cluster = cfg.require_cluster()
     old = build(cluster, current.manifest, current.namespace, context=f"{BUILD_FAILED_FROM} current release manifest")
     new = build(cluster, target.manifest, target.namespace, context=f"{BUILD_FAILED_FROM} new release manifest")
-    observer = HookObserver(cfg, cluster)
+    observer = HookObserver(journal, cluster)
     if not opts.no_hooks:
         run_hooks(cluster, target, "pre-rollback", server_side=server_side, timeout=opts.timeout,
                   record=cfg.storage.update, observer=observer, strategy=in_effect(opts.wait, opts.wait_strategy))
@@ -231,7 +228,7 @@ def _perform(cfg: ActionConfig, opts: RollbackOptions, current: Release, target:
         from runner.golang.slog import text_line
 
         message = f'Rollback "{target.name}" failed: {err}'
-        cfg.warn(text_line("WARN", message))
+        journal.warn(text_line("WARN", message))
         current.info.status, target.info.status = SUPERSEDED, FAILED
         target.info.description = message
         cfg.storage.update(current)
@@ -240,10 +237,9 @@ def _perform(cfg: ActionConfig, opts: RollbackOptions, current: Release, target:
     result.add(applied)
     if opts.wait:
         try:
-            cluster.wait(new, opts.timeout, strategy=opts.wait_strategy, jobs=opts.wait_for_jobs)
+            evidence.wait_for(journal, cluster, new, opts.timeout, strategy=opts.wait_strategy,
+                              jobs=opts.wait_for_jobs)
         except RunnerError as err:
-            cfg.evidence.extend(evidence.capture(cluster, new, "waited on", cfg.redactor, only_failing=True,
-                                                 jobs=opts.wait_for_jobs))
             target.info.status = FAILED
             target.info.description = f'Release "{target.name}" failed: {err}'
             cfg.storage.update(current)
@@ -254,7 +250,7 @@ def _perform(cfg: ActionConfig, opts: RollbackOptions, current: Release, target:
                   record=cfg.storage.update, observer=observer, strategy=in_effect(opts.wait, opts.wait_strategy))
     for head in cfg.storage.heads(target.name):
         if head.status == DEPLOYED:
-            cfg.debug("superseding previous deployment", version=head.version)
+            journal.debug("superseding previous deployment", version=head.version)
             record = cfg.storage.get(target.name, head.version)
             record.info.status = SUPERSEDED
             cfg.storage.update(record)

@@ -33,7 +33,6 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from runner.actions.deploy import DeployOptions
 from runner.actions.diff import (
     INSTALL,
     NONE,
@@ -43,9 +42,11 @@ from runner.actions.diff import (
     ReleasePlan,
     plan_release,
 )
+from runner.actions.journal import Journal
+from runner.actions.prepare import ChartInput, DeployRequest, UpgradeOptions, chart_input
 from runner.actions.release_config import ActionConfig
 from runner.actions.results import DEBUG, Message
-from runner.actions.upgrade import UpgradeOptions
+from runner.actions.template import RenderOptions
 from runner.errors import RunnerError
 from runner.release.redact import Redactor
 from runner.spec.context import RunContext, matches_any
@@ -323,18 +324,20 @@ class _ReleaseRun:
         self.options = scheduler.options
         self.source = scheduler.source
         self.cfg = scheduler.connect(release.namespace)
-        self.cfg.redactor = self.options.redactor  # one redactor for the whole run
-        if scheduler.on_message is not None:
-            tell = scheduler.on_message
-            self.cfg.on_message = lambda message: tell(release.key, message)
+        tell = scheduler.on_message
+        # the release's own journal, its messages named by the release; one redactor for the run
+        self.journal = Journal(on_message=None if tell is None else lambda message: tell(release.key, message),
+                               redactor=self.options.redactor)
 
     def run(self) -> None:
         outcome, release = self.outcome, self.release
         step = time.monotonic()
         try:
-            opts, own = deploy_options(release, self.options.wait_for_lock, self.source)
+            request = release_request(release, self.options.wait_for_lock, self.source)
+            # once: the plan and the deploy use the same; what fetching the chart says is the release's
+            given = chart_input(request, self.journal.tell, secrets=False)
             self._time_left("started")
-            plan = plan_release(self.cfg, opts, own, installed=release.installed,
+            plan = plan_release(self.cfg, self.journal, request, given, installed=release.installed,
                                 options=self.options.diff)
         finally:
             outcome.plan_seconds = time.monotonic() - step
@@ -358,15 +361,16 @@ class _ReleaseRun:
         try:
             left = self._time_left("deployed")
             if left is not None:  # waits, hooks and the lock wait end before the deadline
-                opts.timeout, opts.wait_for_lock = min(opts.timeout, left), min(opts.wait_for_lock, left)
-            self._deploy(plan, opts, own)
+                request.timeout = min(request.timeout, left)
+                request.wait_for_lock = min(request.wait_for_lock, left)
+            self._deploy(plan, request, given)
         except RunnerError as err:
             outcome.status, outcome.error = FAILED, str(err)
             outcome.evidence = self._evidence(err)
         finally:
             outcome.deploy_seconds = time.monotonic() - step
-            outcome.hook_logs = _hook_logs(self.cfg.hook_logs, release)  # a failure's too
-            outcome.not_ready = _not_ready(self.cfg.evidence) if outcome.status == FAILED else []
+            outcome.hook_logs = _hook_logs(self.journal.hook_logs, release)  # a failure's too
+            outcome.not_ready = _not_ready(self.journal.evidence) if outcome.status == FAILED else []
             self._messages()
 
     def _time_left(self, doing: str) -> float | None:
@@ -389,20 +393,20 @@ class _ReleaseRun:
         outcome.revision = plan.revision or None
         outcome.chart_version = plan.chart_version
 
-    def _deploy(self, plan: ReleasePlan, opts: DeployOptions, own: UpgradeOptions) -> None:
+    def _deploy(self, plan: ReleasePlan, request: DeployRequest, given: ChartInput) -> None:
         outcome = self.outcome
         if plan.action == UNINSTALL:
             from runner.actions.uninstall import UninstallOptions, uninstall
 
-            done = uninstall(self.cfg, UninstallOptions(
-                name=self.release.name, wait=opts.wait, timeout=opts.timeout,
-                wait_for_lock=opts.wait_for_lock))
+            done = uninstall(self.cfg, self.journal, UninstallOptions(
+                name=self.release.name, wait=request.wait, timeout=request.timeout,
+                wait_for_lock=request.wait_for_lock))
             outcome.status = UNINSTALLED
             outcome.revision = done.release.version if done is not None else None
             return
         from runner.actions.upgrade import upgrade
 
-        deployed = upgrade(self.cfg, opts, own)  # --install: creates the namespace when asked
+        deployed = upgrade(self.cfg, self.journal, request, given)  # --install: creates the namespace when asked
         outcome.status = DEPLOYED
         outcome.action = INSTALL if deployed.release.version == 1 or plan.action == INSTALL else UPGRADE
         outcome.revision = deployed.release.version
@@ -421,34 +425,34 @@ class _ReleaseRun:
 
     def _messages(self) -> None:
         # Helm's --debug log lines are the CLI's to show or not, not the result's messages
-        self.outcome.messages = [m.text for m in self.cfg.messages if m.kind != DEBUG]
+        self.outcome.messages = [m.text for m in self.journal.messages if m.kind != DEBUG]
 
 
-def deploy_options(release: ReleaseSpec, wait_for_lock: float = 0.0, source: str = ""
-                   ) -> tuple[DeployOptions, UpgradeOptions]:
-    """A release's settings as the deploy pipeline's options (upgrade --install)."""
-    from runner.actions.spec_sources import chart_path, release_values
+def release_request(release: ReleaseSpec, wait_for_lock: float = 0.0, source: str = "") -> DeployRequest:
+    """A release's settings as the request the deploy pipeline takes (upgrade --install)."""
+    from runner.actions.spec_sources import chart_source, release_values
 
-    waits = release.wait in ("watcher", "legacy")
-    opts = DeployOptions(
-        name=release.name, chart=chart_path(release.chart), values=release_values(release, source),
+    chart, chart_from = chart_source(release.chart)
+    values, inline = release_values(release, source)
+    return DeployRequest(
+        name=release.name, chart=chart, source=chart_from, values=values, inline_values=inline,
+        render=RenderOptions(skip_schema_validation=release.skip_schema_validation,
+                             release_history_max=release.history_depth,
+                             include_history_values=release.include_history_values),
+        upgrade=UpgradeOptions(install=True, cleanup_on_fail=release.cleanup_on_fail,
+                               history_max=release.history_max, force_replace=release.force_replace),
         server_side=_SERVER_SIDE[release.apply_method], force_conflicts=release.force_conflicts,
         take_ownership=release.take_ownership, create_namespace=release.create_namespace,
-        skip_crds=release.skip_crds, wait=waits,
+        skip_crds=release.skip_crds, wait=release.wait in ("watcher", "legacy"),
         wait_strategy="legacy" if release.wait == "legacy" else "watcher",
         wait_for_jobs=release.wait_for_jobs, timeout=release.timeout,
         rollback_on_failure=release.rollback_on_failure, description=release.description,
-        labels=dict(release.labels), skip_schema_validation=release.skip_schema_validation,
-        release_history_max=release.history_depth,
-        include_history_values=release.include_history_values, wait_for_lock=wait_for_lock)
-    own = UpgradeOptions(install=True, cleanup_on_fail=release.cleanup_on_fail,
-                         history_max=release.history_max, force_replace=release.force_replace)
-    return opts, own
+        labels=dict(release.labels), wait_for_lock=wait_for_lock)
 
 
 def _older_than_deployed(plan: ReleasePlan) -> str:
     """Why a chart older than the deployed revision's is not deployed ("" when it is not)."""
-    from runner.funcs import semver
+    from runner.golang import semver
 
     if plan.current is None or not plan.chart_version:
         return ""

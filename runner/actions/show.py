@@ -3,9 +3,7 @@ print (runner.cli.show)."""
 
 from __future__ import annotations
 
-TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
-if TYPE_CHECKING:
-    from typing import Any
+from typing import Any
 
 README_NAMES = ("readme.md", "readme.txt", "readme")
 
@@ -30,7 +28,7 @@ def show(chart: Any, output: str) -> bytes:
 
 def chart_yaml(chart: Any) -> str:
     """sigs.k8s.io/yaml.Marshal of the chart's Metadata (JSON names, omitempty, sorted)."""
-    from runner.chart.sources.gostructs import metadata_struct
+    from runner.chart.gostructs import metadata_struct
     from runner.encoding.goyaml import dump
 
     return dump(metadata_struct(chart.metadata).as_map())

@@ -11,25 +11,35 @@ Values: the release's entries in order — files read as `-f` reads them, inline
 mappings as if written to a file and passed with `-f` (as helmfile does) — then
 its secretValues files, then `set`/`setString` entries (--set, --set-string,
 --set-file), merged by Helm's rules (runner.chart.uservalues).
+
+Both go into the release's DeployRequest (runner.actions.run.release_request), whose
+chart and values runner.actions.prepare.chart_input locates and reads.
 """
 
 from __future__ import annotations
 
 import os
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING
 
 from runner.spec.resolve import ChartRef, ReleaseSpec
 
+if TYPE_CHECKING:
+    from runner.chart.sources.downloader import SourceOptions
+    from runner.chart.uservalues import ValueOptions
 
-def chart_path(chart: ChartRef) -> str:
-    """A local path to the chart (fetched into Helm's content cache when remote; its
-    provenance checked first when the release or its repository says verify)."""
-    from runner.chart.sources.downloader import SourceOptions, locate_chart
+
+def chart_source(chart: ChartRef) -> tuple[str, SourceOptions | None]:
+    """The chart reference to locate and where from: (a path, None) for a local chart not
+    to be verified (or the archive already fetched: `located`); else the settings of its
+    repository (or registry) and of the release (runner.actions.prepare.chart_input
+    fetches it into Helm's content cache, its provenance checked first when the release
+    or its repository says verify)."""
+    from runner.chart.sources.downloader import SourceOptions
     from runner.chart.sources.paths import default_keyring
 
     if chart.located:
-        return chart.located
+        return chart.located, None
     repo = chart.repository
     options = SourceOptions(version=chart.version)
     if repo is not None:
@@ -43,17 +53,18 @@ def chart_path(chart: ChartRef) -> str:
             plain_http=repo.plain_http, verify=repo.verify, keyring=repo.keyring)
     verify = options.verify or chart.verify
     if chart.kind == "path" and not verify:
-        return chart.ref
-    options = replace(
+        return chart.ref, None
+    return chart.ref, replace(
         options, verify=verify, keyring=chart.keyring or options.keyring or default_keyring(),
         insecure_skip_tls_verify=options.insecure_skip_tls_verify or chart.insecure_skip_tls_verify,
         plain_http=options.plain_http or chart.plain_http)
-    return locate_chart(chart.ref, options)
 
 
-def release_values(release: ReleaseSpec, source: str = "") -> dict[str, Any]:
-    """The user values of `release`, merged as Helm merges -f files and --set flags."""
-    from runner.chart.uservalues import ValueOptions, merge_options, read_values_file
+def release_values(release: ReleaseSpec, source: str = "") -> tuple[ValueOptions, dict[str, bytes]]:
+    """The values of `release` as the -f and --set family flags give them, and the documents
+    of its inline mappings by the names those flags give them (merged by Helm's rules:
+    runner.chart.uservalues)."""
+    from runner.chart.uservalues import ValueOptions
     from runner.encoding import goyaml
 
     inline: dict[str, bytes] = {}
@@ -66,11 +77,6 @@ def release_values(release: ReleaseSpec, source: str = "") -> dict[str, Any]:
         inline[name] = goyaml.dump(entry.inline).encode("utf-8", "surrogateescape")
         names.append(name)
     names += release.secret_values
-
-    def read(name: str) -> bytes:
-        return inline[name] if name in inline else read_values_file(name)
-
     sets = release.sets
-    return merge_options(ValueOptions(value_files=names, set=sets.get("set", ()),
-                                      set_string=sets.get("set-string", ()),
-                                      set_file=sets.get("set-file", ())), read)
+    return ValueOptions(value_files=names, set=sets.get("set", ()), set_string=sets.get("set-string", ()),
+                        set_file=sets.get("set-file", ())), inline

@@ -32,6 +32,9 @@ TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
     from typing import Any, TextIO
 
+    from runner.chart.sources.downloader import SourceOptions
+    from runner.chart.uservalues import ValueOptions
+
 NOTES_SUFFIX = "NOTES.txt"
 DEBUG_HINT = "\n\nUse --debug flag to render out invalid YAML"
 # Install.Run's warning when a server dry run (install, template) leaves a chart's crds/ out.
@@ -42,52 +45,58 @@ BUILD_FAILED = f"{BUILD_FAILED_FROM} release manifest"
 _SOURCE_NAME = LazyPattern(r"# Source: [^/]+/(.+)")
 
 
-class TemplateOptions:
-    """What `helm template` (and install/upgrade's render) was asked for.
+class RenderOptions:
+    """How a chart is rendered, for `template` and for a release alike: the render flags
+    (--skip-schema-validation, --render-subchart-notes, --post-renderer, and HIP-0029's
+    --release-history-max and --include-history-values), built once by the CLI or a spec.
 
     Plain classes here, not dataclasses: creating one costs ~1 ms at every start."""
 
-    __slots__ = ("release_name", "render_subchart_notes", "chart", "namespace", "values_files",
-                 "set_values", "set_string", "set_file", "set_json", "set_literal", "show_only",
+    __slots__ = ("skip_schema_validation", "render_subchart_notes", "post_renderer",
+                 "release_history_max", "include_history_values")
+
+    def __init__(self, *, skip_schema_validation: bool = False, render_subchart_notes: bool = False,
+                 post_renderer: Any = None, release_history_max: int = 0,
+                 include_history_values: bool = False) -> None:
+        self.skip_schema_validation = skip_schema_validation
+        self.render_subchart_notes = render_subchart_notes
+        self.post_renderer = post_renderer  # runner.postrender.PostRenderer (--post-renderer)
+        # How many earlier releases an upgrade's (or a rollback's) templates see as
+        # .Release.History (0: none); an install, or a render without a cluster, sees none.
+        self.release_history_max = release_history_max
+        self.include_history_values = include_history_values
+
+
+class TemplateOptions:
+    """What `helm template` was asked for."""
+
+    __slots__ = ("release_name", "chart", "namespace", "values", "render", "show_only",
                  "output_dir", "use_release_name", "include_crds", "skip_crds", "skip_tests",
-                 "is_upgrade", "no_hooks", "kube_version", "api_versions", "source_args",
-                 "post_renderer", "skip_schema_validation", "cluster", "track_positions", "lookup",
-                 "take_ownership", "disable_openapi_validation")
+                 "is_upgrade", "no_hooks", "kube_version", "api_versions", "source", "dependency_update",
+                 "cluster", "take_ownership", "disable_openapi_validation")
 
     def __init__(
-        self, *, release_name: str = "release-name",
-        render_subchart_notes: bool = False,  # install/upgrade --render-subchart-notes
-        chart: str = "", namespace: str = "default",
-        values_files: Sequence[str] = (), set_values: Sequence[str] = (),
-        set_string: Sequence[str] = (), set_file: Sequence[str] = (),
-        set_json: Sequence[str] = (), set_literal: Sequence[str] = (),
+        self, *, release_name: str = "release-name", chart: str = "", namespace: str = "default",
+        values: ValueOptions | None = None, render: RenderOptions | None = None,
         show_only: Sequence[str] = (), output_dir: str = "", use_release_name: bool = False,
         include_crds: bool = False, skip_crds: bool = False, skip_tests: bool = False,
         is_upgrade: bool = False, no_hooks: bool = False, kube_version: str | None = None,
         api_versions: Sequence[str] = (),
-        # Chart-source flags (--version, --repo, TLS, credentials) as parsed; None for local charts.
-        source_args: Any = None,
-        post_renderer: Any = None,  # runner.postrender.PostRenderer (--post-renderer)
-        skip_schema_validation: bool = False,
-        # --dry-run=server: the ActionConfig whose cluster gives .Capabilities; None renders offline
+        # Where the chart comes from (--version, --repo, TLS, credentials, --verify); None for
+        # a local chart that needs none of them.
+        source: SourceOptions | None = None,
+        dependency_update: bool = False,  # --dependency-update: fetch missing dependencies first
+        # --dry-run=server: the ActionConfig whose cluster gives .Capabilities and answers
+        # `lookup`; None renders offline (lookup gives empty maps)
         cluster: Any = None,
-        track_positions: bool = False,  # documents keep template positions (diffs point at lines)
-        # Helm's lookup against the cluster (Cluster.lookup) where Helm renders with one:
-        # install/upgrade, their server dry runs, `template --dry-run=server`; None: empty maps.
-        lookup: Any = None,
         # --dry-run=server: the check of existing objects Install.Run makes, and its Build's validation
         take_ownership: bool = False, disable_openapi_validation: bool = False,
     ) -> None:
         self.release_name = release_name
-        self.render_subchart_notes = render_subchart_notes
         self.chart = chart
         self.namespace = namespace
-        self.values_files = values_files
-        self.set_values = set_values
-        self.set_string = set_string
-        self.set_file = set_file
-        self.set_json = set_json
-        self.set_literal = set_literal
+        self.values = values  # -f and the --set family (runner.chart.uservalues.ValueOptions)
+        self.render = render or RenderOptions()
         self.show_only = show_only
         self.output_dir = output_dir
         self.use_release_name = use_release_name
@@ -98,12 +107,9 @@ class TemplateOptions:
         self.no_hooks = no_hooks
         self.kube_version = kube_version
         self.api_versions = api_versions
-        self.source_args = source_args
-        self.post_renderer = post_renderer
-        self.skip_schema_validation = skip_schema_validation
+        self.source = source
+        self.dependency_update = dependency_update
         self.cluster = cluster
-        self.track_positions = track_positions
-        self.lookup = lookup
         self.take_ownership = take_ownership
         self.disable_openapi_validation = disable_openapi_validation
 
@@ -144,27 +150,26 @@ def render_template(opts: TemplateOptions, on_warning: Callable[[str], None],
     `on_warning` as they come, Helm's debug log lines (--debug) to `on_debug`; `out` gets
     --dependency-update's progress. The steps come in Helm's order (runInstall, then
     Install.RunWithContext), so the same input fails first where Helm's does."""
-    path = locate_chart(opts.chart, opts.source_args)
+    say = _sayer(on_warning, out)
+    path = locate_chart(opts.chart, opts.source, say=say)
     if on_debug is not None:
         on_debug(_debug_line("Chart path", path=os.path.abspath(path)))
-    user_values = engine.merge_user_values(opts.values_files, {
-        "set": opts.set_values, "set-string": opts.set_string, "set-file": opts.set_file,
-        "set-json": opts.set_json, "set-literal": opts.set_literal,
-    })
+    user_values = _user_values(opts.values)
     chart = engine.load_chart(path)
-    if getattr(opts.source_args, "dependency_update", False):
+    if opts.dependency_update and opts.source is not None:
         from runner.actions.pull import update_missing_dependencies
 
-        chart = update_missing_dependencies(chart, path, opts.source_args, out)
+        chart = update_missing_dependencies(chart, path, opts.source, say)
     caps = default_capabilities(opts.kube_version, opts.api_versions)
+    lookup = None  # offline: Helm's lookup gives empty maps
     if opts.cluster is not None:
-        caps = _cluster_capabilities(opts.cluster)
-        opts.lookup = opts.cluster.require_cluster().lookup
+        caps = _cluster_capabilities(opts.cluster, on_warning)
+        lookup = opts.cluster.require_cluster().lookup
     if on_debug is not None:
         on_debug(_debug_line("number of dependencies in the chart", chart=chart.name(),
                              dependencies=len(chart.metadata.dependencies)))
     values, warnings = engine.prepare_values(chart, user_values,
-                                             skip_schema_validation=opts.skip_schema_validation)
+                                             skip_schema_validation=opts.render.skip_schema_validation)
     for warning in warnings:
         on_warning(warning)
     if opts.cluster is not None and not opts.skip_crds and chart.crd_objects():
@@ -176,13 +181,21 @@ def render_template(opts: TemplateOptions, on_warning: Callable[[str], None],
     top = engine.to_render_values(chart, values, release, caps)
     try:
         engine.check_kube_version(chart, caps.KubeVersion.String())
-        rendered = render_resources(chart, top, opts, on_warning)
+        rendered = render_resources(chart, top, opts.render, on_warning, lookup=lookup)
+        _template_files(rendered, chart, opts)
     except RunnerError as err:
         raise RenderFailed(f"{err}{DEBUG_HINT}") from err
     if opts.cluster is not None:
         _check_on_cluster(opts, rendered.manifest)
     text = assemble(rendered, opts)
     return TemplateResult(rendered.written, select_shown(text, opts.show_only) if opts.show_only else text)
+
+
+def _user_values(options: ValueOptions | None) -> dict[str, Any]:
+    """values.Options.MergeValues: -f files (then --secret-values' files), then the --set family."""
+    from runner.chart.uservalues import merge_options
+
+    return merge_options(options) if options is not None else {}
 
 
 def _check_on_cluster(opts: TemplateOptions, manifest: str) -> None:
@@ -213,27 +226,47 @@ def _debug_line(message: str, **attrs: Any) -> str:
     return text_line("DEBUG", message, attrs)
 
 
-def _cluster_capabilities(cfg: Any) -> Any:
+def _cluster_capabilities(cfg: Any, on_warning: Callable[[str], None]) -> Any:
     """Install's reachability check and getCapabilities for a server dry run (--api-versions
     and --kube-version are not added: Helm ignores them here)."""
     from runner.engine_objects import server_capabilities
 
-    cfg.check_reachable()
+    cfg.check_reachable(on_warning)
     client = cfg.kube()
     return server_capabilities(client.reachable(), client.api_versions())
 
 
-def locate_chart(name: str, source_args: Any = None) -> str:
-    """ChartPathOptions.LocateChart: local paths here, anything else through chart sources."""
-    remote = source_args is not None and (
-        source_args.repo_url or name.startswith("oci://") or getattr(source_args, "verify", False))
+def _sayer(on_warning: Callable[[str], None], out: TextIO) -> Callable[[str, str], None]:
+    """What chart sources say (runner.chart.sources.messages) for render_template's callers:
+    Helm's stdout lines (--dependency-update's progress) to `out`, its stderr lines to
+    `on_warning`."""
+    def say(kind: str, text: str) -> None:
+        from runner.chart.sources.messages import NOTICE
+
+        if kind == NOTICE:
+            out.write(text + "\n")
+        else:
+            on_warning(text)
+
+    return say
+
+
+def _local_only(kind: str, text: str) -> None:
+    """The `say` of a lookup without chart-source options: only local paths, which say nothing."""
+
+
+def locate_chart(name: str, source: SourceOptions | None = None,
+                 say: Callable[[str, str], None] = _local_only) -> str:
+    """ChartPathOptions.LocateChart: local paths here, anything else through chart sources
+    (`source`: where and how; None for a chart that can only be a local path; what they say,
+    a registry's `Pulled:` report, goes to `say`)."""
+    remote = source is not None and (source.repo_url or name.startswith("oci://") or source.verify)
     if os.path.exists(name) and not remote:
         return name
-    if source_args is not None and (remote or not (os.path.isabs(name) or name.startswith("."))):
-        from runner.actions.pull import source_options
+    if source is not None and (remote or not (os.path.isabs(name) or name.startswith("."))):
         from runner.chart.sources.downloader import locate_chart as locate_remote
 
-        return locate_remote(name, source_options(source_args))
+        return locate_remote(name, source, say=say)
     if os.path.isabs(name) or name.startswith("."):
         raise RunnerError(f'path "{name}" not found')
     if "/" not in name:
@@ -242,32 +275,42 @@ def locate_chart(name: str, source_args: Any = None) -> str:
     raise RunnerError(f'repo {name.split("/", 1)[0]} not found')
 
 
-def render_resources(chart: Any, top: dict[str, Any], opts: TemplateOptions,
-                     on_warning: Callable[[str], None]) -> Rendered:
-    """renderResources: render, pull out NOTES, sort, write CRDs and manifests.
-    Sorting's warnings go to `on_warning` (the CLI prints them on stderr)."""
-    result = engine.render(chart, top, track_positions=opts.track_positions, lookup=opts.lookup)
+def render_resources(chart: Any, top: dict[str, Any], render: RenderOptions,
+                     on_warning: Callable[[str], None], *, lookup: Any = None,
+                     track_positions: bool = False) -> Rendered:
+    """renderResources: render, pull out NOTES, post-render, sort; the manifest text of the
+    sorted documents. Sorting's warnings go to `on_warning` (the CLI prints them on stderr).
+    `lookup`: Helm's lookup against a cluster (Cluster.lookup; None: empty maps);
+    `track_positions`: documents keep their template positions (a diff points at lines)."""
+    result = engine.render(chart, top, track_positions=track_positions, lookup=lookup)
     files = result.texts()
-    notes = _take_notes(files, chart.name(), opts.render_subchart_notes)
-    positions = result.positions() if opts.track_positions else None
-    if opts.post_renderer is not None:
+    notes = _take_notes(files, chart.name(), render.render_subchart_notes)
+    positions = result.positions() if track_positions else None
+    if render.post_renderer is not None:
         from runner.postrender import post_render
 
-        files = post_render(files, opts.post_renderer)
+        files = post_render(files, render.post_renderer)
         positions = None  # the post-renderer's output has no template lines
     sorted_docs = sort_manifests(files, on_warning=on_warning, positions=positions)
+    manifest = "".join(f"---\n# Source: {m.name}\n{m.content}\n" for m in sorted_docs.manifests)
+    return Rendered(manifest, sorted_docs.hooks, sorted_docs.manifests, notes, [])
+
+
+def _template_files(rendered: Rendered, chart: Any, opts: TemplateOptions) -> None:
+    """`template`'s own output of the documents: with --include-crds the chart's CRDs come
+    first; with --output-dir each goes to its file (the manifest text is then empty)."""
+    if not (opts.include_crds or opts.output_dir):
+        return
     parts: list[str] = []
-    rendered = Rendered("", sorted_docs.hooks, sorted_docs.manifests, notes, [])
     names: set[str] = set()
     if opts.include_crds:
         for name, crd in chart.crd_objects():
             data = crd.data.decode("utf-8", "surrogateescape")
             _emit(parts, rendered.written, names, opts, name, data)
-    for manifest in sorted_docs.manifests:
+    for manifest in rendered.manifests:
         _emit(parts, rendered.written, names, opts, manifest.name, manifest.content,
               release_dir=opts.use_release_name and opts.release_name)
     rendered.manifest = "".join(parts)
-    return rendered
 
 
 def _take_notes(files: dict[str, str], chart_name: str, sub_notes: bool = False) -> str:

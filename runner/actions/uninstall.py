@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from runner.actions import evidence
 from runner.actions.hook_logs import HookObserver
 from runner.actions.hooks import run_hooks
+from runner.actions.journal import Journal
 from runner.actions.release_config import DEFAULT_TIMEOUT, ActionConfig, now, validate_name
 from runner.actions.results import UninstallResult
 from runner.errors import RunnerError
@@ -40,7 +41,7 @@ class UninstallError(RunnerError):
     pass
 
 
-def uninstall(cfg: ActionConfig, opts: UninstallOptions) -> UninstallResult | None:
+def uninstall(cfg: ActionConfig, journal: Journal, opts: UninstallOptions) -> UninstallResult | None:
     if opts.cascade not in operations.CASCADE_POLICIES:
         raise UninstallError(f'invalid cascade value ({opts.cascade}). Must be "background", '
                              '"foreground", or "orphan"')
@@ -53,26 +54,26 @@ def uninstall(cfg: ActionConfig, opts: UninstallOptions) -> UninstallResult | No
     release = cfg.storage.get(opts.name, heads[0].version)
     if opts.dry_run:
         return UninstallResult(release)
-    with cfg.locked(opts.name, opts.wait_for_lock):
+    with cfg.locked(opts.name, journal, opts.wait_for_lock):
         if release.info.status == UNINSTALLED:
             if opts.keep_history:
                 raise UninstallError(f'the release named "{opts.name}" is already deleted')
-            _purge(cfg, opts.name)
+            _purge(cfg, journal, opts.name)
             return UninstallResult(release)
-        cfg.redactor.add_release(release)
-        with evidence.on_error(cfg):
-            return _perform(cfg, opts, release)
+        journal.redactor.add_release(release)
+        with evidence.on_error(journal):
+            return _perform(cfg, journal, opts, release)
 
 
-def _perform(cfg: ActionConfig, opts: UninstallOptions, release: Release) -> UninstallResult:
-    cfg.debug("uninstall: deleting release", name=release.name)
+def _perform(cfg: ActionConfig, journal: Journal, opts: UninstallOptions, release: Release) -> UninstallResult:
+    journal.debug("uninstall: deleting release", name=release.name)
     cluster = cfg.require_cluster()
     release.info.status = UNINSTALLING
     release.info.deleted = now()
     release.info.description = "Deletion in progress (or silently failed)"
     result = UninstallResult(release)
     server_side = release.apply_method == SERVER_SIDE_APPLY
-    observer, first_log = HookObserver(cfg, cluster), len(cfg.hook_logs)
+    observer, first_log = HookObserver(journal, cluster), len(journal.hook_logs)
     if not opts.no_hooks:
         run_hooks(cluster, release, "pre-delete", server_side=server_side, timeout=opts.timeout,
                   record=cfg.storage.update, observer=observer, strategy=wait.in_effect(opts.wait, opts.wait_strategy))
@@ -99,21 +100,21 @@ def _perform(cfg: ActionConfig, opts: UninstallOptions, release: Release) -> Uni
     if not opts.no_hooks:
         run_hooks(cluster, release, "post-delete", server_side=server_side, timeout=opts.timeout,
                   record=cfg.storage.update, observer=observer, strategy=wait.in_effect(opts.wait, opts.wait_strategy))
-    result.hook_logs = cfg.hook_logs[first_log:]
+    result.hook_logs = journal.hook_logs[first_log:]
     release.info.status = UNINSTALLED
     release.info.description = opts.description or "Uninstallation complete"
     if opts.keep_history:
         cfg.storage.update(release)
     else:
-        _purge(cfg, release.name)
+        _purge(cfg, journal, release.name)
     if result.errors:
         raise UninstallError(f"uninstallation completed with {len(result.errors)} error(s): "
                              + "; ".join(result.errors)) from waited
     return result
 
 
-def _purge(cfg: ActionConfig, name: str) -> None:
-    cfg.debug("purge requested", release=name)
+def _purge(cfg: ActionConfig, journal: Journal, name: str) -> None:
+    journal.debug("purge requested", release=name)
     for head in cfg.storage.heads(name):
         try:
             cfg.storage.delete(name, head.version)

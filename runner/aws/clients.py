@@ -12,13 +12,10 @@ from __future__ import annotations
 
 import os
 import threading
+from collections.abc import Callable
+from typing import Any
 
 from runner.errors import RunnerError
-
-TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
-if TYPE_CHECKING:
-    from collections.abc import Callable
-    from typing import Any
 
 EXTRA_HINT = "pip install 'deploy-runner[aws]'"
 _MESSAGE_LIMIT = 400

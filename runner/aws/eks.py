@@ -27,13 +27,10 @@ import base64
 import os
 import threading
 import time
+from collections.abc import Callable
+from typing import Any
 
 from runner.errors import RunnerError
-
-TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
-if TYPE_CHECKING:
-    from collections.abc import Callable
-    from typing import Any
 
 TOKEN_PREFIX = "k8s-aws-v1."
 CLUSTER_ID_HEADER = "x-k8s-aws-id"

@@ -15,15 +15,12 @@ import json
 import os
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from runner.aws import clients
 from runner.errors import RunnerError
-
-TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
-if TYPE_CHECKING:
-    from collections.abc import Callable
-    from typing import Any
 
 SECRET_SECONDS = 300.0
 MAX_SPEC_BYTES = 1024 * 1024

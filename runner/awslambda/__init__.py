@@ -293,8 +293,7 @@ def connection(access: Any) -> Any:
         return found
     from runner.actions.release_config import ActionConfig
 
-    made = ActionConfig.connect(access=access)
-    made.on_message = None
+    made = ActionConfig.connect(access=access)  # no journal: it outlives each run's
     with _lock:
         _connections[access] = made
     return made

@@ -24,7 +24,7 @@ from typing import Any
 
 from runner.aws.lambda_events import Push
 from runner.errors import RunnerError
-from runner.funcs import semver
+from runner.golang import semver
 
 SOURCE_ANNOTATION = "org.opencontainers.image.source"
 REVISION_ANNOTATION = "org.opencontainers.image.revision"
@@ -129,16 +129,15 @@ def fetch(push: Push, pushed: PushedChart) -> Fetched:
 
 def _pull_from_ecr(push: Push) -> tuple[bytes, dict[str, str]]:
     """The chart layer of the pushed manifest (by its digest), with an ECR token."""
-    import io
-
     from runner.aws import ecr
     from runner.chart.sources import oci
+    from runner.chart.sources.messages import quiet
 
     host, _, repository = push.url.removeprefix("oci://").partition("/")
     login = ecr.login(host)
     pinned = f"{push.tag}@{push.digest}" if push.digest else push.tag
     options = oci.OciOptions(plain_http=login.plain_http, username=login.username, password=login.password)
-    pulled = oci.pull(f"oci://{login.host}/{repository}:{pinned}", "", options, out=io.StringIO())
+    pulled = oci.pull(f"oci://{login.host}/{repository}:{pinned}", "", options, say=quiet)
     return pulled.data, dict(pulled.annotations)
 
 

@@ -47,20 +47,9 @@ def load_yaml_document(data: bytes, what: str, *, ints: bool = False, remember: 
         raise ChartError(f"cannot load {what}: {message}") from exc
 
 
-def json_kind(value: Any) -> str:
-    """The JSON kind encoding/json names in an UnmarshalTypeError ("cannot unmarshal number into ...")."""
-    if isinstance(value, bool):
-        return "bool"
-    if isinstance(value, int | float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list):
-        return "array"
-    return "object"
-
-
 def _fail(value: Any, struct: str, path: str, go_type: str) -> _DecodeError:
+    from runner.encoding.gojson import json_kind
+
     return _DecodeError(
         f"json: cannot unmarshal {json_kind(value)} into Go struct field "
         f"{struct}.{path} of type {go_type}"
@@ -197,6 +186,8 @@ def _decode(doc: Any, target: Any, struct: str, fields: list[_Field], what: str)
     if doc is None:
         return
     if not isinstance(doc, dict):
+        from runner.encoding.gojson import json_kind
+
         kind = json_kind(doc)
         raise ChartError(
             f"cannot load {what}: error unmarshaling JSON: while decoding JSON: "
@@ -249,7 +240,7 @@ def sanitize(text: str) -> str:
 
 def is_loose_semver(version: str) -> bool:
     """Masterminds semver's NewVersion acceptance (what Helm checks chart versions with)."""
-    from runner.funcs.semver import SemverError, new_version  # most charts load it anyway
+    from runner.golang.semver import SemverError, new_version  # most charts load it anyway
 
     try:
         new_version(version)

@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 
 def is_compatible_range(constraint: str, version: str) -> bool:
     """chartutil.IsCompatibleRange: Masterminds constraint check, False on any parse error."""
-    from runner.funcs.semver import new_constraint, new_version
+    from runner.golang.semver import new_constraint, new_version
 
     try:
         return new_constraint(constraint).check(new_version(version))

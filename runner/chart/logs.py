@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from runner.golang.slog import text_line
 from runner.records import Record
 
 
@@ -17,20 +18,7 @@ class Warning(Record):  # noqa: A001 - the name Helm's users know; never shadows
         self.attrs = attrs
 
     def __str__(self) -> str:
-        parts = [f"level={self.level}", f"msg={_slog_quote(self.message)}"]
-        parts += [f"{key}={_slog_quote(value)}" for key, value in self.attrs]
-        return " ".join(parts)
-
-
-def _slog_quote(text: str) -> str:
-    """slog's TextHandler: quote values that are empty or hold spaces, `=`, `"` or controls."""
-    needs = not text or any(c in ' ="\\' or not c.isprintable() for c in text)
-    if not needs:
-        return text
-    escaped = (
-        text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\t", "\\t")
-    )
-    return f'"{escaped}"'
+        return text_line(self.level, self.message, dict(self.attrs))
 
 
 class Warnings:

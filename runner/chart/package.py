@@ -21,10 +21,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from runner.chart.errors import ChartError
+from runner.chart.gostructs import lock_struct, metadata_struct
 from runner.chart.model import API_VERSION_V1, API_VERSION_V2, Chart
-from runner.chart.sources.gostructs import lock_struct, metadata_struct
 from runner.encoding.yamlemit import dump
-from runner.funcs import semver
+from runner.golang import semver
 
 HEADER_EXTRA = b"+aHR0cHM6Ly95b3V0dS5iZS96OVV6MWljandyTQo="
 HEADER_COMMENT = b"Helm"

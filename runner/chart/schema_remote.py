@@ -20,6 +20,8 @@ import os
 import time
 from urllib.parse import urldefrag
 
+from runner.chart.schema_json import unmarshal_json
+
 TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
     from typing import Any
@@ -85,8 +87,6 @@ def _fetch(url: str) -> Any:
     if offline():
         raise RemoteSchemaError(f"remote schemas are not fetched ({OFFLINE_VARIABLE} is set)")
     body = _get(url)
-    from runner.chart.schema import unmarshal_json
-
     try:
         return unmarshal_json(body.decode("utf-8", "replace"))
     except ValueError as exc:

@@ -353,10 +353,3 @@ def parse(text: str, mode: str = "typed") -> dict[str, Any]:
     out: dict[str, Any] = {}
     parse_into(text, out, mode)
     return out
-
-
-def merge_user_values(value_files: Any, sets: Any) -> dict[str, Any]:
-    """Alias of runner.chart.uservalues.merge_user_values (-f files plus the --set family)."""
-    from runner.chart.uservalues import merge_user_values as merge
-
-    return merge(value_files, sets)

@@ -1,13 +1,15 @@
 """The cluster a command works on, from Helm's global connection flags (whose defaults are
-the HELM_* variables: runner.cli.flags.global_flags)."""
+the HELM_* variables: runner.cli.flags.global_flags), and the command's journal: what its
+action tells, printed as it comes."""
 
 from __future__ import annotations
 
-TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
+from typing import TYPE_CHECKING, Any
+
 if TYPE_CHECKING:
     from collections.abc import Callable
-    from typing import Any
 
+    from runner.actions.journal import Journal
     from runner.actions.release_config import ActionConfig
     from runner.cli.pflag import Namespace
     from runner.kube.kubeconfig import ClusterAccess
@@ -25,15 +27,25 @@ def cluster_access(args: Namespace) -> dict[str, Any]:
     }
 
 
-def action_config(args: Namespace, access: ClusterAccess | None = None) -> ActionConfig:
+def action_config(args: Namespace, journal: Journal | None, access: ClusterAccess | None = None) -> ActionConfig:
     """The action configuration (cluster client, namespace, release storage) the flags name
-    (or `access`, the flags' settings with what a spec adds: runner.cli.run)."""
+    (or `access`, the flags' settings with what a spec adds: runner.cli.run); what the
+    cluster itself tells goes to `journal` (None: nowhere, as for a spec run's connection,
+    shared by its releases' journals)."""
     from runner.actions.release_config import ActionConfig
     from runner.kube.kubeconfig import ClusterAccess
 
-    cfg = ActionConfig.connect(access=access or ClusterAccess(**cluster_access(args)))
-    cfg.on_message = message_printer(debug=bool(args.debug), show_progress=shows_progress(args))
-    return cfg
+    return ActionConfig.connect(access=access or ClusterAccess(**cluster_access(args)), journal=journal)
+
+
+def command_journal(args: Namespace, *, hook_output: Callable[[str, str, str], Any] | None = None,
+                    hook_log_lines: int = 500, live_hook_logs: bool = False) -> Journal:
+    """The journal of one command: what its action tells, printed as it comes
+    (message_printer); hook output logs written by `hook_output` (None: not shown)."""
+    from runner.actions.journal import Journal
+
+    return Journal(on_message=message_printer(debug=bool(args.debug), show_progress=shows_progress(args)),
+                   hook_output=hook_output, hook_log_lines=hook_log_lines, live_hook_logs=live_hook_logs)
 
 
 def shows_progress(args: Namespace) -> bool:

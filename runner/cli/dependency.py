@@ -3,18 +3,20 @@
 from __future__ import annotations
 
 import os
-import sys
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from runner.actions.pull import source_options
 from runner.cli.cobra import Command, maximum_args
 from runner.cli.errors import user_errors
-from runner.cli.flags import credential_flags, default_keyring, tls_flags
+from runner.cli.flags import (
+    credential_flags,
+    default_keyring,
+    print_said,
+    source_options,
+    tls_flags,
+)
 
-TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
-    from typing import Any
-
     from runner.cli.pflag import FlagSet, Namespace
 
 LONG = """
@@ -59,7 +61,7 @@ def _chart(args: Namespace) -> str:
 def handle_list(args: Namespace) -> int:
     from runner.chart.sources.deplist import list_dependencies
 
-    list_dependencies(os.path.normpath(_chart(args)), sys.stdout)
+    list_dependencies(os.path.normpath(_chart(args)), say=print_said)
     return 0
 
 
@@ -73,9 +75,8 @@ def _manager(args: Namespace) -> Any:
     from runner.chart.sources.paths import HelmPaths
 
     # dependency's flags have no --repo, --version or --pass-credentials: source_options' defaults
-    args.repo_url, args.pass_credentials = "", False
     return Manager(Path(os.path.normpath(chart)), source_options(args), HelmPaths.from_env(),
-                   skip_refresh=args.skip_refresh)
+                   skip_refresh=args.skip_refresh, say=print_said)
 
 
 @user_errors

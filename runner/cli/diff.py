@@ -10,10 +10,10 @@ be taken). Objects are named and ordered as helm-diff names and orders them.
 from __future__ import annotations
 
 import sys
+from typing import TYPE_CHECKING
 
 from runner.cli.cobra import Command, exact_args
 
-TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
     from runner.cli.pflag import FlagSet, Namespace
 
@@ -45,20 +45,21 @@ def handle(args: Namespace) -> int:
     import json
 
     from runner.actions.diff import DiffOptions, plan_release
-    from runner.actions.upgrade import UpgradeOptions
-    from runner.cli.cluster import action_config
-    from runner.cli.release import deploy_options
+    from runner.actions.prepare import UpgradeOptions, chart_input
+    from runner.cli.cluster import action_config, command_journal
+    from runner.cli.flags import print_said
+    from runner.cli.release import deploy_request
     from runner.report.run import changes_text
 
     name, chart = args.args
-    cfg = action_config(args)
-    opts = deploy_options(args, name, chart, args.server_side, "")
-    own = UpgradeOptions(install=args.install, reuse_values=args.reuse_values,
-                         reset_values=args.reset_values,
-                         reset_then_reuse_values=args.reset_then_reuse_values)
-    plan = plan_release(cfg, opts, own, options=DiffOptions(
+    journal = command_journal(args)
+    cfg = action_config(args, journal)
+    request = deploy_request(args, name, chart, args.server_side, "", upgrade=UpgradeOptions(
+        install=args.install, reuse_values=args.reuse_values, reset_values=args.reset_values,
+        reset_then_reuse_values=args.reset_then_reuse_values))
+    plan = plan_release(cfg, journal, request, chart_input(request, print_said), options=DiffOptions(
         context=args.context, view=args.view, include_tests=args.include_tests))
-    data = cfg.redactor.redact_data(plan.diff.to_json())
+    data = journal.redactor.redact_data(plan.diff.to_json())
     if args.output == "table":
         if plan.action == "install":
             print(f'release "{name}" has no deployed revision: the diff is an install', file=sys.stderr)

@@ -24,6 +24,9 @@ if TYPE_CHECKING:  # the post-renderer is imported when a flag is given: `templa
     from collections.abc import Callable
     from typing import Any
 
+    from runner.actions.template import RenderOptions
+    from runner.chart.sources.downloader import SourceOptions
+    from runner.chart.uservalues import ValueOptions
     from runner.cli.pflag import FlagSet, Namespace
     from runner.postrender import PostRenderer
 
@@ -167,8 +170,28 @@ def values_flags(fs: FlagSet) -> None:
 
 
 def set_values(args: Namespace) -> dict[str, list[str]]:
-    """The --set family and --secret-values as engine.merge_user_values takes them."""
+    """The --set family and --secret-values as runner.chart.uservalues.merge_user_values takes them."""
     return {flag: getattr(args, flag.replace("-", "_")) for flag in (*SET_FLAGS, "secret-values")}
+
+
+def value_options(args: Namespace) -> ValueOptions:
+    """The values flags (values_flags) as runner.chart.uservalues merges them: -f files,
+    --secret-values files after them, then the --set family."""
+    from runner.chart.uservalues import ValueOptions
+
+    return ValueOptions(value_files=args.values_files, set_json=args.set_json, set=args.set,
+                        set_string=args.set_string, set_file=args.set_file,
+                        set_literal=args.set_literal, secret_files=args.secret_values)
+
+
+def render_options(args: Namespace) -> RenderOptions:
+    """The render flags of install, upgrade, diff and template (runner.actions.template.RenderOptions)."""
+    from runner.actions.template import RenderOptions
+
+    return RenderOptions(skip_schema_validation=args.skip_schema_validation,
+                         render_subchart_notes=args.render_subchart_notes, post_renderer=post_renderer(args),
+                         release_history_max=args.release_history_max,
+                         include_history_values=args.include_history_values)
 
 
 def tls_flags(fs: FlagSet, *, what: str = "chart download", client: str = "HTTPS client") -> None:
@@ -198,6 +221,34 @@ def chart_path_flags(fs: FlagSet, *, devel_note: str = "") -> None:
     fs.bool("pass-credentials", "pass credentials to all domains")
     fs.bool("devel", "use development versions, too. Equivalent to version '>0.0.0-0'. If --version is set, "
             f"this is ignored{devel_note}")
+
+
+def source_options(args: Namespace) -> SourceOptions:
+    """The chart-source settings of the chart-location flags (chart_path_flags; a command
+    that has only some of them, as `dependency`, gets Helm's defaults for the others)."""
+    from runner.chart.sources.downloader import SourceOptions
+
+    version = getattr(args, "chart_version", "") or ""
+    if not version and getattr(args, "devel", False):
+        version = ">0.0.0-0"  # Helm: --devel admits pre-releases unless --version is given
+    return SourceOptions(
+        version=version, repo_url=getattr(args, "repo_url", ""),
+        username=args.username, password=args.password, ca_file=args.ca_file,
+        cert_file=args.cert_file, key_file=args.key_file,
+        insecure_skip_tls_verify=args.insecure_skip_tls_verify,
+        pass_credentials_all=getattr(args, "pass_credentials", False), plain_http=args.plain_http,
+        verify=getattr(args, "verify", False), keyring=getattr(args, "keyring", ""),
+    )
+
+
+def chart_source(args: Namespace, chart: str) -> SourceOptions | None:
+    """The chart-source settings for `chart`, or None where they play no part: a local
+    chart, neither downloaded, verified nor given its dependencies (a `template` run of
+    one loads no chart-source code)."""
+    local = os.path.exists(chart) or os.path.isabs(chart) or chart.startswith(".")
+    if local and not (args.repo_url or args.verify or args.dependency_update):
+        return None
+    return source_options(args)
 
 
 def output_flag(fs: FlagSet) -> None:
@@ -290,6 +341,14 @@ def warn(message: str) -> None:
 def print_warning(line: str) -> None:
     """A warning line an action or a lookup tells, on stderr as it comes."""
     print(line, file=sys.stderr)
+
+
+def print_said(kind: str, text: str) -> None:
+    """What chart-source work says (runner.chart.sources.messages), where Helm prints it:
+    notices on stdout, warnings on stderr."""
+    from runner.chart.sources.messages import NOTICE
+
+    print(text, file=sys.stdout if kind == NOTICE else sys.stderr)
 
 
 # ----------------------------------------------------------------- post-render

@@ -8,15 +8,13 @@ error (stderr, exit 1). --quiet prints only charts with warnings or errors.
 from __future__ import annotations
 
 import sys
+from typing import TYPE_CHECKING, TextIO
 
 from runner.cli.cobra import Command, minimum_args
 from runner.cli.flags import set_values, values_flags
 from runner.errors import RunnerError
 
-TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
-    from typing import TextIO
-
     from runner.actions.lint import ChartResult
     from runner.cli.pflag import FlagSet, Namespace
 

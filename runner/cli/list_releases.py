@@ -4,15 +4,13 @@ selects them)."""
 from __future__ import annotations
 
 import sys
+from typing import TYPE_CHECKING, Any
 
 from runner.cli.cobra import Command, no_args
 from runner.cli.flags import output_flag
 from runner.cli.printers import encode_data, go_time_string
 
-TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
-    from typing import Any
-
     from runner.cli.pflag import FlagSet, Namespace
 
 LONG = """
@@ -65,14 +63,23 @@ def _flags(fs: FlagSet) -> None:
 
 def handle(args: Namespace) -> int:
     from runner.actions.release_list import select
-    from runner.cli.cluster import action_config
+    from runner.cli.cluster import action_config, command_journal
 
-    cfg = action_config(args)
+    cfg = action_config(args, command_journal(args))
     if args.all_namespaces:
-        cfg.storage.driver.namespace = ""
-    releases = select(cfg.storage.driver.query({"owner": "helm"}), args)
+        cfg = cfg.in_namespace("")  # the storage of every namespace
+    releases = select(cfg.storage.driver.query({"owner": "helm"}), list_options(args))
     sys.stdout.write(render(releases, args))
     return 0
+
+
+def list_options(args: Namespace) -> Any:
+    """The flags as runner.actions.release_list.ListOptions."""
+    from runner.actions.release_list import ListOptions
+
+    return ListOptions(filter=args.filter, selector=args.selector,
+                       states=frozenset(state for state in STATE_USAGES if getattr(args, state)),
+                       by_date=args.date, reverse=args.reverse, offset=args.offset, max=args.max)
 
 
 def render(releases: list[Any], args: Namespace) -> str:

@@ -4,16 +4,14 @@ from __future__ import annotations
 
 import os
 import sys
+from typing import TYPE_CHECKING, Any
 
 from runner.cli.cobra import Command, minimum_args
 from runner.cli.errors import user_errors
-from runner.cli.flags import credential_flags, default_keyring, tls_flags
+from runner.cli.flags import credential_flags, default_keyring, print_said, tls_flags
 from runner.errors import RunnerError
 
-TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
-    from typing import Any
-
     from runner.cli.pflag import FlagSet, Namespace
 
 PACKAGE_LONG = """
@@ -78,7 +76,7 @@ def handle_package(args: Namespace) -> int:
 
             from runner.chart.sources.dependency import Manager
 
-            Manager(Path(path)).update()
+            Manager(Path(path), say=print_said).update()
         saved = package_chart(path, options, lambda line: print(line, file=sys.stderr))
         if args.sign:
             _sign(saved, args)
@@ -103,8 +101,9 @@ def handle_push(args: Namespace) -> int:
     if not Path(chart_path).exists():
         raise RunnerError(f"{chart_path}: no such file")
     chart = load_archive_file(Path(chart_path))
-    options = oci.OciOptions(args.plain_http, args.insecure_skip_tls_verify, args.ca_file,
-                             args.cert_file, args.key_file, args.username, args.password)
+    options = oci.OciOptions(plain_http=args.plain_http, insecure_skip_tls_verify=args.insecure_skip_tls_verify,
+                             ca_file=args.ca_file, cert_file=args.cert_file, key_file=args.key_file,
+                             username=args.username, password=args.password)
     prov_path = Path(f"{chart_path}.prov")
     prov = prov_path.read_bytes() if prov_path.is_file() else None
     pushed = oci.push(Path(chart_path).read_bytes(), chart.metadata, remote, options, prov)

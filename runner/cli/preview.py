@@ -4,13 +4,12 @@ deploy-runner/preview=true, and a pull request GitHub does not answer about is k
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from runner.cli.cobra import Command, no_args
 from runner.cli.errors import user_errors
 
-TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
-    from typing import Any
-
     from runner.cli.pflag import FlagSet, Namespace
 
 GC_LONG = """
@@ -47,10 +46,11 @@ def handle_gc(args: Namespace) -> int:
     from datetime import UTC, datetime, timedelta
 
     from runner.actions import preview
-    from runner.cli.cluster import action_config
+    from runner.cli.cluster import action_config, command_journal
     from runner.kube.namespaces import Namespaces
 
-    cfg = action_config(args)
+    journal = command_journal(args)
+    cfg = action_config(args, journal)
     namespaces = Namespaces(cfg.kube())
     repository = os.environ.get("GITHUB_REPOSITORY", "")
     github = _github(repository)
@@ -66,7 +66,8 @@ def handle_gc(args: Namespace) -> int:
         if args.dry_run:
             continue
         args.namespace = item.namespace
-        result = preview.teardown(action_config(args), namespaces, item.namespace, args.timeout)
+        result = preview.teardown(action_config(args, journal), journal, namespaces, item.namespace,
+                                  args.timeout)
         problems = result.errors + [f"still there: {r}" for r in result.remaining]
         for line in problems:
             print(f"  {line}")

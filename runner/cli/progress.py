@@ -14,10 +14,9 @@ drawn again below them.
 
 from __future__ import annotations
 
-TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
-if TYPE_CHECKING:
-    from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
+if TYPE_CHECKING:
     from runner.kube.wait import Awaited, WaitProgress
 
 SUMMARY_SECONDS = 10.0  # without a terminal, a summary at most this often
@@ -125,7 +124,7 @@ class LiveProgress:
 
 
 class MessagePrinter:
-    """ActionConfig.on_message for the CLI: what an action tells, printed as it comes:
+    """Journal.on_message for the CLI: what an action tells, printed as it comes:
     Helm's notices (`Release x has been cancelled.`) on stdout; warnings, our own
     progress and, with `debug` only, Helm's debug log lines on `out` (stderr); wait
     progress through LiveProgress, LogProgress or not at all."""

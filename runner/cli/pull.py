@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from runner.cli.cobra import Command, exact_args, minimum_args
 from runner.cli.errors import user_errors
-from runner.cli.flags import chart_path_flags, default_keyring
+from runner.cli.flags import chart_path_flags, default_keyring, print_said, source_options
 
-TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
     from runner.cli.pflag import FlagSet, Namespace
 
@@ -64,10 +64,12 @@ def _verify_flags(fs: FlagSet) -> None:
 
 @user_errors
 def handle(args: Namespace) -> int:
-    from runner.actions.pull import pull
+    from runner.actions.pull import PullOptions, pull
 
+    opts = PullOptions(source_options(args), destination=args.destination, untar=args.untar,
+                       untardir=args.untardir, prov=args.prov)
     for chart in args.args:
-        pull(chart, args, on_message=sys.stdout.write)
+        pull(chart, opts, on_message=sys.stdout.write, say=print_said)
     return 0
 
 

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import sys
+from typing import TYPE_CHECKING
 
 from runner.cli.cobra import Command, minimum_args
 from runner.cli.errors import user_errors
 from runner.errors import RunnerError
 
-TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
     from runner.cli.pflag import FlagSet, Namespace
 

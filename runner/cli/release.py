@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import os
 import sys
+from typing import TYPE_CHECKING, Any
 
-from runner.cli.cluster import action_config
+from runner.cli.cluster import action_config, command_journal
 from runner.cli.cobra import Command, exact_args, minimum_args
 from runner.cli.flags import (
     DRY_RUN_USAGE,
@@ -16,19 +17,18 @@ from runner.cli.flags import (
     dry_run_strategy,
     history_flags,
     output_flag,
-    post_renderer,
-    set_values,
+    print_said,
+    render_options,
+    source_options,
     timeout_flag,
+    value_options,
     values_flags,
     wait_flag,
 )
 from runner.cli.printers import encode_data, print_result, result_json, status_text
 from runner.errors import RunnerError
 
-TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
-    from typing import Any
-
     from runner.cli.pflag import FlagSet, Namespace
 
 INSTALL_LONG = """
@@ -239,55 +239,29 @@ def _history_max_default() -> int:
 # --------------------------------------------------------------------- handlers
 
 
-def _chart_path(args: Namespace, chart: str) -> str:
-    """LocateChart (local, repository, OCI), then --dependency-update for a chart directory."""
-    from pathlib import Path
+def deploy_request(args: Namespace, name: str, chart: str, server_side: str, dry_run: str, *,
+                   install: Any = None, upgrade: Any = None) -> Any:
+    """The request of install, upgrade or diff (runner.actions.prepare.DeployRequest): the
+    flags they share, and `install`'s or `upgrade`'s own (InstallOptions, UpgradeOptions)."""
+    from runner.actions.prepare import DeployRequest, InstallOptions, UpgradeOptions
 
-    from runner.actions.pull import source_options
-    from runner.actions.template import locate_chart
-
-    path = locate_chart(chart, args)
-    if args.dependency_update and os.path.isdir(path):
-        from runner.chart.sources.dependency import Manager
-        from runner.chart.sources.paths import HelmPaths
-
-        Manager(Path(path), source_options(args), HelmPaths.from_env(), skip_refresh=False).update()
-    return path
-
-
-def _values(args: Namespace) -> tuple[dict[str, Any], list[Any]]:
-    """The user's values, and what of them is secret (--secret-values, --set-file)."""
-    from runner import engine
-
-    secrets: list[Any] = []
-    return engine.merge_user_values(args.values_files, set_values(args), secrets), secrets
-
-
-def deploy_options(args: Namespace, name: str, chart: str, server_side: str, dry_run: str) -> Any:
-    """The flags install and upgrade share (runner.actions.deploy.DeployOptions); arguments
-    evaluate in order, so a bad chart, values file or flag is reported first."""
-    from runner.actions.deploy import DeployOptions
-
-    path = _chart_path(args, chart)
-    values, secrets = _values(args)
-    return DeployOptions(
-        name=name, chart=path, values=values, secret_values=secrets,
+    return DeployRequest(
+        name=name, chart=chart, source=source_options(args), dependency_update=args.dependency_update,
+        values=value_options(args), render=render_options(args),
+        install=install or InstallOptions(), upgrade=upgrade or UpgradeOptions(),
         dry_run=dry_run, wait=_waits(args.wait),
         wait_strategy=_strategy(args.wait), timeout=args.timeout,
-        wait_for_lock=args.wait_for_lock, labels=args.labels, post_renderer=post_renderer(args),
+        wait_for_lock=args.wait_for_lock, labels=args.labels,
         server_side=server_side, force_conflicts=args.force_conflicts,
         hide_secret=args.hide_secret, take_ownership=args.take_ownership,
         create_namespace=args.create_namespace, skip_crds=args.skip_crds, no_hooks=args.no_hooks,
         wait_for_jobs=args.wait_for_jobs, rollback_on_failure=args.rollback_on_failure,
-        description=args.description, skip_schema_validation=args.skip_schema_validation,
-        disable_openapi_validation=args.disable_openapi_validation,
-        render_subchart_notes=args.render_subchart_notes,
-        release_history_max=args.release_history_max,
-        include_history_values=args.include_history_values)
+        description=args.description, disable_openapi_validation=args.disable_openapi_validation)
 
 
 def install(args: Namespace) -> int:
-    from runner.actions.install import InstallOptions, install
+    from runner.actions.install import install
+    from runner.actions.prepare import InstallOptions, chart_input
     from runner.cli.template import name_and_chart
 
     dry_run = _dry(dry_run_strategy(args.dry_run))  # a bad value is not an install failure
@@ -298,9 +272,10 @@ def install(args: Namespace) -> int:
 
             print(text_line("DEBUG", "Original chart version", {"version": args.chart_version}), file=sys.stderr)
         name, chart = name_and_chart(args.args, args.generate_name)
-        opts = deploy_options(args, name, chart, "true" if args.server_side else "false", dry_run)
-        own = InstallOptions(generate_name=args.generate_name, replace=args.replace)
-        return install(_release_config(args), opts, own)
+        request = deploy_request(args, name, chart, "true" if args.server_side else "false", dry_run,
+                                 install=InstallOptions(generate_name=args.generate_name, replace=args.replace))
+        given = chart_input(request, print_said)  # before connecting, as Helm's runInstall
+        return install(*_connected(args), request, given)
 
     result = _failing("INSTALLATION FAILED", run)
     print_result(result, args.output, hide_notes=args.hide_notes, debug=args.debug)
@@ -308,15 +283,18 @@ def install(args: Namespace) -> int:
 
 
 def upgrade(args: Namespace) -> int:
-    from runner.actions.upgrade import UpgradeOptions, upgrade
+    from runner.actions.prepare import UpgradeOptions, chart_input
+    from runner.actions.upgrade import upgrade
 
     name, chart = args.args
-    opts = deploy_options(args, name, chart, args.server_side, _dry(dry_run_strategy(args.dry_run)))
-    own = UpgradeOptions(
-        install=args.install, reuse_values=args.reuse_values, reset_values=args.reset_values,
-        reset_then_reuse_values=args.reset_then_reuse_values, cleanup_on_fail=args.cleanup_on_fail,
-        history_max=args.history_max, force_replace=args.force_replace)
-    result = _failing("UPGRADE FAILED", lambda: upgrade(_release_config(args), opts, own))
+    request = deploy_request(args, name, chart, args.server_side, _dry(dry_run_strategy(args.dry_run)),
+                             upgrade=UpgradeOptions(
+                                 install=args.install, reuse_values=args.reuse_values,
+                                 reset_values=args.reset_values, reset_then_reuse_values=args.reset_then_reuse_values,
+                                 cleanup_on_fail=args.cleanup_on_fail, history_max=args.history_max,
+                                 force_replace=args.force_replace))
+    given = chart_input(request, print_said)  # its errors are not an upgrade's failure (Helm's order)
+    result = _failing("UPGRADE FAILED", lambda: upgrade(*_connected(args), request, given))
     if args.output == "table":
         if result.release.version == 1:
             print(f'Release "{name}" does not exist. Installing it now.')
@@ -328,6 +306,7 @@ def upgrade(args: Namespace) -> int:
 
 def rollback(args: Namespace) -> int:
     from runner.actions.rollback import RollbackOptions, rollback
+    from runner.actions.template import RenderOptions
 
     revision = 0
     if len(args.args) > 1:
@@ -343,9 +322,9 @@ def rollback(args: Namespace) -> int:
         history_max=args.history_max, dry_run=_dry(dry_run_strategy(args.dry_run)),
         wait=_waits(args.wait), wait_strategy=_strategy(args.wait), wait_for_jobs=args.wait_for_jobs,
         timeout=args.timeout, no_hooks=args.no_hooks, wait_for_lock=args.wait_for_lock,
-        release_history_max=args.release_history_max,
-        include_history_values=args.include_history_values)
-    result = rollback(_release_config(args), opts)
+        render=RenderOptions(release_history_max=args.release_history_max,
+                             include_history_values=args.include_history_values))
+    result = rollback(*_connected(args), opts)
     for note in result.notes:
         print(f"note: {note}", file=sys.stderr)
     if args.output == "json":
@@ -362,14 +341,14 @@ def uninstall(args: Namespace) -> int:
     if args.cascade not in CASCADE_POLICIES:  # pkg/cmd's validateCascadeFlag: before any cluster access
         raise RunnerError(f'invalid cascade value ({args.cascade}). Must be "background", "foreground", '
                           'or "orphan"')
-    cfg = _release_config(args, output="table")
+    cfg, journal = _connected(args, output="table")
     for name in args.args:
         opts = UninstallOptions(
             name=name, keep_history=args.keep_history, cascade=args.cascade,
             no_hooks=args.no_hooks, dry_run=args.dry_run, wait=_waits(args.wait),
             wait_strategy=_strategy(args.wait), timeout=args.timeout, ignore_not_found=args.ignore_not_found,
             description=args.description, wait_for_lock=args.wait_for_lock)
-        result = uninstall(cfg, opts)
+        result = uninstall(cfg, journal, opts)
         if result is not None and result.info:
             print(result.info)
         print(f'release "{name}" uninstalled')
@@ -387,8 +366,8 @@ def test(args: Namespace) -> int:
             opts.include.append(item[len("name="):])
         elif re.match(r"^!\s?name=", item):
             opts.exclude.append(re.sub(r"^!\s?name=", "", item, count=1))
-    cfg = _release_config(args)
-    run = run_tests(cfg, opts)
+    cfg, journal = _connected(args)
+    run = run_tests(cfg, journal, opts)
     if args.hide_notes:
         run.release.info.notes = ""
     if args.output == "table":
@@ -397,7 +376,7 @@ def test(args: Namespace) -> int:
         sys.stdout.write(encode_data(run.release.to_json(), args.output))
     if args.logs:
         print()
-        sys.stdout.write(pod_logs(cfg, run.release, opts))
+        sys.stdout.write(pod_logs(cfg, journal, run.release, opts))
     if run.error is not None:
         raise run.error
     return 0
@@ -406,23 +385,22 @@ def test(args: Namespace) -> int:
 # ---------------------------------------------------------------- flag values
 
 
-def _release_config(args: Namespace, output: str | None = None) -> Any:
-    """The action configuration, with hook output logs going where the proposal puts
-    them: standard output, in the command's own flow; standard error when that output is
-    a document (-o json|yaml), so it stays parseable; nowhere with --no-log-output."""
+def _connected(args: Namespace, output: str | None = None) -> tuple[Any, Any]:
+    """The action configuration and the command's journal, with hook output logs going
+    where the proposal puts them: standard output, in the command's own flow; standard
+    error when that output is a document (-o json|yaml), so it stays parseable; nowhere
+    with --no-log-output."""
     if args.hook_log_lines < 0:
         raise RunnerError(f"invalid --hook-log-lines {args.hook_log_lines}: must be 0 (all lines) or more")
-    cfg = action_config(args)
-    cfg.hook_log_lines = args.hook_log_lines
-    if not args.no_log_output:
-        to_stderr = (output or args.output) in ("json", "yaml")
+    to_stderr = (output or args.output) in ("json", "yaml")
 
-        def writer(namespace: str, pod: str, container: str) -> Any:
-            return sys.stderr if to_stderr else sys.stdout  # looked up when written: tests redirect them
+    def writer(namespace: str, pod: str, container: str) -> Any:
+        return sys.stderr if to_stderr else sys.stdout  # looked up when written: tests redirect them
 
-        cfg.hook_output = writer
-        cfg.live_hook_logs = (sys.stderr if to_stderr else sys.stdout).isatty()
-    return cfg
+    shown = not args.no_log_output
+    journal = command_journal(args, hook_output=writer if shown else None, hook_log_lines=args.hook_log_lines,
+                              live_hook_logs=shown and (sys.stderr if to_stderr else sys.stdout).isatty())
+    return action_config(args, journal), journal
 
 
 def _failing(prefix: str, work: Any) -> Any:

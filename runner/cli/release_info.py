@@ -4,8 +4,9 @@ metadata, all and its --template), printed as Helm prints them."""
 from __future__ import annotations
 
 import sys
+from typing import TYPE_CHECKING, Any
 
-from runner.cli.cluster import action_config
+from runner.cli.cluster import action_config, command_journal
 from runner.cli.cobra import Command, exact_args
 from runner.cli.flags import output_flag
 from runner.cli.printers import (
@@ -18,10 +19,8 @@ from runner.cli.printers import (
 )
 from runner.errors import RunnerError
 
-TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
     from collections.abc import Callable
-    from typing import Any
 
     from runner.cli.pflag import FlagSet, Namespace
 
@@ -102,7 +101,7 @@ def _get_flags(what: str) -> Callable[[FlagSet], None]:
 def status(args: Namespace) -> int:
     from runner.actions.query import get_release, resource_tables
 
-    cfg = action_config(args)
+    cfg = action_config(args, command_journal(args))
     release = get_release(cfg, args.args[0], args.revision)
     if args.output == "table":
         sys.stdout.write(status_text(release, resources=resource_tables(cfg, release)))
@@ -118,7 +117,7 @@ def status(args: Namespace) -> int:
 def history(args: Namespace) -> int:
     from runner.actions.query import history as release_history
 
-    rows = release_history(action_config(args), args.args[0], args.max)
+    rows = release_history(action_config(args, command_journal(args)), args.args[0], args.max)
     if args.output != "table":
         from dataclasses import asdict
 
@@ -139,7 +138,7 @@ def get(args: Namespace, what: str) -> int:
     from runner.actions import query
     from runner.funcs.helm import to_yaml
 
-    cfg = action_config(args)
+    cfg = action_config(args, command_journal(args))
     name = args.args[0]
     if what == "values":
         values = query.values(cfg, name, args.revision, args.all_values)

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import sys
+from typing import TYPE_CHECKING
 
 from runner.cli.cobra import Command, exact_args, minimum_args, no_args
 from runner.cli.errors import user_errors
+from runner.cli.flags import print_said
 from runner.errors import RunnerError
 
-TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
     from runner.cli.pflag import FlagSet, Namespace
 
@@ -62,8 +63,10 @@ def handle_add(args: Namespace) -> int:
     if "/" in name:
         raise RunnerError(f"repository name ({name}) contains '/', please specify a different name without '/'")
     paths = HelmPaths.from_env()
-    entry = Entry(name, url, args.username, args.password, args.cert_file, args.key_file,
-                  args.ca_file, args.insecure_skip_tls_verify, args.pass_credentials)
+    entry = Entry(name=name, url=url, username=args.username, password=args.password,
+                  cert_file=args.cert_file, key_file=args.key_file, ca_file=args.ca_file,
+                  insecure_skip_tls_verify=args.insecure_skip_tls_verify,
+                  pass_credentials_all=args.pass_credentials)
     with locked(paths.repository_config):
         repo_file = load_repo_file(paths.repository_config)
         existing = repo_file.get(name)
@@ -72,7 +75,7 @@ def handle_add(args: Namespace) -> int:
                 print(f'"{name}" already exists with the same configuration, skipping')
                 return 0
             raise RunnerError(f"repository name ({name}) already exists, please specify a different name")
-        validate_repository(entry, paths)
+        validate_repository(entry, paths, say=print_said)
         repo_file.update(entry)
         write_repo_file(repo_file, paths.repository_config)
     print(f'"{name}" has been added to your repositories')
@@ -99,7 +102,7 @@ def handle_update(args: Namespace) -> int:
     failed = []
     for entry in repos:
         try:
-            download_index_file(entry, paths)
+            download_index_file(entry, paths, say=print_said)
             print(f'...Successfully got an update from the "{entry.name}" chart repository')
         except SourceError as exc:
             failed.append(entry.url)
@@ -160,7 +163,7 @@ def handle_index(args: Namespace) -> int:
     entries = index_directory(directory, args.url)
     try:
         if args.merge:
-            merge_existing(entries, Path(args.merge), args.json)
+            merge_existing(entries, Path(args.merge), args.json, say=print_said)
     except SourceError as err:
         raise RunnerError(str(err)) from err
     write_index(sorted_entries(entries), directory / "index.yaml", args.json)

@@ -13,15 +13,14 @@ name. Exit codes: 0, 1 when a release failed (or the spec is wrong), and with
 from __future__ import annotations
 
 import sys
+from typing import TYPE_CHECKING, Any
 
 from runner.cli.cobra import Command, no_args
 from runner.cli.pflag import FuncValue
 from runner.errors import RunnerError
 
-TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
     from collections.abc import Callable
-    from typing import Any
 
     from runner.cli.pflag import FlagSet, Namespace
 
@@ -192,12 +191,11 @@ def spec_namespace(access: Any, eks: Any) -> str:
 
 def connect(args: Namespace, access: Any = None) -> Any:
     """The action configuration of the flags' namespace (releases get their own from it),
-    on the cluster of `access` (default: the flags')."""
+    on the cluster of `access` (default: the flags'). No journal hears its cluster: each
+    release of the run has its own (runner.actions.run)."""
     from runner.cli.cluster import action_config
 
-    cfg = action_config(args, access)
-    cfg.on_message = None
-    return cfg
+    return action_config(args, None, access)
 
 
 def load(args: Namespace, default_namespace: Any) -> tuple[Any, Any]:

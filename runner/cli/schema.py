@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import sys
+from typing import TYPE_CHECKING
 
 from runner.cli.cobra import Command, no_args
 
-TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
     from runner.cli.pflag import Namespace
 

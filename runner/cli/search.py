@@ -8,16 +8,14 @@ more are dropped, and results are ordered by score, name and newest version.
 from __future__ import annotations
 
 import sys
+from typing import TYPE_CHECKING, Any
 
 from runner.cli.cobra import Command
 from runner.cli.errors import user_errors
-from runner.cli.flags import output_flag
+from runner.cli.flags import output_flag, print_said
 from runner.errors import RunnerError
 
-TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
-    from typing import Any
-
     from runner.cli.pflag import FlagSet, Namespace
 
 LONG = """
@@ -82,9 +80,9 @@ def handle_repo(args: Namespace) -> int:
 
 def build_index(every_version: bool) -> dict[str, tuple[str, Any]]:
     """search.Index.AddRepo over each repository's cached index: key -> (line, chart)."""
-    from runner.chart.sources.index import slog_value
     from runner.chart.sources.paths import HelmPaths
     from runner.chart.sources.repofile import load_repo_file
+    from runner.golang.slog import text_line
 
     paths = HelmPaths.from_env()
     repositories = load_repo_file(paths.repository_config).repositories
@@ -95,8 +93,8 @@ def build_index(every_version: bool) -> dict[str, tuple[str, Any]]:
         try:
             index = load_index_file(paths.index_file(entry.name))
         except RunnerError as err:
-            print(f'level=WARN msg="repo is corrupt or missing" repo={slog_value(entry.name)} '
-                  f"error={slog_value(str(err))}", file=sys.stderr)
+            print(text_line("WARN", "repo is corrupt or missing", {"repo": entry.name, "error": str(err)}),
+                  file=sys.stderr)
             continue
         for name, versions in index.entries.items():
             for chart in versions if every_version else versions[:1]:
@@ -115,7 +113,7 @@ def load_index_file(path: Any) -> Any:
     except OSError as err:
         raise RunnerError(f"open {path}: {(err.strerror or str(err)).lower()}") from err
     try:
-        return load_index(data, str(path))
+        return load_index(data, str(path), say=print_said)
     except SourceError as err:
         raise RunnerError(f"error loading {path}: {err}") from err
 
@@ -153,7 +151,7 @@ def search(lines: dict[str, tuple[str, Any]], term: str, regexp: bool) -> list[R
 
 def _order(result: Result) -> tuple[int, str, Any]:
     """scoreSorter: score, then name, then the newest version first."""
-    from runner.funcs import semver
+    from runner.golang import semver
 
     try:
         newest_first: Any = _Descending(semver.new_version(result.chart.version))
@@ -171,7 +169,7 @@ class _Descending:
         self.version = version
 
     def __lt__(self, other: _Descending) -> bool:
-        from runner.funcs import semver
+        from runner.golang import semver
 
         if self.version is None or other.version is None:
             return other.version is None and self.version is not None
@@ -180,7 +178,7 @@ class _Descending:
 
 def apply_constraint(results: list[Result], version: str, every_version: bool) -> list[Result]:
     """The versions the constraint admits; without --versions, each chart's first only."""
-    from runner.funcs import semver
+    from runner.golang import semver
 
     try:
         constraint = semver.new_constraint(version)

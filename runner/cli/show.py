@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import sys
+from typing import TYPE_CHECKING
 
 from runner.cli.cobra import Command, exact_args
 from runner.cli.errors import user_errors
-from runner.cli.flags import chart_path_flags
+from runner.cli.flags import chart_path_flags, print_said
 from runner.errors import RunnerError
 
-TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
     from collections.abc import Callable
 
@@ -48,10 +48,11 @@ def handle(args: Namespace, section: str) -> int:
     from runner.actions.show import show
     from runner.actions.template import locate_chart
     from runner.chart.loader import load_chart
+    from runner.cli.flags import source_options
 
     if getattr(args, "jsonpath", ""):
         raise RunnerError("--jsonpath is not supported by deploy-runner yet")
-    chart = load_chart(locate_chart(args.args[0], args), detect=False)
+    chart = load_chart(locate_chart(args.args[0], source_options(args), say=print_said), detect=False)
     sys.stdout.flush()  # a pull report may be buffered before the raw bytes
     sys.stdout.buffer.write(show(chart, section))
     return 0

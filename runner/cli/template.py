@@ -7,11 +7,13 @@ import sys
 from runner.cli.cobra import Command, minimum_args
 from runner.cli.flags import (
     chart_path_flags,
+    chart_source,
     dry_run_strategy,
     history_flags,
-    post_renderer,
     post_renderer_flags,
+    render_options,
     timeout_flag,
+    value_options,
     values_flags,
     wait_flag,
 )
@@ -102,23 +104,22 @@ def handle(args: Namespace) -> int:
 
     name, chart = name_and_chart(args.args, args.generate_name, "release-name")
     strategy = "server" if args.validate else dry_run_strategy(args.dry_run, template=True)
+    namespace = args.namespace or _context_namespace(args)
+    cluster = None
+    if strategy == "server":
+        from runner.cli.cluster import action_config, command_journal
+
+        cluster = action_config(args, command_journal(args))
     opts = TemplateOptions(
-        release_name=name, chart=chart, namespace=args.namespace or _context_namespace(args),
-        values_files=[*args.values_files, *args.secret_values],  # --secret-values: -f files, after them
-        set_values=args.set, set_string=args.set_string,
-        set_file=args.set_file, set_json=args.set_json, set_literal=args.set_literal,
+        release_name=name, chart=chart, namespace=namespace,
+        values=value_options(args), render=render_options(args),
         show_only=args.show_only, output_dir=args.output_dir,
         use_release_name=args.use_release_name, include_crds=args.include_crds,
         skip_crds=args.skip_crds, skip_tests=args.skip_tests, is_upgrade=args.is_upgrade,
         no_hooks=args.no_hooks, kube_version=args.kube_version or None, api_versions=args.api_versions,
-        source_args=args, post_renderer=post_renderer(args),
-        skip_schema_validation=args.skip_schema_validation, take_ownership=args.take_ownership,
-        disable_openapi_validation=args.disable_openapi_validation,
+        source=chart_source(args, chart), dependency_update=args.dependency_update, cluster=cluster,
+        take_ownership=args.take_ownership, disable_openapi_validation=args.disable_openapi_validation,
     )
-    if strategy == "server":
-        from runner.cli.cluster import action_config
-
-        opts.cluster = action_config(args)
     if args.debug:
         from runner.golang.slog import text_line
 

@@ -12,10 +12,10 @@ and refuses any major but 3 and 4); SemVer parsers read it as 4.1.4.
 from __future__ import annotations
 
 import sys
+from typing import TYPE_CHECKING
 
 from runner.cli.cobra import Command, no_args
 
-TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
     from runner.cli.pflag import FlagSet, Namespace
 

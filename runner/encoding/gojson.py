@@ -468,14 +468,19 @@ def _replace_surrogates(value: Any) -> Any:
     return value
 
 
-_JSON_KIND = {
-    bool: "bool",
-    str: "string",
-    float: "number",
-    int: "number",
-    list: "array",
-    dict: "object",
-}
+def json_kind(value: Any) -> str:
+    """The kind encoding/json names for a decoded value in an UnmarshalTypeError
+    ("json: cannot unmarshal number into Go value of type ..."): bool, number,
+    string, array or object."""
+    if isinstance(value, bool):
+        return "bool"
+    if isinstance(value, int | float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "array"
+    return "object"
 
 
 def unmarshal_into(text: str | bytes, target: type) -> Any:
@@ -491,7 +496,7 @@ def unmarshal_into(text: str | bytes, target: type) -> Any:
     if isinstance(value, target):
         return value
     go_target = "map[string]interface {}" if target is dict else "[]interface {}"
-    kind = _JSON_KIND.get(type(value), "object")
+    kind = json_kind(value)
     raise UnmarshalError(
         f"json: cannot unmarshal {kind} into Go value of type {go_target}", partial=target()
     )

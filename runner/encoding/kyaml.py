@@ -21,12 +21,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 from yaml import YAMLError, events
 from yaml._yaml import CParser
 
-from runner.encoding.goyaml import _error_text
 from runner.encoding.yamlemit import _Emitter, _is_simple_key
+from runner.encoding.yamlerrors import error_text
 from runner.encoding.yamlstyle import (
     BREAKS,
     DOUBLE,
@@ -36,10 +37,6 @@ from runner.encoding.yamlstyle import (
     _indicators,
     analyze,
 )
-
-TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
-if TYPE_CHECKING:
-    from typing import Any
 
 SCALAR, MAPPING, SEQUENCE, ALIAS = "ScalarNode", "MappingNode", "SequenceNode", "AliasNode"
 FOLDED = LITERAL + 1
@@ -134,7 +131,7 @@ def _decode_first(text: str) -> Node | None:
         builder = _Builder(text)
         return builder.document(parser)
     except YAMLError as exc:
-        raise KyamlError(f"MalformedYAMLError: {_error_text(exc, text)}") from None
+        raise KyamlError(f"MalformedYAMLError: {error_text(exc, text)}") from None
     finally:
         parser.dispose()
 

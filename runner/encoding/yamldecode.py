@@ -20,14 +20,8 @@ from yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
 from runner.deepstack import on_deep_thread, run_deep
 from runner.encoding import goscan
-from runner.encoding.goyaml import (
-    _INT64_MAX,
-    _RESOLVE_MAP,
-    GoYAMLError,
-    Timestamp,
-    _error_text,
-    resolve_plain,
-)
+from runner.encoding.yamlerrors import GoYAMLError, error_text
+from runner.encoding.yamlresolve import INT64_MAX, RESOLVE_MAP, Timestamp, resolve_plain
 from runner.golang.strconv import format_float
 from runner.lazy_pattern import LazyPattern
 
@@ -240,7 +234,7 @@ class _Builder:
             # sigs.k8s.io/yaml formats float keys with float32 precision.
             text = format_float(key, "g", -1, 32)
             return {"+Inf": ".inf", "-Inf": "-.inf", "NaN": ".nan"}.get(text, text)
-        if isinstance(key, int) and key <= _INT64_MAX:
+        if isinstance(key, int) and key <= INT64_MAX:
             return str(key)
         if self.key_error is None:  # raised once the document is decoded (see __init__)
             value = _go_syntax(self.raw(value_node))
@@ -266,7 +260,7 @@ class _Checker(_Builder):
     def value(self, node: Any) -> None:
         if isinstance(node, ScalarNode):
             # Only tagged scalars and go-yaml's words (.nan, .inf) can fail the JSON round trip.
-            if node.tag != _QUOTED and (node.tag != _PLAIN or node.value in _RESOLVE_MAP):
+            if node.tag != _QUOTED and (node.tag != _PLAIN or node.value in RESOLVE_MAP):
                 self.json_value(self.scalar(node))
         elif isinstance(node, SequenceNode):
             for child in node.value:
@@ -588,7 +582,7 @@ def _libyaml_nodes(text: str, first_only: bool) -> list[Any]:
             return _go_nodes(text, first_only)
         if "duplicate anchor" in (getattr(exc, "context", None) or "") + problem:
             return _event_nodes(text, first_only)
-        raise GoYAMLError(_error_text(exc, text)) from None
+        raise GoYAMLError(error_text(exc, text)) from None
     finally:
         composer.dispose()
 
@@ -601,7 +595,7 @@ def _event_nodes(text: str, first_only: bool) -> list[Any]:
         problem = getattr(exc, "problem", None) or ""
         if isinstance(exc, MarkedYAMLError) and goscan.differs_after_error(problem):
             return _go_nodes(text, first_only)
-        raise GoYAMLError(_error_text(exc, text)) from None
+        raise GoYAMLError(error_text(exc, text)) from None
     finally:
         parser.dispose()
 
@@ -611,4 +605,4 @@ def _go_nodes(text: str, first_only: bool) -> list[Any]:
         return goscan.compose(text, first_only)
     except MarkedYAMLError as exc:
         exc.problem = goscan.libyaml_problem(exc)
-        raise GoYAMLError(_error_text(exc, text)) from None
+        raise GoYAMLError(error_text(exc, text)) from None

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from functools import cmp_to_key
 
 from runner.encoding import gojson
+from runner.encoding.yamlresolve import resolve_plain
 from runner.golang.strconv import format_float
 from runner.lazy_pattern import LazyPattern
 
@@ -59,8 +60,6 @@ _STYLE_CACHE: dict[str, tuple[int, bool, bool, bool, bool]] = {}
 
 def _resolves_to_string(text: str) -> bool:
     """stringv's canUsePlain: plain text reads back as the same string (and is no base 60 float)."""
-    from runner.encoding.goyaml import resolve_plain
-
     value = resolve_plain(text)
     if type(value) is not str:
         return False

@@ -15,14 +15,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from runner.errors import RunnerError
 from runner.kube.client import KubeClient, KubeError, Response
 from runner.kube.resources import Resource
-
-TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
-if TYPE_CHECKING:
-    from typing import Any
 
 FIELD_MANAGER = "helm"
 APPLY_PATCH = "application/apply-patch+yaml"

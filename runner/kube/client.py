@@ -11,16 +11,14 @@ from __future__ import annotations
 import json
 import math
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from runner.errors import RunnerError
 
-TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
-    from collections.abc import Callable
-    from typing import Any
-
     from runner.kube.kubeconfig import ClusterAccess
 
 JSON = "application/json"
@@ -99,14 +97,16 @@ class KubeClient:
     reads `kubernetes cluster unreachable: ...` in Helm's words, whatever the action.
     """
 
-    def __init__(self, transport: Any, namespace: str = "default") -> None:
+    def __init__(self, transport: Any, namespace: str = "default", *,
+                 on_debug: Callable[..., None] | None = None,
+                 on_warning: Callable[[str], None] | None = None) -> None:
         self.transport = transport
         self.default_namespace = namespace
-        # Where the steps Helm logs at debug level go (ActionConfig.debug): `debug()`.
-        self.on_debug: Callable[..., None] | None = None
+        # Where the steps Helm logs at debug level go (Journal.debug): `debug()`.
+        self.on_debug = on_debug
         # Where the API server's warnings go, each answer's as it comes (client-go's
-        # WarningLogger; ActionConfig.server_warning prints them as Helm does).
-        self.on_warning: Callable[[str], None] | None = None
+        # WarningLogger; Journal.server_warning tells them as Helm logs them).
+        self.on_warning = on_warning
         # Each group/version's kinds, from discovery once per client; None: not served (404).
         self._groups: dict[str, dict[str, RestMapping] | None] = {}
         self._lock = threading.Lock()
@@ -115,7 +115,9 @@ class KubeClient:
         self._preferred: dict[str, str] | None = None  # group -> its preferred version
 
     @classmethod
-    def connect(cls, access: ClusterAccess | None = None) -> KubeClient:
+    def connect(cls, access: ClusterAccess | None = None, *,
+                on_debug: Callable[..., None] | None = None,
+                on_warning: Callable[[str], None] | None = None) -> KubeClient:
         """A client for what `access` names (Helm's connection flags over its HELM_* variables).
 
         A kubeconfig that cannot be used does not fail here: as in Helm, the error is
@@ -129,9 +131,10 @@ class KubeClient:
         access = access or ClusterAccess()
         try:
             config = resolve(access)
-            return cls(Transport(config), config.namespace)
+            return cls(Transport(config), config.namespace, on_debug=on_debug, on_warning=on_warning)
         except (KubeconfigError, CredentialError) as err:
-            return cls(_Unusable(err), access.namespace or "default")
+            return cls(_Unusable(err), access.namespace or "default", on_debug=on_debug,
+                       on_warning=on_warning)
 
     @classmethod
     def from_kubeconfig(cls, path: str | None = None, context: str | None = None) -> KubeClient:

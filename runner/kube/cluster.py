@@ -192,10 +192,11 @@ class KubeCluster:
     apply, wait or delete anything. Every wait tells `on_progress` what it awaits;
     what Helm's waiters and lookup log at their default level goes to `on_log`."""
 
-    def __init__(self, client: KubeClient) -> None:
+    def __init__(self, client: KubeClient, *, on_progress: Progress | None = None,
+                 on_log: Log | None = None) -> None:
         self.client = client
-        self.on_progress: Progress | None = None
-        self.on_log: Log | None = None
+        self.on_progress = on_progress
+        self.on_log = on_log
         self._unwaited_crds: list[Resource] = []  # crds/ written without --wait, this run
 
     def server_version(self) -> str:

@@ -23,13 +23,10 @@ import sys
 import threading
 import time
 from datetime import datetime
+from typing import Any
 
 from runner.errors import RunnerError
 from runner.kube.kubeconfig import ConnectionConfig
-
-TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
-if TYPE_CHECKING:
-    from typing import Any
 
 TOKEN_FILE_REREAD_SECONDS = 60.0
 EXEC_API_VERSIONS = ("client.authentication.k8s.io/v1", "client.authentication.k8s.io/v1beta1")

@@ -5,6 +5,7 @@ with kstatus's messages, and Helm's own readers for hook Jobs and Pods."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 CURRENT = "Current"
 IN_PROGRESS = "InProgress"
@@ -13,11 +14,7 @@ TERMINATING = "Terminating"
 NOT_FOUND = "NotFound"
 
 Result = tuple[str, str]
-TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
-if TYPE_CHECKING:
-    from typing import Any
-
-    Reader = Callable[[dict[str, Any]], Result]
+Reader = Callable[[dict[str, Any]], Result]
 
 
 def _int(value: Any, default: int = 0) -> int:

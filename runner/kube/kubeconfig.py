@@ -24,8 +24,10 @@ from __future__ import annotations
 
 import base64
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 from runner.kube.kubeconfig_files import (
     KubeconfigError,
@@ -33,11 +35,6 @@ from runner.kube.kubeconfig_files import (
     kubeconfig_paths,
     read_kubeconfig,
 )
-
-TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
-if TYPE_CHECKING:
-    from collections.abc import Mapping
-    from typing import Any
 
 SERVICE_ACCOUNT_DIR = Path("/var/run/secrets/kubernetes.io/serviceaccount")
 # The variables of the EKS settings (the defaults of --eks-cluster, --eks-region, --eks-role-arn).

@@ -21,16 +21,13 @@ import socket
 import threading
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from runner.errors import RunnerError
 from runner.kube.client import KubeClient, KubeError, Response
-
-TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
-if TYPE_CHECKING:
-    from collections.abc import Callable
-    from typing import Any
 
 LEASE_PATH = "/apis/coordination.k8s.io/v1/namespaces/{ns}/leases"
 DEFAULT_DURATION_SECONDS = 60

@@ -22,17 +22,14 @@ integer that fits, float64 for any other number.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
 from urllib.parse import quote
 
 from runner.golang.types import Int64
 from runner.kube.client import KubeClient, KubeError, Response
 
-TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
-if TYPE_CHECKING:
-    from collections.abc import Callable
-    from typing import Any
-
-    Log = Callable[[str], None]
+Log = Callable[[str], None]
 
 _INT64 = range(-(1 << 63), 1 << 63)
 

@@ -7,15 +7,12 @@ from __future__ import annotations
 import contextlib
 import math
 import threading
+from collections.abc import Iterable, Iterator
+from typing import Any
 from urllib.parse import quote, urlencode
 
 from runner.kube.client import KubeClient, status_text
 from runner.kube.resources import Resource
-
-TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
-if TYPE_CHECKING:
-    from collections.abc import Iterable, Iterator
-    from typing import Any
 
 WAKE_SECONDS = 1.0  # PodWatch: how often its reader looks up from an idle watch (no request)
 

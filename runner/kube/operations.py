@@ -17,15 +17,12 @@ resource`, `starting delete resource`...
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from runner.kube import apply, parallel
 from runner.kube.apply import ApplyResult
 from runner.kube.client import KubeClient, KubeError, Response
 from runner.kube.resources import Resource, difference
-
-TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
-if TYPE_CHECKING:
-    from typing import Any
 
 RESOURCE_POLICY_ANNOTATION = "helm.sh/resource-policy"
 KEEP_POLICY = "keep"

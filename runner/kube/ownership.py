@@ -9,15 +9,12 @@ but belong elsewhere block install/upgrade unless --take-ownership.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from runner.errors import RunnerError
 from runner.kube.apply import get_live
 from runner.kube.client import KubeClient
 from runner.kube.resources import Resource
-
-TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
-if TYPE_CHECKING:
-    from typing import Any
 
 MANAGED_BY_LABEL = "app.kubernetes.io/managed-by"
 MANAGED_BY_HELM = "Helm"

@@ -9,13 +9,10 @@ from __future__ import annotations
 import copy
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from runner.errors import RunnerError
 from runner.kube.client import KubeClient, NoKindMatchError, RestMapping
-
-TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
-if TYPE_CHECKING:
-    from typing import Any
 
 # Helm's releaseutil.UninstallOrder (pkg/release/v1/util/kind_sorter.go).
 UNINSTALL_ORDER = (

@@ -28,10 +28,7 @@ import json
 import math
 import time
 from dataclasses import dataclass, field
-
-TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
-if TYPE_CHECKING:
-    from typing import Any
+from typing import Any
 
 MAX_RETRIES = 10
 MAX_RETRY_AFTER_SECONDS = 30.0

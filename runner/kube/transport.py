@@ -28,7 +28,9 @@ import socket
 import ssl
 import threading
 import time
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import Any
 from urllib.parse import urlencode, urlsplit
 
 import urllib3
@@ -40,11 +42,6 @@ from runner.errors import RunnerError
 from runner.kube.credentials import CredentialError, Credentials
 from runner.kube.kubeconfig import DEFAULT_BURST as HELM_DEFAULT_BURST
 from runner.kube.kubeconfig import ConnectionConfig, KubeconfigError
-
-TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
-if TYPE_CHECKING:
-    from collections.abc import Callable, Mapping
-    from typing import Any
 
 DIAL_TIMEOUT_SECONDS = 30.0           # client-go's net.Dialer Timeout
 TLS_HANDSHAKE_TIMEOUT_SECONDS = 10.0  # client-go's TLSHandshakeTimeout

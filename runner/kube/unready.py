@@ -12,14 +12,12 @@ list per namespace, asked only when a wait has failed.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from runner.kube.client import KubeClient
 from runner.kube.resources import Resource
 
-TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
-    from typing import Any
-
     from runner.kube.wait import Awaited
 
 MOST_PODS = 3  # pods named per reason; the rest are counted

@@ -31,16 +31,14 @@ import math
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from runner.errors import RunnerError
 from runner.kube import kstatus
 from runner.kube.client import KubeClient
 from runner.kube.resources import Resource
 
-TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
-    from typing import Any
-
     from runner.kube.watch import News, Observer, Target
 
     Judge = Callable[[Resource, dict[str, Any] | None], tuple[str, str]]

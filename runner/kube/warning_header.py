@@ -11,9 +11,7 @@ repeat. `logged_line` is that line.
 
 from __future__ import annotations
 
-TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
-if TYPE_CHECKING:
-    from collections.abc import Iterable
+from collections.abc import Iterable
 
 # rest.WarningLogger's klog call site in client-go v0.35.1 (rest/warnings.go).
 CALLER = "warnings.go:107"

@@ -34,12 +34,9 @@ import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 from runner.kube.client import KubeClient, KubeError
-
-TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
-if TYPE_CHECKING:
-    from typing import Any
 
 READ_GRACE_SECONDS = 5.0  # past the server's own end of the watch, a silent socket is dead
 # An API server answers a watch's headers at once: a watch unanswered this long is lost

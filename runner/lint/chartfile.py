@@ -158,7 +158,7 @@ def _normalized(match: re.Match[str]) -> str:
 
 def validate_strict_semver(md: Metadata) -> str | None:
     """validateChartVersionStrictSemVerV2: semver.StrictNewVersion must accept it."""
-    from runner.funcs.semver import SemverError, strict_new_version
+    from runner.golang.semver import SemverError, strict_new_version
 
     try:
         strict_new_version(md.version)

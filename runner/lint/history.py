@@ -21,6 +21,8 @@ defines included; a file that does not parse is left to the template rules.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from runner.lint.chartload import load_v2
 from runner.lint.support import WARNING, Linter
 from runner.template.nodes import (
@@ -40,7 +42,6 @@ from runner.template.nodes import (
     VariableNode,
 )
 
-TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
     from runner.template.parse import Tree
 

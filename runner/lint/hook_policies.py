@@ -14,12 +14,9 @@ warned about with the template file and the line of the annotation there:
 from __future__ import annotations
 
 import difflib
+from typing import Any
 
 from runner.lint.support import WARNING, Linter
-
-TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
-if TYPE_CHECKING:
-    from typing import Any
 
 ANNOTATION = "helm.sh/hook-output-log-policy"
 KNOWN = ("hook-succeeded", "hook-failed")

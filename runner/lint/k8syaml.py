@@ -13,8 +13,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from runner.chart.chartfile import go_string, json_kind
+from runner.chart.chartfile import go_string
 from runner.encoding import goyaml
+from runner.encoding.gojson import json_kind
 
 
 @dataclass(frozen=True)

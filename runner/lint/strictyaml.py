@@ -7,7 +7,7 @@ from typing import Any
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from runner.encoding.goyaml import resolve_plain
+from runner.encoding.yamlresolve import resolve_plain
 
 
 def duplicate_key_errors(data: bytes) -> list[str]:

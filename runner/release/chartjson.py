@@ -12,10 +12,7 @@ import base64
 import os
 from datetime import UTC, datetime
 from pathlib import Path
-
-TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
-if TYPE_CHECKING:
-    from typing import Any
+from typing import Any
 
 ZERO_TIME = "0001-01-01T00:00:00Z"
 

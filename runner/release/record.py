@@ -11,10 +11,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-
-TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
-if TYPE_CHECKING:
-    from typing import Any
+from typing import Any
 
 # Helm's release statuses (pkg/release/common/status.go).
 UNKNOWN = "unknown"

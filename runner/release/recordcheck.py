@@ -17,12 +17,9 @@ place.
 from __future__ import annotations
 
 import re
+from typing import Any
 
-from runner.chart.chartfile import json_kind
-
-TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
-if TYPE_CHECKING:
-    from typing import Any
+from runner.encoding.gojson import json_kind
 
 
 class RecordProblem(ValueError):

@@ -65,11 +65,9 @@ import json
 import re
 import threading
 from collections.abc import Callable, Iterable, Iterator
+from typing import TYPE_CHECKING, Any
 
-TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
-    from typing import Any
-
     from runner.release.record import Release
 
 MASK = "[REDACTED]"

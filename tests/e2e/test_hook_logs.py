@@ -353,9 +353,10 @@ def test_a_running_hooks_lines_are_streamed_not_polled(cluster, namespace, tmp_p
     """A library user on a terminal (live_hook_logs): a hook container logging for six
     seconds is followed by one log stream; its first line is shown while the hook still
     runs, and its log is read once more at the end only (the captured block)."""
-    from runner.actions.deploy import DeployOptions
     from runner.actions.install import install
+    from runner.actions.journal import Journal
     from tests.e2e.release_helpers import config
+    from tests.unit.actions.asking import asked
 
     chart = write_chart(tmp_path, templates={"job.yaml": hook_job(
         "slow", "pre-install", policy="hook-succeeded,hook-failed", lines="line-1\\nline-2\\nline-3\\nline-4",
@@ -369,9 +370,9 @@ def test_a_running_hooks_lines_are_streamed_not_polled(cluster, namespace, tmp_p
         def write(self, text: str) -> None:
             written.append((time.monotonic(), text))
 
-    cfg.live_hook_logs, cfg.hook_output = True, lambda namespace, pod, container: Writer()
+    journal = Journal(hook_output=lambda namespace, pod, container: Writer(), live_hook_logs=True)
 
-    install(cfg, DeployOptions(name="s", chart=str(chart)))
+    install(cfg, journal, *asked(name="s", chart=str(chart)))
     ended = time.monotonic()
 
     text = "".join(piece for _, piece in written)

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from runner.actions import preview
+from runner.actions.journal import Journal
 from runner.kube.namespaces import Namespaces
 from runner.report.github.client import GitHubReport
 from runner.report.github.deployments import PreviewDeployments
@@ -44,7 +45,7 @@ def test_the_namespace_is_labelled_and_annotated(cluster: Any, tmp_path: Path) -
     assert info.annotations[preview.REPOSITORY_ANNOTATION] == REPOSITORY
     assert info.annotations[preview.HEAD_SHA_ANNOTATION] == "b" * 40
     assert info.annotations[preview.ENVIRONMENTS_ANNOTATION] == '["pr-12"]'
-    result = preview.teardown(config(cluster, name), space, name, wait=60)
+    result = preview.teardown(config(cluster, name), Journal(), space, name, wait=60)
     assert result.remaining == () and space.get(name) is None
 
 
@@ -81,7 +82,7 @@ def test_gc_removes_closed_and_expired_previews_only(cluster: Any, tmp_path: Pat
     assert space.get(closed) is None and space.get(expired) is None
     assert space.get(still_open) is not None
     assert config(cluster, still_open).storage.heads("web")
-    preview.teardown(config(cluster, still_open), space, still_open, wait=60)
+    preview.teardown(config(cluster, still_open), Journal(), space, still_open, wait=60)
 
 
 CUSTOM_ENVIRONMENT_SPEC = """\

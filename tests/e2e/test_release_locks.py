@@ -94,16 +94,17 @@ def test_helms_own_stranded_record_is_recovered_after_the_timeout(cluster, names
 def test_two_concurrent_upgrades_never_both_proceed(cluster, namespace, tmp_path):
     chart = write_chart(tmp_path, templates=CM_ONLY)
     assert ours(cluster, namespace, "install", "c", str(chart)).code == 0
-    from runner.actions.deploy import DeployOptions
+    from runner.actions.journal import Journal
     from runner.actions.upgrade import upgrade
     from runner.errors import RunnerError
+    from tests.unit.actions.asking import asked
 
     outcomes: list[str] = []
 
     def run(message: str) -> None:
         try:
-            upgrade(config(cluster, namespace), DeployOptions(name="c", chart=str(chart),
-                                                               values={"message": message}))
+            upgrade(config(cluster, namespace), Journal(), *asked(name="c", chart=str(chart),
+                                                                          values={"message": message}))
             outcomes.append("ok")
         except RunnerError as err:
             outcomes.append(str(err))

@@ -33,13 +33,13 @@ RENDER_PATH_MODULES = (
     "runner", "runner.engine", "runner.engine_objects", "runner.engine_errors", "runner.manifest",
     "runner.heads_cache", "runner.deepstack", "runner.errors", "runner.records", "runner.lazy_pattern", "runner.diskcache", "runner.gcpause",
     "runner.cli", "runner.cli.cobra", "runner.cli.errors", "runner.cli.flags", "runner.cli.pflag",
-    "runner.cli.template", "runner.actions", "runner.actions.template", "runner.actions.postrender",
+    "runner.cli.template", "runner.actions", "runner.actions.template",
     "runner.kube", "runner.kube.kubeconfig_files",
 )
 # Inside those packages, but loaded only by other commands or by a run that pays far more
 # elsewhere (a download, a post-renderer process).
-OUTSIDE = ("runner.chart.sources", "runner.chart.package", "runner.encoding.kyaml",
-           "runner.encoding.uitable")
+OUTSIDE = ("runner.chart.sources", "runner.chart.package", "runner.chart.gostructs",
+           "runner.encoding.kyaml", "runner.encoding.uitable")
 
 RUN_TIME_BANNED = {"typing", "typing_extensions", "dataclasses"}  # anywhere outside TYPE_CHECKING
 MODULE_LEVEL_BANNED = {"inspect"}  # a function may import it for a rare case
@@ -102,6 +102,17 @@ def speed_rule_breaks(tree: ast.Module) -> list[str]:
 @pytest.mark.parametrize("path", render_path_files(), ids=lambda p: str(p.relative_to(REPO)))
 def test_a_render_path_module_keeps_the_speed_rules(path: Path) -> None:
     assert speed_rule_breaks(ast.parse(path.read_text(), str(path))) == []
+
+
+# docs/speed.md's `TYPE_CHECKING = False` stands in for typing.TYPE_CHECKING only where typing's
+# import cost counts; no module off the path carries it.
+IDIOM_OFF_THE_PATH: set[str] = set()
+
+
+def test_modules_off_the_render_path_are_plain_python() -> None:
+    carrying = {path.relative_to(REPO).as_posix() for path in (REPO / "runner").rglob("*.py")
+                if not on_render_path(_module_name(path)) and "TYPE_CHECKING = False" in path.read_text()}
+    assert carrying == IDIOM_OFF_THE_PATH, "off the render path: `from typing import ...` at the top"
 
 
 def test_the_rule_check_finds_what_it_looks_for() -> None:

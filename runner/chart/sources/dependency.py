@@ -11,7 +11,6 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
-import sys
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -24,6 +23,7 @@ from runner.chart.sources.errors import SourceError
 from runner.chart.sources.getters import get as fetch_url
 from runner.chart.sources.index import IndexFile, resolve_reference_url
 from runner.chart.sources.lockfile import hash_req, now_text, write_lock
+from runner.chart.sources.messages import NOTICE, Say
 from runner.chart.sources.paths import HelmPaths
 from runner.chart.sources.repo import (
     download_index_file,
@@ -32,11 +32,7 @@ from runner.chart.sources.repo import (
     load_cached_index,
 )
 from runner.chart.sources.repofile import Entry, load_repo_file
-from runner.funcs import semver
-
-TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
-if TYPE_CHECKING:
-    from typing import TextIO
+from runner.golang import semver
 
 MANAGER_PREFIX = "helm-manager-"
 _NON_URL_NOTE = """
@@ -107,13 +103,13 @@ def _satisfies(constraint: semver.Constraints, version: str) -> bool:
 
 @dataclass
 class Manager:
-    """One chart directory's dependency work; messages go to `out` as Helm prints them."""
+    """One chart directory's dependency work; what Helm prints meanwhile goes to `say`."""
 
     chart_dir: Path
     options: SourceOptions = field(default_factory=SourceOptions)
     paths: HelmPaths = field(default_factory=HelmPaths.from_env)
     skip_refresh: bool = False
-    out: TextIO = field(default_factory=lambda: sys.stdout)
+    say: Say = field(kw_only=True)
     _repo_for: dict[str, Entry] = field(default_factory=dict)
     _indexes: dict[str, IndexFile] = field(default_factory=dict)
 
@@ -185,10 +181,10 @@ class Manager:
         repos = load_repo_file(self.paths.repository_config).repositories
         if not repos or self.skip_refresh:
             return
-        print("Hang tight while we grab the latest from your chart repositories...", file=self.out)
+        self.say(NOTICE, "Hang tight while we grab the latest from your chart repositories...")
         for entry in repos:
             self._update_one(entry, shown=entry.name)
-        print("Update Complete. ⎈Happy Helming!⎈", file=self.out)
+        self.say(NOTICE, "Update Complete. ⎈Happy Helming!⎈")
 
     def _update_unmanaged(self, req: list[Dependency]) -> None:
         """ensureMissingRepos: URL repositories not in repositories.yaml are cached as helm-manager-<sha256>."""
@@ -200,25 +196,25 @@ class Manager:
                 self._repo_for[dep.name] = unmanaged[entry.url]
         if not unmanaged or self.skip_refresh:
             return
-        print("Getting updates for unmanaged Helm repositories...", file=self.out)
+        self.say(NOTICE, "Getting updates for unmanaged Helm repositories...")
         for entry in unmanaged.values():
             self._update_one(entry, shown=entry.url)
 
     def _update_one(self, entry: Entry, shown: str) -> None:
         try:
-            download_index_file(self._with_flags(entry), self.paths)
-            print(f'...Successfully got an update from the "{shown}" chart repository', file=self.out)
+            download_index_file(self._with_flags(entry), self.paths, say=self.say)
+            self.say(NOTICE, f'...Successfully got an update from the "{shown}" chart repository')
         except SourceError as exc:
-            print(f'...Unable to get an update from the "{shown}" chart repository ({entry.url}):\n\t{exc}', file=self.out)
+            self.say(NOTICE, f'...Unable to get an update from the "{shown}" chart repository ({entry.url}):\n\t{exc}')
 
     def _index(self, entry: Entry) -> IndexFile:
         key = entry.name or entry.url
         if key not in self._indexes:
             managed = entry.name and not entry.name.startswith(MANAGER_PREFIX)
             if managed or (entry.name and self.paths.index_file(entry.name).is_file()):
-                self._indexes[key] = load_cached_index(entry.name, self.paths)
+                self._indexes[key] = load_cached_index(entry.name, self.paths, say=self.say)
             else:  # an unmanaged repository not refreshed (--skip-refresh, build): fetched directly
-                self._indexes[key] = fetch_index(self._with_flags(entry))[1]
+                self._indexes[key] = fetch_index(self._with_flags(entry), say=self.say)[1]
         return self._indexes[key]
 
     def _with_flags(self, entry: Entry) -> Entry:
@@ -293,7 +289,7 @@ class Manager:
         dest.mkdir(exist_ok=True)
         tmp.mkdir(exist_ok=True)
         try:
-            print(f"Saving {len(deps)} charts", file=self.out)
+            self.say(NOTICE, f"Saving {len(deps)} charts")
             for dep in deps:
                 self._download_one(dep, tmp)
             self._move_into(deps, tmp, dest)
@@ -302,23 +298,21 @@ class Manager:
 
     def _download_one(self, dep: Dependency, tmp: Path) -> None:
         if not dep.repository:
-            print(
-                f"Dependency {dep.name} did not declare a repository. Assuming it exists in the charts directory",
-                file=self.out,
-            )
+            self.say(NOTICE, f"Dependency {dep.name} did not declare a repository. Assuming it exists in the "
+                             "charts directory")
             self._check_local(dep)
             return
         if dep.repository.startswith("file://"):
             self._archive_local(dep, tmp)
             return
-        print(f"Downloading {dep.name} from repo {dep.repository}", file=self.out)
+        self.say(NOTICE, f"Downloading {dep.name} from repo {dep.repository}")
         try:
             name, data, prov, url = self._fetch(dep)
             (tmp / name).write_bytes(data)
             if self.options.verify:
                 self._verify(tmp / name, prov, url)
         except SourceError as exc:
-            print(f"Save error occurred:  {exc}", file=self.out)
+            self.say(NOTICE, f"Save error occurred:  {exc}")
             raise
 
     def _verify(self, archive: Path, prov: bytes | None, url: str) -> None:
@@ -338,14 +332,14 @@ class Manager:
         """(file name, archive, .prov when --verify, URL) of one dependency."""
         if dep.repository.startswith(oci.SCHEME):
             ref = f"{dep.repository.rstrip('/')}/{dep.name}"
-            pulled = oci.pull(ref, dep.version, self.options.oci())
+            pulled = oci.pull(ref, dep.version, self.options.oci(), say=self.say)
             if self.options.verify and pulled.prov is not None:
-                oci.report_pull(pulled.reference, pulled.manifest_digest)
+                oci.report_pull(pulled.reference, pulled.manifest_digest, self.say)
             return f"{dep.name}-{pulled.version}.tgz", pulled.data, pulled.prov, f"{oci.SCHEME}{pulled.reference}"
         entry = self._with_flags(self._repo_for[dep.name])
         index = self._index(entry)
         try:
-            cv = index.get(dep.name, dep.version)
+            cv = index.get(dep.name, dep.version, say=self.say)
         except SourceError as exc:
             raise SourceError(
                 f"could not find : chart {dep.name} not found in {dep.repository}: {exc}"
@@ -391,23 +385,23 @@ class Manager:
 
         local_names = {d.name for d in deps if not d.repository}
         moved = set()
+        # Helm ends these without a newline: they run into the line that follows.
+        unverified = ""
         for source in sorted(p for p in tmp.iterdir() if p.is_file()):
             moved.add(source.name)
             try:
                 _check_gzip(source)
                 load_archive_file(source)
             except ChartError as exc:
-                print(
-                    f"Could not verify {source} for moving: {exc} (Skipping)", end="", file=self.out
-                )
+                unverified += f"Could not verify {source} for moving: {exc} (Skipping)"
                 continue
             source.replace(dest / source.name)
-        print("Deleting outdated charts", file=self.out)
+        self.say(NOTICE, unverified + "Deleting outdated charts")
         for old in sorted(p for p in dest.iterdir() if p.is_file() and p.name not in moved):
             try:
                 chart = load_archive_file(old)
             except ChartError as exc:
-                print(f"Could not verify {old} for deletion: {exc} (Skipping)", file=self.out)
+                self.say(NOTICE, f"Could not verify {old} for deletion: {exc} (Skipping)")
                 continue
             if chart.name() not in local_names:
                 old.unlink()

@@ -8,12 +8,9 @@ import re
 
 from runner.chart.errors import ChartError
 from runner.chart.model import Chart, Dependency
+from runner.chart.sources.messages import NOTICE, Say
 from runner.encoding.uitable import render_table
-from runner.funcs import semver
-
-TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
-if TYPE_CHECKING:
-    from typing import TextIO
+from runner.golang import semver
 
 
 def _load(path: str) -> Chart:
@@ -22,19 +19,21 @@ def _load(path: str) -> Chart:
     return load_chart(path)
 
 
-def list_dependencies(chart_path: str, out: TextIO) -> None:
+def list_dependencies(chart_path: str, *, say: Say) -> None:
+    """Dependency.List: the status table and the stray charts under charts/, said to `say`
+    as Helm prints them (all on stdout, its warnings too)."""
     chart = _load(chart_path)
     deps = chart.metadata.dependencies
     if not chart.metadata.dependencies_declared:
-        print(f"WARNING: no dependencies at {os.path.join(chart_path, 'charts')}", file=out)
+        say(NOTICE, f"WARNING: no dependencies at {os.path.join(chart_path, 'charts')}")
         return
     rows = [["NAME", "VERSION", "REPOSITORY", "STATUS"]]
     rows += [
         [d.name, d.version, d.repository, dependency_status(chart_path, d, chart)] for d in deps
     ]
-    print(render_table(rows, max_col_width=80), file=out)
-    print(file=out)
-    _print_missing(chart_path, deps, out)
+    say(NOTICE, render_table(rows, max_col_width=80))
+    say(NOTICE, "")
+    _say_missing(chart_path, deps, say)
 
 
 def _version_status(version: str, dep: Dependency) -> str:
@@ -92,7 +91,7 @@ def dependency_status(chart_path: str, dep: Dependency, parent: Chart) -> str:
     return _version_status(unpacked.metadata.version, dep) or "unpacked"
 
 
-def _print_missing(chart_path: str, deps: list[Dependency], out: TextIO) -> None:
+def _say_missing(chart_path: str, deps: list[Dependency], say: Say) -> None:
     names = {d.name for d in deps}
     for path in sorted(glob.glob(os.path.join(chart_path, "charts", "*"))):
         if not os.path.isdir(path) and not path.endswith(".tgz"):
@@ -100,7 +99,7 @@ def _print_missing(chart_path: str, deps: list[Dependency], out: TextIO) -> None
         try:
             chart = _load(path)
         except ChartError:
-            print(f'WARNING: "{path}" is not a chart.', file=out)
+            say(NOTICE, f'WARNING: "{path}" is not a chart.')
             continue
         if chart.name() not in names:
-            print(f'WARNING: "{path}" is not in Chart.yaml.', file=out)
+            say(NOTICE, f'WARNING: "{path}" is not in Chart.yaml.')

@@ -17,8 +17,10 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from runner.chart.sources import getters, http, oci
+from runner.chart.sources.connection import ConnectionOptions
 from runner.chart.sources.errors import SourceError
 from runner.chart.sources.index import ChartVersion, IndexFile, resolve_reference_url
+from runner.chart.sources.messages import Say
 from runner.chart.sources.paths import HelmPaths
 from runner.chart.sources.repo import (
     check_scheme,
@@ -30,18 +32,11 @@ from runner.chart.sources.repofile import Entry, load_repo_file
 
 
 @dataclass(frozen=True)
-class SourceOptions:
-    """Helm's ChartPathOptions: where to look and how to connect."""
+class SourceOptions(ConnectionOptions):
+    """Helm's ChartPathOptions: where to look (and, from ConnectionOptions, how to connect)."""
 
     version: str = ""
     repo_url: str = ""
-    username: str = ""
-    password: str = ""
-    ca_file: str = ""
-    cert_file: str = ""
-    key_file: str = ""
-    insecure_skip_tls_verify: bool = False
-    pass_credentials_all: bool = False
     plain_http: bool = False
     verify: bool = False
     keyring: str = ""
@@ -50,15 +45,7 @@ class SourceOptions:
         return http_options(_entry_with_flags(Entry(url=credentials_url), self))
 
     def oci(self) -> oci.OciOptions:
-        return oci.OciOptions(
-            self.plain_http,
-            self.insecure_skip_tls_verify,
-            self.ca_file,
-            self.cert_file,
-            self.key_file,
-            self.username,
-            self.password,
-        )
+        return oci.OciOptions(plain_http=self.plain_http, **self.connection_fields())
 
 
 @dataclass(frozen=True)
@@ -85,20 +72,22 @@ class Download:
     prov_error: str = ""
 
 
-def fetch_chart(ref: str, options: SourceOptions, paths: HelmPaths, with_prov: bool = False) -> Download:
-    """Download the archive a (non-local) reference names, and its .prov file when asked."""
+def fetch_chart(ref: str, options: SourceOptions, paths: HelmPaths, with_prov: bool = False, *,
+                say: Say) -> Download:
+    """Download the archive a (non-local) reference names, and its .prov file when asked;
+    what Helm prints meanwhile goes to `say`."""
     if oci.is_oci(ref):
-        pulled = oci.pull(ref, options.version, options.oci())
+        pulled = oci.pull(ref, options.version, options.oci(), say=say)
         download = Download(pulled.data, pulled.file_name, pulled.version,
                             pulled.reference, pulled.manifest_digest)
         if with_prov:
             # Helm fetches the .prov with a second registry pull, reported again.
             if pulled.prov is not None:
-                oci.report_pull(pulled.reference, pulled.manifest_digest)
+                oci.report_pull(pulled.reference, pulled.manifest_digest, say)
             download = replace(download, prov=pulled.prov, prov_url=f"{oci.SCHEME}{pulled.reference}.prov",
                                prov_error="" if pulled.prov else f"manifest does not contain a layer with mediatype {oci.PROV_MEDIA_TYPE}")
         return download
-    found = resolve_chart_url(ref, options, paths)
+    found = resolve_chart_url(ref, options, paths, say=say)
     url, http_opts = found.url, found.http
     data = content_cache_get(paths, found.digest)
     if data is None:
@@ -134,16 +123,17 @@ def content_cache_put(paths: HelmPaths, data: bytes) -> Path:
     return path
 
 
-def resolve_chart_url(ref: str, options: SourceOptions, paths: HelmPaths) -> Resolved:
-    """The chart's URL, the options to fetch it with, the version chosen and its index digest."""
+def resolve_chart_url(ref: str, options: SourceOptions, paths: HelmPaths, *, say: Say) -> Resolved:
+    """The chart's URL, the options to fetch it with, the version chosen and its index digest
+    (the indexes read warn to `say`)."""
     if options.repo_url:
-        found = find_in_repo_url(options.repo_url, ref, options, paths)
-        return replace(found, http=_owner_options(found.url, found.http, paths))
+        found = find_in_repo_url(options.repo_url, ref, options, paths, say=say)
+        return replace(found, http=_owner_options(found.url, found.http, paths, say))
     if urlsplit(ref).scheme in ("http", "https"):
-        return Resolved(ref, _owner_options(ref, options.http(ref), paths), options.version)
+        return Resolved(ref, _owner_options(ref, options.http(ref), paths, say), options.version)
     if getters.registered(ref) is not None:  # s3://bucket/prefix/name[-VERSION.tgz]
         if getters.is_archive_url(ref):
-            return Resolved(ref, _owner_options(ref, options.http(ref), paths), options.version)
+            return Resolved(ref, _owner_options(ref, options.http(ref), paths, say), options.version)
         version, url = getters.newest_matching(ref, options.version)
         return Resolved(url, options.http(url), version)
     repo_name, _, chart_name = ref.partition("/")
@@ -152,9 +142,9 @@ def resolve_chart_url(ref: str, options: SourceOptions, paths: HelmPaths) -> Res
             f"non-absolute URLs should be in form of repo_name/path_to_chart, got: {ref}"
         )
     entry = _named_repository(repo_name, paths)
-    index = load_cached_index(entry.name, paths)
+    index = load_cached_index(entry.name, paths, say=say)
     try:
-        cv = index.get(chart_name, options.version)
+        cv = index.get(chart_name, options.version, say=say)
     except SourceError as exc:
         raise SourceError(
             f'chart "{chart_name}" matching {options.version} not found in {entry.name} index. '
@@ -165,7 +155,7 @@ def resolve_chart_url(ref: str, options: SourceOptions, paths: HelmPaths) -> Res
     return Resolved(url, http_options(merged), cv.version, cv.digest)
 
 
-def scan_repos_for_url(url: str, paths: HelmPaths) -> Entry | None:
+def scan_repos_for_url(url: str, paths: HelmPaths, say: Say) -> Entry | None:
     """scanReposForURL: the configured repository whose cached index lists this chart URL."""
     for entry in load_repo_file(paths.repository_config).repositories:
         path = paths.index_file(entry.name)
@@ -173,7 +163,7 @@ def scan_repos_for_url(url: str, paths: HelmPaths) -> Entry | None:
             raise SourceError(
                 f"no cached repo found. (try 'helm repo update'): open {path}: no such file or directory"
             )
-        index = load_cached_index(entry.name, paths)
+        index = load_cached_index(entry.name, paths, say=say)
         if any(_same_url(url, u) for versions in index.entries.values() for cv in versions for u in cv.urls):
             return entry
     return None
@@ -184,9 +174,9 @@ def _same_url(a: str, b: str) -> bool:
     return pa._replace(path=pa.path.rstrip("/")) == pb._replace(path=pb.path.rstrip("/"))
 
 
-def _owner_options(url: str, given: http.HttpOptions, paths: HelmPaths) -> http.HttpOptions:
+def _owner_options(url: str, given: http.HttpOptions, paths: HelmPaths, say: Say) -> http.HttpOptions:
     """ResolveChartVersion for an absolute URL: a repository listing it lends its TLS files and credentials."""
-    owner = scan_repos_for_url(url, paths)
+    owner = scan_repos_for_url(url, paths, say)
     if owner is None:
         return given
     merged = replace(given, credentials_url=owner.url)
@@ -226,7 +216,7 @@ def _entry_with_flags(entry: Entry, options: SourceOptions) -> Entry:
 
 
 def find_in_repo_url(
-    repo_url: str, chart_name: str, options: SourceOptions, paths: HelmPaths
+    repo_url: str, chart_name: str, options: SourceOptions, paths: HelmPaths, *, say: Say
 ) -> Resolved:
     """FindChartInAuthAndTLSAndPassRepoURL: `--repo URL chart [--version V]`.
 
@@ -236,24 +226,24 @@ def find_in_repo_url(
     entry = _entry_with_flags(Entry(name=name, url=repo_url), options)
     check_scheme(repo_url)
     try:
-        cached = download_index_file(entry, paths)
+        cached = download_index_file(entry, paths, say=say)
     except SourceError as exc:
         raise SourceError(
             f'looks like "{repo_url}" is not a valid chart repository or cannot be reached: {exc}'
         ) from exc
     try:
-        index = load_cached_index(entry.name, paths)
+        index = load_cached_index(entry.name, paths, say=say)
     finally:
         cached.unlink(missing_ok=True)
         paths.charts_file(entry.name).unlink(missing_ok=True)
-    cv = _get_in_repo(index, chart_name, options.version, repo_url)
+    cv = _get_in_repo(index, chart_name, options.version, repo_url, say)
     url = _chart_url(cv.urls, repo_url, chart_name)
     return Resolved(url, http_options(entry), cv.version, cv.digest)
 
 
-def _get_in_repo(index: IndexFile, chart_name: str, version: str, repo_url: str) -> ChartVersion:
+def _get_in_repo(index: IndexFile, chart_name: str, version: str, repo_url: str, say: Say) -> ChartVersion:
     try:
-        return index.get(chart_name, version)
+        return index.get(chart_name, version, say=say)
     except SourceError as exc:
         what = f'chart "{chart_name}"' + (f' version "{version}"' if version else "")
         raise SourceError(f"{what} not found in {repo_url} repository") from exc
@@ -265,8 +255,9 @@ def _chart_url(urls: list[str], repo_url: str, chart_name: str) -> str:
     return resolve_reference_url(repo_url, urls[0])
 
 
-def locate_chart(ref: str, options: SourceOptions, paths: HelmPaths | None = None) -> str:
-    """LocateChart: a local path as it is; anything else fetched into Helm 4's content cache."""
+def locate_chart(ref: str, options: SourceOptions, paths: HelmPaths | None = None, *, say: Say) -> str:
+    """LocateChart: a local path as it is; anything else fetched into Helm 4's content cache
+    (what Helm prints meanwhile goes to `say`)."""
     if not oci.is_oci(ref) and not options.repo_url:
         if os.path.exists(ref):
             if options.verify:
@@ -275,7 +266,7 @@ def locate_chart(ref: str, options: SourceOptions, paths: HelmPaths | None = Non
         if os.path.isabs(ref) or ref.startswith("."):
             raise SourceError(f'path "{ref}" not found')
     paths = paths or HelmPaths.from_env()
-    download = fetch_chart(ref, options, paths, with_prov=options.verify)
+    download = fetch_chart(ref, options, paths, with_prov=options.verify, say=say)
     if options.verify:
         verify_download(download, options.keyring)
     target = content_cache_put(paths, download.data)

@@ -14,14 +14,13 @@ scheme's provider (a factory). A getter is an object with two methods:
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
 from runner.chart.sources.errors import SourceError
 
 # Nothing else is imported here at start: the CLI registers its getters at every start.
-TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
-    from collections.abc import Callable
-    from typing import Any
-
     from runner.chart.sources.http import HttpOptions
 
 BUILT_IN = ("http", "https", "oci")

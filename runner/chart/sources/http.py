@@ -7,29 +7,20 @@ module costs nothing on the render path.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 from urllib.parse import urlsplit
 
+from runner.chart.sources.connection import ConnectionOptions
 from runner.chart.sources.errors import SourceError
-
-TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
-if TYPE_CHECKING:
-    from typing import Any
 
 USER_AGENT = "Helm/4.1.4"
 TIMEOUT_SECONDS = 120.0
 
 
 @dataclass(frozen=True)
-class HttpOptions:
+class HttpOptions(ConnectionOptions):
     """Credentials and TLS settings of one request (getter.Options)."""
 
-    username: str = ""
-    password: str = ""
-    ca_file: str = ""
-    cert_file: str = ""
-    key_file: str = ""
-    insecure_skip_tls_verify: bool = False
-    pass_credentials_all: bool = False
     # Credentials go only to this URL's host unless pass_credentials_all (Helm's repo URL).
     credentials_url: str = ""
 

@@ -3,17 +3,16 @@
 from __future__ import annotations
 
 import functools
-import sys
 from dataclasses import dataclass, field
+from typing import Any
 from urllib.parse import urljoin, urlsplit, urlunsplit
 
 from runner.chart.sources.errors import SourceError
+from runner.chart.sources.messages import WARNING, Say
 from runner.encoding import goyaml
-from runner.funcs import semver
-
-TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
-if TYPE_CHECKING:
-    from typing import Any
+from runner.golang import semver
+from runner.golang.slog import text_line
+from runner.golang.strconv import quote
 
 
 @dataclass
@@ -48,8 +47,9 @@ class IndexFile:
     api_version: str
     entries: dict[str, list[ChartVersion]]
 
-    def get(self, name: str, version: str) -> ChartVersion:
-        """IndexFile.Get: an exact version string first, then the newest match of the constraint."""
+    def get(self, name: str, version: str, *, say: Say) -> ChartVersion:
+        """IndexFile.Get: an exact version string first, then the newest match of the constraint
+        (said to `say` when it is not the version asked for, as Helm warns)."""
         versions = self.entries.get(name)
         if versions is None:
             raise SourceError("no chart name found")
@@ -63,7 +63,7 @@ class IndexFile:
         for cv in versions:
             if _matches(constraint, cv.version):
                 if version:
-                    _warn_closest(name, version, cv.version)
+                    say(WARNING, _closest_warning(name, version, cv.version))
                 return cv
         raise SourceError(f"no chart version found for {name}-{version}")
 
@@ -82,26 +82,14 @@ def _matches(constraint: semver.Constraints, version: str) -> bool:
         return False
 
 
-_SLOG_ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\t": "\\t", "\r": "\\r"}
+def _closest_warning(name: str, requested: str, selected: str) -> str:
+    return text_line("WARN", "unable to find exact version requested; falling back to closest available version",
+                     {"chart": name, "requested": requested, "selected": selected})
 
 
-def slog_value(text: str) -> str:
-    """A value as log/slog's TextHandler writes it: quoted when empty or holding space, '=', '"' or controls."""
-    if text and not any(c in ' ="' or ord(c) < 0x20 or c == "\x7f" for c in text):
-        return text
-    return '"' + "".join(_SLOG_ESCAPES.get(c, c) for c in text) + '"'
-
-
-def _warn_closest(name: str, requested: str, selected: str) -> None:
-    print(
-        'level=WARN msg="unable to find exact version requested; falling back to closest available version" '
-        f"chart={slog_value(name)} requested={slog_value(requested)} selected={slog_value(selected)}",
-        file=sys.stderr,
-    )
-
-
-def load_index(data: bytes, source: str) -> IndexFile:
-    """loadIndex: refuse empty or versionless indexes, drop invalid entries, sort newest first."""
+def load_index(data: bytes, source: str, *, say: Say) -> IndexFile:
+    """loadIndex: refuse empty or versionless indexes, drop invalid entries (each warned of
+    to `say`, as Helm logs it), sort newest first."""
     if not data.strip():
         raise SourceError("empty index.yaml file")
     try:
@@ -112,23 +100,24 @@ def load_index(data: bytes, source: str) -> IndexFile:
         raise SourceError("no API version specified")
     entries: dict[str, list[ChartVersion]] = {}
     for name, items in (doc.get("entries") or {}).items():
-        valid = _valid_versions(str(name), items or [], source)
+        valid = _valid_versions(str(name), items or [], source, say)
         entries[str(name)] = sorted(valid, key=functools.cmp_to_key(compare_versions), reverse=True)
     return IndexFile(str(doc["apiVersion"]), entries)
 
 
-def _valid_versions(name: str, items: list[Any], source: str) -> list[ChartVersion]:
+def _valid_versions(name: str, items: list[Any], source: str, say: Say) -> list[ChartVersion]:
     """Entries that pass ChartVersion.Validate; the others are logged and dropped, last first as Helm walks them."""
     kept: list[ChartVersion] = []
     for item in reversed(items):
         if not isinstance(item, dict):
-            _warn_skip(f"skipping loading invalid entry for chart {_go_q(name)} from {source}: empty entry")
+            say(WARNING, text_line("WARN", f"skipping loading invalid entry for chart {quote(name)} from {source}: "
+                                           "empty entry"))
             continue
         cv = ChartVersion.from_map(item)
         problem = _invalid(cv)
         if problem:
-            _warn_skip(f"skipping loading invalid entry for chart {_go_q(name)} {_go_q(cv.version)} "
-                       f"from {source}: validation: {problem}")
+            say(WARNING, text_line("WARN", f"skipping loading invalid entry for chart {quote(name)} "
+                                           f"{quote(cv.version)} from {source}: validation: {problem}"))
             continue
         kept.append(cv)
     kept.reverse()
@@ -143,16 +132,8 @@ def _invalid(cv: ChartVersion) -> str:
     try:
         semver.new_version(cv.version)
     except semver.SemverError:
-        return f"chart.metadata.version {_go_q(cv.version)} is invalid"
+        return f"chart.metadata.version {quote(cv.version)} is invalid"
     return ""
-
-
-def _go_q(text: str) -> str:
-    return '"' + "".join(_SLOG_ESCAPES.get(c, c) for c in text) + '"'
-
-
-def _warn_skip(message: str) -> None:
-    print(f"level=WARN msg={slog_value(message)}", file=sys.stderr)
 
 
 def compare_versions(a: ChartVersion, b: ChartVersion) -> int:

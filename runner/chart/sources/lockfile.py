@@ -6,8 +6,8 @@ import datetime
 import hashlib
 from pathlib import Path
 
+from runner.chart.gostructs import dependency_struct, lock_struct, marshal
 from runner.chart.model import Dependency, Lock
-from runner.chart.sources.gostructs import dependency_struct, lock_struct, marshal
 from runner.encoding.gojson import time_text
 from runner.encoding.yamlemit import dump
 

@@ -13,20 +13,18 @@ import datetime
 import hashlib
 import json
 import re
-import sys
 import tempfile
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
+from runner.chart import gostructs
 from runner.chart.model import Metadata
-from runner.chart.sources import gostructs
+from runner.chart.sources.connection import ConnectionOptions
 from runner.chart.sources.errors import SourceError
+from runner.chart.sources.messages import WARNING, Say
 from runner.encoding.gojson import time_text
-from runner.funcs import semver
-
-TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
-if TYPE_CHECKING:
-    from typing import Any, TextIO
+from runner.golang import semver
 
 SCHEME = "oci://"
 CONFIG_MEDIA_TYPE = "application/vnd.cncf.helm.config.v1+json"
@@ -42,16 +40,10 @@ a plus (+) when pulling from a registry."""
 
 
 @dataclass(frozen=True)
-class OciOptions:
+class OciOptions(ConnectionOptions):
     """Transport and credentials for one registry (Helm's registry client options)."""
 
     plain_http: bool = False
-    insecure_skip_tls_verify: bool = False
-    ca_file: str = ""
-    cert_file: str = ""
-    key_file: str = ""
-    username: str = ""
-    password: str = ""
 
 
 @dataclass(frozen=True)
@@ -294,27 +286,28 @@ def resolve_tag(ref: Reference, version: str, options: OciOptions) -> str:
     return matching_tag(available, version)
 
 
-def pull(chart_ref: str, version: str, options: OciOptions, out: TextIO | None = None) -> Pulled:
-    """Fetch the chart archive a reference (and version constraint) names; report it as Helm does."""
+def pull(chart_ref: str, version: str, options: OciOptions, *, say: Say) -> Pulled:
+    """Fetch the chart archive a reference (and version constraint) names; report it to
+    `say` as Helm's registry client does."""
     ref = parse_reference(chart_ref)
     tag_form = version_to_tag(ref.tag)  # Helm compares --version with the tag as stored
     if version and ref.tag and version != tag_form:
         raise SourceError(f"chart reference and version mismatch: {version} is not {tag_form}")
     if ref.digest:
-        return _pull_pinned(ref, version or tag_form, chart_ref, options, out)
+        return _pull_pinned(ref, version or tag_form, chart_ref, options, say)
     chosen = resolve_tag(ref, version, options)
     client = _client(ref, options)
     tag = version_to_tag(chosen)
     raw, manifest = _manifest(client, ref, tag, ref.uri(tag))
     digest = "sha256:" + hashlib.sha256(raw).hexdigest()
     data, prov = _chart_blobs(client, ref, ref.uri(tag), manifest)
-    report_pull(ref.uri(tag), digest, out)
+    report_pull(ref.uri(tag), digest, say)
     return Pulled(data, ref.uri(tag), digest, chosen, prov, archive_name(f"{ref.chart_name}:{chosen}"),
                   _annotations(manifest))
 
 
 def _pull_pinned(ref: Reference, version: str, chart_ref: str, options: OciOptions,
-                 out: TextIO | None) -> Pulled:
+                 say: Say) -> Pulled:
     """A reference with a digest (getOciURI): a tag or --version must name the same
     manifest when the registry knows it; the manifest is fetched by digest."""
     client = _client(ref, options)
@@ -328,7 +321,7 @@ def _pull_pinned(ref: Reference, version: str, chart_ref: str, options: OciOptio
     if hashlib.new(algorithm, raw).hexdigest() != encoded:
         raise SourceError(f"{ref.pinned_uri()}: manifest does not match its digest")
     data, prov = _chart_blobs(client, ref, ref.pinned_uri(), manifest)
-    report_pull(ref.pinned_uri(), ref.digest, out)
+    report_pull(ref.pinned_uri(), ref.digest, say)
     # Helm's downloader names the file after the URL path: rewritten to name@digest
     # when a version was given, else the reference's own last segment.
     base = f"{ref.chart_name}@{ref.digest}" if version else chart_ref.rsplit("/", 1)[-1]
@@ -377,12 +370,11 @@ def _chart_blobs(client: Any, ref: Reference, shown: str,
     return data, _blob(client, ref, shown, prov_layer) if prov_layer else None
 
 
-def report_pull(reference: str, digest: str, out: TextIO | None = None) -> None:
-    """What Helm's registry client prints (stderr) after each pull."""
-    out = out or sys.stderr
-    print(f"Pulled: {reference}\nDigest: {digest}", file=out)
+def report_pull(reference: str, digest: str, say: Say) -> None:
+    """What Helm's registry client writes (on stderr) after each pull."""
+    say(WARNING, f"Pulled: {reference}\nDigest: {digest}")
     if "_" in reference:
-        print(f"{reference} contains an underscore.\n{UNDERSCORE_MESSAGE}", file=out)
+        say(WARNING, f"{reference} contains an underscore.\n{UNDERSCORE_MESSAGE}")
 
 
 def _blob(client: Any, ref: Reference, shown: str, layer: dict[str, Any]) -> bytes:

@@ -107,8 +107,8 @@ def verify_chart(archive: Path, prov: Path, keyring: Path) -> Verification:
 
 def message_block(archive: Path) -> str:
     """messageBlock: the chart's metadata as YAML, `...`, and the archive's sha256 under `files:`."""
+    from runner.chart.gostructs import metadata_struct
     from runner.chart.loader import load_archive_file
-    from runner.chart.sources.gostructs import metadata_struct
     from runner.encoding.yamlemit import dump
 
     chart = load_archive_file(archive)

@@ -11,10 +11,7 @@ import base64
 import json
 import os
 from pathlib import Path
-
-TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
-if TYPE_CHECKING:
-    from typing import Any
+from typing import Any
 
 
 def _read(path: Path) -> dict[str, Any]:

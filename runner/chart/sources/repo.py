@@ -8,6 +8,7 @@ from urllib.parse import urlsplit, urlunsplit
 from runner.chart.sources import getters, http
 from runner.chart.sources.errors import SourceError
 from runner.chart.sources.index import IndexFile, load_index
+from runner.chart.sources.messages import Say
 from runner.chart.sources.paths import HelmPaths
 from runner.chart.sources.repofile import Entry
 
@@ -19,16 +20,7 @@ def index_url(repo_url: str) -> str:
 
 
 def http_options(entry: Entry) -> http.HttpOptions:
-    return http.HttpOptions(
-        username=entry.username,
-        password=entry.password,
-        ca_file=entry.ca_file,
-        cert_file=entry.cert_file,
-        key_file=entry.key_file,
-        insecure_skip_tls_verify=entry.insecure_skip_tls_verify,
-        pass_credentials_all=entry.pass_credentials_all,
-        credentials_url=entry.url,
-    )
+    return http.HttpOptions(**entry.connection_fields(), credentials_url=entry.url)
 
 
 def check_scheme(url: str) -> None:
@@ -37,15 +29,16 @@ def check_scheme(url: str) -> None:
     getters.check_scheme(url)
 
 
-def fetch_index(entry: Entry) -> tuple[bytes, IndexFile]:
-    """Download and parse a repository's index (DownloadIndexFile without the cache write)."""
+def fetch_index(entry: Entry, *, say: Say) -> tuple[bytes, IndexFile]:
+    """Download and parse a repository's index (DownloadIndexFile without the cache write);
+    its skipped entries are warned of to `say`."""
     data = getters.get(index_url(entry.url), http_options(entry))
-    return data, load_index(data, entry.url)
+    return data, load_index(data, entry.url, say=say)
 
 
-def download_index_file(entry: Entry, paths: HelmPaths) -> Path:
+def download_index_file(entry: Entry, paths: HelmPaths, *, say: Say) -> Path:
     """DownloadIndexFile: cache <name>-index.yaml and <name>-charts.txt."""
-    data, index = fetch_index(entry)
+    data, index = fetch_index(entry, say=say)
     charts = "".join(f"{name}\n" for name in index.entries)
     _atomic_write(paths.charts_file(entry.name), charts.encode())
     target = paths.index_file(entry.name)
@@ -53,20 +46,20 @@ def download_index_file(entry: Entry, paths: HelmPaths) -> Path:
     return target
 
 
-def load_cached_index(repo_name: str, paths: HelmPaths) -> IndexFile:
+def load_cached_index(repo_name: str, paths: HelmPaths, *, say: Say) -> IndexFile:
     path = paths.index_file(repo_name)
     if not path.is_file():
         raise SourceError(f"no cached repository for {repo_name} found. (try 'helm repo update')")
-    return load_index(path.read_bytes(), str(path))
+    return load_index(path.read_bytes(), str(path), say=say)
 
 
-def validate_repository(entry: Entry, paths: HelmPaths) -> None:
+def validate_repository(entry: Entry, paths: HelmPaths, *, say: Say) -> None:
     """`repo add`'s reachability check with Helm's wording."""
     check_scheme(entry.url)
     try:
         if urlsplit(entry.url).scheme == "oci":  # Helm's OCI getter cannot fetch an index
             raise SourceError('failed to perform "FetchReference" on source: invalid reference')
-        download_index_file(entry, paths)
+        download_index_file(entry, paths, say=say)
     except SourceError as exc:
         raise SourceError(
             f'looks like "{entry.url}" is not a valid chart repository or cannot be reached: {exc}'

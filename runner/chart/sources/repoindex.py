@@ -17,17 +17,15 @@ import os
 import posixpath
 import re
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote, urlsplit, urlunsplit
 
+from runner.chart.gostructs import Struct, metadata_struct
 from runner.chart.sources.errors import SourceError
 from runner.chart.sources.fileutil import atomic_write_file
-from runner.chart.sources.gostructs import Struct, metadata_struct
 from runner.chart.sources.index import compare_versions
+from runner.chart.sources.messages import Say
 from runner.encoding.gojson import time_text
-
-TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
-if TYPE_CHECKING:
-    from typing import Any
 
 
 class Listed:
@@ -109,15 +107,16 @@ def _go_path_join(*parts: str) -> str:
     return "/" + cleaned.lstrip("/") if cleaned.startswith("//") else cleaned
 
 
-def merge_existing(entries: Entries, path: Path, as_json: bool) -> None:
-    """--merge: the index at `path` (made empty when missing) adds the versions DIR lacks."""
+def merge_existing(entries: Entries, path: Path, as_json: bool, *, say: Say) -> None:
+    """--merge: the index at `path` (made empty when missing) adds the versions DIR lacks
+    (its skipped entries warned of to `say`)."""
     from runner.chart.sources.index import load_index
 
     if not path.exists():
         write_index({}, path, as_json)
         return
     try:
-        existing = load_index(path.read_bytes(), str(path))
+        existing = load_index(path.read_bytes(), str(path), say=say)
     except SourceError as exc:
         raise SourceError(f"merge failed: {exc}") from exc
     for versions in existing.entries.values():

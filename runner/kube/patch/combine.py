@@ -5,6 +5,8 @@ directives; `$setElementOrder` lists of both halves must agree."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from runner.kube.patch.directives import (
     DELETE,
     DELETE_FROM_PRIMITIVE_LIST,
@@ -24,11 +26,7 @@ from runner.kube.patch.openapi import Schema
 from runner.kube.patch.order import find, merge_key_value, normalize_element_order, partition
 from runner.kube.patch.values import dedupe_scalars, deep_equal, same
 
-TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
-if TYPE_CHECKING:
-    from typing import Any
-
-    JSONMap = dict[str, Any]
+JSONMap = dict[str, Any]
 
 _MISSING = object()
 

@@ -15,16 +15,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping
+from typing import Any
 
 from runner.kube.patch.errors import PatchError
 from runner.kube.patch.values import normalize
 
-TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
-if TYPE_CHECKING:
-    from typing import Any
-
-    JSONMap = dict[str, Any]
-    Precondition = Callable[[JSONMap], bool]
+JSONMap = dict[str, Any]
+Precondition = Callable[[JSONMap], bool]
 
 
 def require_key_unchanged(key: str) -> Precondition:

@@ -8,10 +8,7 @@ and interface `==`. Sorting compares `fmt.Sprintf("%v", v)` strings.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-
-TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
-if TYPE_CHECKING:
-    from typing import Any
+from typing import Any
 
 _INT64 = 2**63
 

@@ -8,6 +8,7 @@ records themselves: only the ones used are fetched.
 from __future__ import annotations
 
 import base64
+from typing import TYPE_CHECKING, Any
 
 from runner.errors import RunnerError
 from runner.release import codec
@@ -21,10 +22,7 @@ from runner.release.storage.driver import (
     user_labels,
 )
 
-TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
 if TYPE_CHECKING:
-    from typing import Any
-
     from runner.kube.client import KubeClient
 
 _METADATA_LIST = "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1"

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from runner.actions import preview
+from runner.actions.journal import Journal
 from runner.actions.run import RunOptions, run_spec
 from runner.kube.namespaces import Namespaces
 from runner.report.adapt import run_report
@@ -143,7 +144,7 @@ class GitHubRun:
                            self.context.event)
         namespaces = Namespaces(self.base.kube())
         for namespace in dict.fromkeys(r.namespace for r in previews):
-            gone = preview.teardown(self.base.in_namespace(namespace), namespaces, namespace)
+            gone = preview.teardown(self.base.in_namespace(namespace), Journal(), namespaces, namespace)
             problems = gone.errors + [f"still there: {r}" for r in gone.remaining]
             for release in (r for r in previews if r.namespace == namespace):
                 result.releases.append(ReleaseOutcome(

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from runner.actions.journal import Journal
 from runner.actions.release_config import ActionConfig
 from runner.release.storage import Storage
 from tests.unit.fakes.cluster import FakeCluster
@@ -59,6 +60,12 @@ def driver() -> RecordingDriver:
 @pytest.fixture
 def cfg(fake: FakeCluster, driver: RecordingDriver) -> ActionConfig:
     return ActionConfig(fake, "ns", Storage(driver))
+
+
+@pytest.fixture
+def journal() -> Journal:
+    """What the action tells and captures (its messages, hook logs, evidence)."""
+    return Journal()
 
 
 @pytest.fixture

@@ -6,13 +6,13 @@ from __future__ import annotations
 import pytest
 
 from runner.actions import evidence
-from runner.actions.deploy import DeployOptions
 from runner.actions.install import install
 from runner.actions.results import ContainerEvidence, Evidence
 from runner.actions.upgrade import upgrade
 from runner.errors import RunnerError
 from runner.kube.wait import WaitError
 from runner.release.redact import MASK
+from tests.unit.actions.asking import asked
 from tests.unit.fakes.storage import history
 
 WEB = {"web.yaml": """apiVersion: apps/v1
@@ -55,13 +55,13 @@ def _deploy_never_ready(fake, monkeypatch, log: str = "starting\npanic: no datab
     monkeypatch.setattr(fake, "wait", wait)
 
 
-def test_a_failed_upgrade_rolled_back_still_says_why_it_failed(cfg, fake, chart, monkeypatch):
+def test_a_failed_upgrade_rolled_back_still_says_why_it_failed(cfg, journal, fake, chart, monkeypatch):
     path = chart(templates=WEB)
-    install(cfg, DeployOptions(name="app", chart=path))
+    install(cfg, journal, *asked(name="app", chart=path))
     _deploy_never_ready(fake, monkeypatch)
 
     with pytest.raises(RunnerError) as raised:
-        upgrade(cfg, DeployOptions(name="app", chart=path, values={"tag": "2"}, rollback_on_failure=True))
+        upgrade(cfg, journal, *asked(name="app", chart=path, values={"tag": "2"}, rollback_on_failure=True))
 
     assert "has been rolled back due to rollback-on-failure" in str(raised.value)
     assert raised.value.details.splitlines() == [
@@ -83,7 +83,7 @@ def test_a_failed_upgrade_rolled_back_still_says_why_it_failed(cfg, fake, chart,
     assert history(cfg.storage, "app")[2][:2] == (3, "deployed")
 
 
-def test_a_failed_hook_leaves_its_evidence_without_any_log_policy(cfg, fake, chart):
+def test_a_failed_hook_leaves_its_evidence_without_any_log_policy(cfg, journal, fake, chart):
     fake.run_hook("Job/app-migrate", {"name": "app-migrate-1", "containers": [
         ("main", {"terminated": {"exitCode": 2, "reason": "Error"}}, "ERROR: relation users exists\n")]})
     fake.fail("hook", "Job/app-migrate", "job failed: BackoffLimitExceeded")
@@ -99,20 +99,20 @@ spec:
 """}
 
     with pytest.raises(RunnerError) as raised:
-        install(cfg, DeployOptions(name="app", chart=chart(templates=hook)))
+        install(cfg, journal, *asked(name="app", chart=chart(templates=hook)))
 
-    assert cfg.hook_logs == []
+    assert journal.hook_logs == []
     assert "  Job/app-migrate (pre-install hook app/templates/migrate.yaml): " in raised.value.details
     assert ("    pod app-migrate-1, container main: terminated, exit code 2 (Error)\n"
             "      | ERROR: relation users exists") in raised.value.details
     assert fake.get("Job", "app-migrate") is None  # deleted by its policy, after the capture
 
 
-def test_evidence_is_redacted(cfg, fake, chart, monkeypatch):
+def test_evidence_is_redacted(cfg, journal, fake, chart, monkeypatch):
     _deploy_never_ready(fake, monkeypatch, log="password=hunter2-canary\n")
 
     with pytest.raises(RunnerError) as raised:
-        install(cfg, DeployOptions(name="app", chart=chart(templates=WEB), wait=True,
+        install(cfg, journal, *asked(name="app", chart=chart(templates=WEB), wait=True,
                                    secret_values=["hunter2-canary"]))
 
     assert "hunter2-canary" not in raised.value.details
@@ -130,10 +130,10 @@ def test_the_summary_in_the_record_is_short():
     assert len(summary) == evidence.SUMMARY_CHARACTERS and summary.endswith("...")
 
 
-def test_a_waits_own_account_comes_first_in_the_evidence(cfg):
+def test_a_waits_own_account_comes_first_in_the_evidence(cfg, journal):
     """The error a user reads is Helm's; why each object was not ready (ours) opens the
     evidence, found on the wait's error the action's own error was raised from."""
-    with pytest.raises(RunnerError) as raised, evidence.on_error(cfg):
+    with pytest.raises(RunnerError) as raised, evidence.on_error(journal):
         try:
             raise WaitError("context deadline exceeded", ["deployment/web: 0 of 1 replicas available"])
         except WaitError as err:

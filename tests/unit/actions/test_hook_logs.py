@@ -10,10 +10,10 @@ import time
 import pytest
 
 from runner.actions import hook_logs
-from runner.actions.deploy import DeployOptions
 from runner.actions.install import install
 from runner.errors import RunnerError
 from runner.release.redact import MASK
+from tests.unit.actions.asking import asked
 
 FAILED_RUN = {"terminated": {"exitCode": 1, "reason": "Error"}}
 DONE = {"terminated": {"exitCode": 0, "reason": "Completed"}}
@@ -53,16 +53,16 @@ class Output:
 
 
 @pytest.fixture
-def output(cfg):
-    cfg.hook_output = Output()
-    return cfg.hook_output
+def output(cfg, journal):
+    journal.hook_output = Output()
+    return journal.hook_output
 
 
-def _install(cfg, path, **flags):
-    return install(cfg, DeployOptions(name="app", chart=path, **flags))
+def _install(cfg, journal, path, **flags):
+    return install(cfg, journal, *asked(name="app", chart=path, **flags))
 
 
-def test_a_failing_job_shows_every_try_init_containers_first_before_its_error(cfg, fake, chart, output):
+def test_a_failing_job_shows_every_try_init_containers_first_before_its_error(cfg, journal, fake, chart, output):
     tries = [{"name": f"app-migrate-{n}", "init": [("wait-db", DONE, f"db up ({n})\n")],
               "containers": [("main", FAILED_RUN, f"migrating\nfailed ({n})\n")],
               "created": f"2026-01-01T00:00:0{n}Z"} for n in (1, 2, 3)]
@@ -70,7 +70,7 @@ def test_a_failing_job_shows_every_try_init_containers_first_before_its_error(cf
     fake.fail("hook", "Job/app-migrate", "job failed: BackoffLimitExceeded")
 
     with pytest.raises(RunnerError, match="^failed pre-install: job failed: BackoffLimitExceeded"):
-        _install(cfg, chart(templates=job("hook-failed, hook-succeeded", delete="hook-failed")))
+        _install(cfg, journal, chart(templates=job("hook-failed, hook-succeeded", delete="hook-failed")))
 
     blocks = [block for block in output.text.split("Logs for pod: ") if block]
     assert [block.splitlines()[0] for block in blocks] == [
@@ -81,16 +81,16 @@ def test_a_failing_job_shows_every_try_init_containers_first_before_its_error(cf
         "(hook app-migrate, pre-install, app/templates/migrate.yaml; container exit code 1, Error)"]
     assert "(hook app-migrate, pre-install, app/templates/migrate.yaml; init container exit code 0, Completed)" \
         in blocks[0]
-    assert [(log.pod, log.container, log.init, log.outcome, log.lines) for log in cfg.hook_logs][:2] == [
+    assert [(log.pod, log.container, log.init, log.outcome, log.lines) for log in journal.hook_logs][:2] == [
         ("app-migrate-1", "wait-db", True, "failed", ["db up (1)"]),
         ("app-migrate-1", "main", False, "failed", ["migrating", "failed (1)"])]
     assert fake.get("Job", "app-migrate") is None  # the delete policy ran: after the capture
 
 
-def test_the_logs_are_read_before_the_delete_policy_takes_the_pods(cfg, fake, chart, output):
+def test_the_logs_are_read_before_the_delete_policy_takes_the_pods(cfg, journal, fake, chart, output):
     fake.run_hook("Job/app-migrate", {"name": "app-migrate-1", "containers": [("main", DONE, "done\n")]})
 
-    _install(cfg, chart(templates=job("hook-succeeded", delete="hook-succeeded")))
+    _install(cfg, journal, chart(templates=job("hook-succeeded", delete="hook-succeeded")))
 
     assert "done\nEnd of logs for pod: app-migrate-1, container: main" in output.text
     assert fake.names("Pod") == []  # deleted with their Job afterwards
@@ -103,24 +103,24 @@ def test_the_logs_are_read_before_the_delete_policy_takes_the_pods(cfg, fake, ch
     ("hook-failed, hook-suceeded", False, False),  # the proposal's misspelling: ignored, as Helm ignores it
     (None, True, False), (None, False, False),
 ])
-def test_logs_are_shown_only_for_an_outcome_the_policy_lists(cfg, fake, chart, output, policy, fails, shown):
+def test_logs_are_shown_only_for_an_outcome_the_policy_lists(cfg, journal, fake, chart, output, policy, fails, shown):
     fake.run_hook("Job/app-migrate", {"name": "app-migrate-1", "containers": [("main", DONE, "hello\n")]})
     if fails:
         fake.fail("hook", "Job/app-migrate", "job failed")
 
     try:
-        _install(cfg, chart(templates=job(policy)))
+        _install(cfg, journal, chart(templates=job(policy)))
     except RunnerError:
         assert fails
 
     assert ("Logs for pod: app-migrate-1, container: main\nhello\n" in output.text) is shown
-    assert bool(cfg.hook_logs) is shown
+    assert bool(journal.hook_logs) is shown
 
 
-def test_the_result_carries_the_logs_as_data(cfg, fake, chart):
+def test_the_result_carries_the_logs_as_data(cfg, journal, fake, chart):
     fake.run_hook("Job/app-migrate", {"name": "app-migrate-1", "containers": [("main", DONE, "ok\n")]})
 
-    result = _install(cfg, chart(templates=job("hook-succeeded")))
+    result = _install(cfg, journal, chart(templates=job("hook-succeeded")))
 
     [log] = result.hook_logs
     assert (log.hook, log.event, log.path, log.kind, log.pod, log.container, log.lines, log.truncated,
@@ -128,51 +128,51 @@ def test_the_result_carries_the_logs_as_data(cfg, fake, chart):
                                             "app-migrate-1", "main", ["ok"], False, "succeeded", 0)
 
 
-def test_without_an_output_function_nothing_is_written_but_the_logs_are_kept(cfg, fake, chart):
+def test_without_an_output_function_nothing_is_written_but_the_logs_are_kept(cfg, journal, fake, chart):
     fake.run_hook("Job/app-migrate", {"name": "app-migrate-1", "containers": [("main", DONE, "ok\n")]})
-    assert cfg.hook_output is None  # --no-log-output
+    assert journal.hook_output is None  # --no-log-output
 
-    result = _install(cfg, chart(templates=job("hook-succeeded")))
+    result = _install(cfg, journal, chart(templates=job("hook-succeeded")))
 
     assert [log.lines for log in result.hook_logs] == [["ok"]]
 
 
-def test_a_long_log_keeps_its_tail_and_says_how_many_lines_were_dropped(cfg, fake, chart, output):
+def test_a_long_log_keeps_its_tail_and_says_how_many_lines_were_dropped(cfg, journal, fake, chart, output):
     text = "".join(f"line {n}\n" for n in range(1, 1001))
     fake.run_hook("Job/app-migrate", {"name": "app-migrate-1", "containers": [("main", DONE, text)]})
-    cfg.hook_log_lines = 10
+    journal.hook_log_lines = 10
 
-    _install(cfg, chart(templates=job("hook-succeeded")))
+    _install(cfg, journal, chart(templates=job("hook-succeeded")))
 
     lines = output.text.splitlines()
     assert lines[1] == "[990 earlier lines dropped: --hook-log-lines keeps the last 10]"
     assert lines[2:12] == [f"line {n}" for n in range(991, 1001)]
-    assert (cfg.hook_logs[0].truncated, cfg.hook_logs[0].dropped) == (True, 990)
+    assert (journal.hook_logs[0].truncated, journal.hook_logs[0].dropped) == (True, 990)
 
 
-def test_secret_values_never_reach_the_output_or_the_data(cfg, fake, chart, output):
+def test_secret_values_never_reach_the_output_or_the_data(cfg, journal, fake, chart, output):
     canary = "canary-pw-8d1f"
     text = f"connecting as admin:{canary}\nauth {base64.b64encode(f'admin:{canary}'.encode()).decode()}\n"
     fake.run_hook("Job/app-migrate", {"name": "app-migrate-1", "containers": [("main", DONE, text)]})
 
-    _install(cfg, chart(templates=job("hook-succeeded")), secret_values=[{"db": {"password": canary}}])
+    _install(cfg, journal, chart(templates=job("hook-succeeded")), secret_values=[{"db": {"password": canary}}])
 
     assert canary not in output.text and "Y2FuYXJ5" not in output.text
     assert f"connecting as admin:{hook_logs_mask()}" in output.text
-    assert all(canary not in line for log in cfg.hook_logs for line in log.lines)
+    assert all(canary not in line for log in journal.hook_logs for line in log.lines)
 
 
 def hook_logs_mask() -> str:
     return MASK
 
 
-def test_a_container_that_never_started_says_why(cfg, fake, chart, output):
+def test_a_container_that_never_started_says_why(cfg, journal, fake, chart, output):
     fake.run_hook("Job/app-migrate", {"name": "app-migrate-1", "init": [("wait-db", FAILED_RUN, "no db\n")],
                                       "containers": [("main", NOT_STARTED, "")]})
     fake.fail("hook", "Job/app-migrate", "job failed")
 
     with pytest.raises(RunnerError):
-        _install(cfg, chart(templates=job("hook-failed")))
+        _install(cfg, journal, chart(templates=job("hook-failed")))
 
     assert ("Logs for pod: app-migrate-1, container: main\n"
             '(container "main" in pod "app-migrate-1" is waiting to start: PodInitializing)\n'
@@ -180,24 +180,24 @@ def test_a_container_that_never_started_says_why(cfg, fake, chart, output):
             "app/templates/migrate.yaml; container did not start (PodInitializing))") in output.text
 
 
-def test_a_hook_whose_pods_are_gone_says_so(cfg, fake, chart, output):
+def test_a_hook_whose_pods_are_gone_says_so(cfg, journal, fake, chart, output):
     fake.run_hook("Job/app-migrate")  # e.g. ttlSecondsAfterFinished: 0 took them
 
-    _install(cfg, chart(templates=job("hook-succeeded")))
+    _install(cfg, journal, chart(templates=job("hook-succeeded")))
 
     assert output.text == ("No logs for hook app-migrate (pre-install, app/templates/migrate.yaml): no pod of "
                            "Job/app-migrate is left to read them from (deleted before they could be read, "
                            "or never started)\n")
     assert output.asked == [("ns", "", "")]
-    assert cfg.hook_logs[0].pod == "" and cfg.hook_logs[0].note.startswith("No logs for hook app-migrate")
+    assert journal.hook_logs[0].pod == "" and journal.hook_logs[0].note.startswith("No logs for hook app-migrate")
 
 
-def test_only_the_jobs_own_pods_are_read_not_an_earlier_runs(cfg, fake, chart, output):
+def test_only_the_jobs_own_pods_are_read_not_an_earlier_runs(cfg, journal, fake, chart, output):
     fake.add_pod("app-migrate-old", [("main", DONE, "old run\n")], labels={"job-name": "app-migrate"},
                  owner_uid="uid-of-a-deleted-job")
     fake.run_hook("Job/app-migrate", {"name": "app-migrate-new", "containers": [("main", DONE, "new run\n")]})
 
-    _install(cfg, chart(templates=job("hook-succeeded")))
+    _install(cfg, journal, chart(templates=job("hook-succeeded")))
 
     assert "new run" in output.text and "old run" not in output.text
 
@@ -210,18 +210,18 @@ def _until(condition, what: str) -> None:
         time.sleep(0.01)
 
 
-def _live_install(cfg, fake, chart, monkeypatch, while_running, policy="hook-succeeded,hook-failed"):
+def _live_install(cfg, journal, fake, chart, monkeypatch, while_running, policy="hook-succeeded,hook-failed"):
     """Install a Job hook on a terminal; `while_running()` runs while the hook's watch waits."""
-    cfg.live_hook_logs = True
+    journal.live_hook_logs = True
 
     def watch(resources, timeout, strategy="hookOnly"):
         while_running()
 
     monkeypatch.setattr(fake, "watch_hook", watch)
-    return _install(cfg, chart(templates=job(policy)))
+    return _install(cfg, journal, chart(templates=job(policy)))
 
 
-def test_live_logs_are_streamed_and_not_repeated_when_the_hook_ends(cfg, fake, chart, output, monkeypatch):
+def test_live_logs_are_streamed_and_not_repeated_when_the_hook_ends(cfg, journal, fake, chart, output, monkeypatch):
     """On a terminal, each line shows as the container writes it, through one follow
     stream (no polling of the log); the block at the end adds only the footer."""
     fake.run_hook("Job/app-migrate", {"name": "app-migrate-1", "containers": [("main", {"running": {}}, "one\n")]})
@@ -235,7 +235,7 @@ def test_live_logs_are_streamed_and_not_repeated_when_the_hook_ends(cfg, fake, c
         seen.append(output.text)
         fake.end_container("app-migrate-1", "main", DONE)
 
-    _live_install(cfg, fake, chart, monkeypatch, while_running)
+    _live_install(cfg, journal, fake, chart, monkeypatch, while_running)
 
     assert seen == ["Logs for pod: app-migrate-1, container: main\none\ntwo\n"]
     assert output.text == ("Logs for pod: app-migrate-1, container: main\none\ntwo\nthr\n"
@@ -243,10 +243,10 @@ def test_live_logs_are_streamed_and_not_repeated_when_the_hook_ends(cfg, fake, c
                            "app/templates/migrate.yaml; container exit code 0, Completed)\n")
     assert fake.follows == [("app-migrate-1", "main")]
     assert fake.log_requests == [("app-migrate-1", "main", None)]  # the capture at the end, once
-    assert cfg.hook_logs[0].lines == ["one", "two", "thr"]
+    assert journal.hook_logs[0].lines == ["one", "two", "thr"]
 
 
-def test_live_lines_are_redacted(cfg, fake, chart, output, monkeypatch):
+def test_live_lines_are_redacted(cfg, journal, fake, chart, output, monkeypatch):
     canary = "s3cr3t-canary"
     fake.run_hook("Job/app-migrate", {"name": "app-migrate-1", "containers": [("main", {"running": {}}, "")]})
     seen = []
@@ -257,16 +257,16 @@ def test_live_lines_are_redacted(cfg, fake, chart, output, monkeypatch):
         seen.append(output.text)
         fake.end_container("app-migrate-1", "main", DONE)
 
-    cfg.live_hook_logs = True
+    journal.live_hook_logs = True
     monkeypatch.setattr(fake, "watch_hook", lambda resources, timeout, strategy="hookOnly": while_running())
-    _install(cfg, chart(templates=job("hook-succeeded,hook-failed")),
+    _install(cfg, journal, chart(templates=job("hook-succeeded,hook-failed")),
              secret_values=[{"db": {"password": canary}}])
 
     assert seen == [f"Logs for pod: app-migrate-1, container: main\nconnecting with {MASK}\n"]
     assert canary not in output.text
 
 
-def test_each_container_is_followed_once_it_starts(cfg, fake, chart, output, monkeypatch):
+def test_each_container_is_followed_once_it_starts(cfg, journal, fake, chart, output, monkeypatch):
     """An init container first; the main one is followed as soon as the watch of the
     hook's pods reports it started, a new header telling whose lines come next."""
     fake.run_hook("Job/app-migrate", {"name": "app-migrate-1", "init": [("setup", {"running": {}}, "setting up\n")],
@@ -280,7 +280,7 @@ def test_each_container_is_followed_once_it_starts(cfg, fake, chart, output, mon
         _until(lambda: "migrating" in output.text, "the main container's line")
         fake.end_container("app-migrate-1", "main", DONE)
 
-    _live_install(cfg, fake, chart, monkeypatch, while_running)
+    _live_install(cfg, journal, fake, chart, monkeypatch, while_running)
 
     assert output.text.startswith("Logs for pod: app-migrate-1, container: setup\nsetting up\n"
                                   "Logs for pod: app-migrate-1, container: main\nmigrating\n")
@@ -288,7 +288,7 @@ def test_each_container_is_followed_once_it_starts(cfg, fake, chart, output, mon
 
 
 def test_a_running_hooks_pods_are_watched_not_listed_and_a_retry_is_followed_at_once(
-        cfg, fake, chart, output, monkeypatch):
+        cfg, journal, fake, chart, output, monkeypatch):
     """While the hook runs its pods are watched (one watch, no list): a Job's next try
     is followed as soon as it is reported. Only the capture at the end lists them."""
     fake.run_hook("Job/app-migrate", {"name": "app-migrate-1", "containers": [("main", {"running": {}}, "one\n")]})
@@ -306,7 +306,7 @@ def test_a_running_hooks_pods_are_watched_not_listed_and_a_retry_is_followed_at_
         listed.append(fake.pod_lists)
         fake.end_container("app-migrate-2", "main", DONE)
 
-    _live_install(cfg, fake, chart, monkeypatch, while_running)
+    _live_install(cfg, journal, fake, chart, monkeypatch, while_running)
 
     assert listed == [0]
     assert fake.pod_watches == [("ns", "job-name=app-migrate", "")]
@@ -315,7 +315,7 @@ def test_a_running_hooks_pods_are_watched_not_listed_and_a_retry_is_followed_at_
     assert fake.pod_lists == 1  # the capture at the end
 
 
-def test_a_stream_that_drops_is_opened_again_without_repeating(cfg, fake, chart, output, monkeypatch):
+def test_a_stream_that_drops_is_opened_again_without_repeating(cfg, journal, fake, chart, output, monkeypatch):
     monkeypatch.setattr(hook_logs, "REFOLLOW_SECONDS", 0.01)
     fake.run_hook("Job/app-migrate", {"name": "app-migrate-1", "containers": [("main", {"running": {}}, "one\n")]})
     opened = []
@@ -336,13 +336,13 @@ def test_a_stream_that_drops_is_opened_again_without_repeating(cfg, fake, chart,
         _until(lambda: "two" in output.text, "the next line")
         fake.end_container("app-migrate-1", "main", DONE)
 
-    _live_install(cfg, fake, chart, monkeypatch, while_running)
+    _live_install(cfg, journal, fake, chart, monkeypatch, while_running)
 
     assert output.text.count("one\n") == 1 and output.text.count("two\n") == 1
     assert output.text.count("Logs for pod:") == 1
 
 
-def test_an_interrupted_hook_leaves_no_stream_open(cfg, fake, chart, output, monkeypatch):
+def test_an_interrupted_hook_leaves_no_stream_open(cfg, journal, fake, chart, output, monkeypatch):
     fake.run_hook("Job/app-migrate", {"name": "app-migrate-1", "containers": [("main", {"running": {}}, "one\n")]})
     opened = []
     follow = fake.follow_log
@@ -353,14 +353,14 @@ def test_an_interrupted_hook_leaves_no_stream_open(cfg, fake, chart, output, mon
         raise KeyboardInterrupt
 
     with pytest.raises(RunnerError, match="context canceled"):
-        _live_install(cfg, fake, chart, monkeypatch, while_running)
+        _live_install(cfg, journal, fake, chart, monkeypatch, while_running)
 
     assert [stream.closed for stream in opened] == [True]
 
 
-def test_a_hook_that_lists_one_outcome_is_not_followed_live(cfg, fake, chart, output):
-    cfg.live_hook_logs = True
-    observer = hook_logs.HookObserver(cfg, fake)
+def test_a_hook_that_lists_one_outcome_is_not_followed_live(cfg, journal, fake, chart, output):
+    journal.live_hook_logs = True
+    observer = hook_logs.HookObserver(journal, fake)
     hook = type("H", (), {"output_log_policies": ["hook-failed"], "kind": "Job"})()
 
     observer.started(hook, "pre-install", [])

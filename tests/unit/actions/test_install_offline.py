@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from runner.actions.deploy import DeployOptions
 from runner.actions.install import install
 from runner.actions.release_config import ActionConfig
 from runner.release.storage import MemoryDriver, Storage
+from tests.unit.actions.asking import asked
 
 
 def _chart(root: Path) -> Path:
@@ -22,9 +22,9 @@ def _chart(root: Path) -> Path:
     return chart
 
 
-def test_client_dry_run_renders_offline_with_empty_history(tmp_path):
+def test_client_dry_run_renders_offline_with_empty_history(tmp_path, journal):
     cfg = ActionConfig(None, "ns", Storage(MemoryDriver()))
-    result = install(cfg, DeployOptions(name="app", chart=str(_chart(tmp_path)), values={"n": 2},
+    result = install(cfg, journal, *asked(name="app", chart=str(_chart(tmp_path)), values={"n": 2},
                                         dry_run="client", release_history_max=5))
     release = result.release
     assert (release.info.status, release.info.description) == ("pending-install", "Dry run complete")

@@ -11,15 +11,15 @@ import io
 
 import pytest
 
-from runner.actions.deploy import DeployOptions
 from runner.actions.diff import plan_release
 from runner.actions.install import install
 from runner.actions.rollback import RollbackOptions, rollback
-from runner.actions.template import TemplateOptions, render_template
+from runner.actions.template import RenderOptions, TemplateOptions, render_template
 from runner.actions.upgrade import upgrade
 from runner.engine import Engine
 from runner.errors import RunnerError
 from runner.golang.gofunc import FuncError
+from tests.unit.actions.asking import asked
 
 # The Bitnami way: a password generated at the first install, read back afterwards.
 PASSWORD = {"secret.yaml": """{{- $old := lookup "v1" "Secret" .Release.Namespace "app-auth" }}
@@ -39,7 +39,7 @@ data:
 """}
 
 
-def _password(cfg, revision: int) -> str:
+def _password(cfg, journal, revision: int) -> str:
     manifest = cfg.storage.get("app", revision).manifest
     return next(line.split(":", 1)[1].strip() for line in manifest.splitlines() if "password:" in line)
 
@@ -55,36 +55,36 @@ def shared(fake):
              namespace="elsewhere")
 
 
-def test_install_and_upgrade_read_the_cluster_so_a_generated_password_is_kept(cfg, chart, shared):
+def test_install_and_upgrade_read_the_cluster_so_a_generated_password_is_kept(cfg, journal, chart, shared):
     path = chart(templates=PASSWORD)
-    install(cfg, DeployOptions(name="app", chart=path))
+    install(cfg, journal, *asked(name="app", chart=path))
     assert _seen(cfg.storage.get("app", 1).manifest) == ('"no"', '"{\\"a\\":\\"1\\"}"')
-    upgrade(cfg, DeployOptions(name="app", chart=path))
-    upgrade(cfg, DeployOptions(name="app", chart=path))
-    assert _password(cfg, 1) == _password(cfg, 2) == _password(cfg, 3)
+    upgrade(cfg, journal, *asked(name="app", chart=path))
+    upgrade(cfg, journal, *asked(name="app", chart=path))
+    assert _password(cfg, journal, 1) == _password(cfg, journal, 2) == _password(cfg, journal, 3)
     assert _seen(cfg.storage.get("app", 3).manifest)[0] == '"yes"'
 
 
-def test_a_rollback_that_rerenders_reads_the_cluster(cfg, chart, shared):
+def test_a_rollback_that_rerenders_reads_the_cluster(cfg, journal, chart, shared):
     path = chart(templates=PASSWORD)
-    install(cfg, DeployOptions(name="app", chart=path))
-    upgrade(cfg, DeployOptions(name="app", chart=path))
-    rollback(cfg, RollbackOptions(name="app", revision=1, release_history_max=1))
-    assert _password(cfg, 3) == _password(cfg, 1)
+    install(cfg, journal, *asked(name="app", chart=path))
+    upgrade(cfg, journal, *asked(name="app", chart=path))
+    rollback(cfg, journal, RollbackOptions(name="app", revision=1, render=RenderOptions(release_history_max=1)))
+    assert _password(cfg, journal, 3) == _password(cfg, journal, 1)
 
 
-def test_a_server_dry_run_reads_the_cluster_and_a_client_one_sees_empty_maps(cfg, chart, shared):
+def test_a_server_dry_run_reads_the_cluster_and_a_client_one_sees_empty_maps(cfg, journal, chart, shared):
     path = chart(templates=PASSWORD)
-    server = install(cfg, DeployOptions(name="app", chart=path, dry_run="server"))
-    client = install(cfg, DeployOptions(name="app", chart=path, dry_run="client"))
+    server = install(cfg, journal, *asked(name="app", chart=path, dry_run="server"))
+    client = install(cfg, journal, *asked(name="app", chart=path, dry_run="client"))
     assert _seen(server.release.manifest) == ('"no"', '"{\\"a\\":\\"1\\"}"')
     assert _seen(client.release.manifest) == ('"no"', '"null"')
 
 
-def test_the_plan_of_run_and_diff_reads_the_cluster_so_nothing_changes(cfg, chart, shared):
+def test_the_plan_of_run_and_diff_reads_the_cluster_so_nothing_changes(cfg, journal, chart, shared):
     path = chart(templates={"secret.yaml": PASSWORD["secret.yaml"]})
-    install(cfg, DeployOptions(name="app", chart=path))
-    plan = plan_release(cfg, DeployOptions(name="app", chart=path))
+    install(cfg, journal, *asked(name="app", chart=path))
+    plan = plan_release(cfg, journal, *asked(name="app", chart=path))
     assert plan.diff.changes == []
 
 

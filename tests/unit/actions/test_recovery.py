@@ -53,7 +53,7 @@ def test_records_that_are_not_pending_are_left_alone():
     assert cfg.storage.get("app", 2).info.status == DEPLOYED
 
 
-def test_a_lock_the_server_cannot_be_told_about_expires_on_its_own_and_the_outcome_stands():
+def test_a_lock_the_server_cannot_be_told_about_expires_on_its_own_and_the_outcome_stands(journal):
     """The API server gone when the lock is given back: the operation's result is kept (a
     warning says the lock expires on its own), not replaced by the Lease's DELETE error."""
     from runner.errors import RunnerError
@@ -70,10 +70,10 @@ def test_a_lock_the_server_cannot_be_told_about_expires_on_its_own_and_the_outco
             return Unreachable()
 
     cfg = ActionConfig(Cluster(), "ns", Storage(MemoryDriver()))  # type: ignore[arg-type]
-    with cfg.locked("app") as lock:
+    with cfg.locked("app", journal) as lock:
         assert lock is not None
         outcome = "deployed"
     assert outcome == "deployed"
-    assert [m.text for m in cfg.messages] == [
+    assert [m.text for m in journal.messages] == [
         'the release lock was not released (Delete "https://k/apis/.../leases/x": EOF); another '
         "operation can take it over once it expires"]

@@ -9,14 +9,15 @@ import pytest
 from runner.actions import release_list
 from runner.cli import root_command
 from runner.cli.cobra import find
+from runner.cli.list_releases import list_options
 from runner.errors import RunnerError
 
 
-def _args(pattern: str) -> object:
-    """`list --filter PATTERN` as the CLI parses it."""
+def _options(pattern: str) -> release_list.ListOptions:
+    """`list --filter PATTERN` as the CLI takes it."""
     command, rest = find(root_command(), ["list", "--filter", pattern])
     args, _ = command.all_flags().parse(rest, print)
-    return args
+    return list_options(args)
 
 
 def _record(name: str) -> SimpleNamespace:
@@ -25,7 +26,7 @@ def _record(name: str) -> SimpleNamespace:
 
 
 def _names(pattern: str, names: list[str]) -> list[str]:
-    return [r.name for r in release_list.select([_record(n) for n in names], _args(pattern))]
+    return [r.name for r in release_list.select([_record(n) for n in names], _options(pattern))]
 
 
 def test_filter_is_a_go_regexp_search() -> None:

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import pytest
 
-from runner.actions.deploy import DeployOptions
 from runner.actions.install import install
 from runner.actions.release_test import TestOptions as ReleaseTestOptions
 from runner.actions.release_test import run_tests
 from runner.actions.uninstall import UninstallOptions, uninstall
+from tests.unit.actions.asking import asked
 
 
 @pytest.mark.parametrize(("flags", "hooks", "objects"), [
@@ -19,8 +19,8 @@ from runner.actions.uninstall import UninstallOptions, uninstall
     ({"wait": True, "wait_strategy": "legacy"}, "legacy", "legacy"),
     ({"rollback_on_failure": True}, "watcher", "watcher"),
 ])
-def test_install_waits_for_hooks_and_objects_by_the_strategy(cfg, fake, chart, flags, hooks, objects):
-    install(cfg, DeployOptions(name="app", chart=chart(), **flags), None)
+def test_install_waits_for_hooks_and_objects_by_the_strategy(cfg, journal, fake, chart, flags, hooks, objects):
+    install(cfg, journal, *asked(name="app", chart=chart(), **flags))
     # pre-install (then its hook-succeeded deletion), the objects, post-install (the same)
     expected = [("hook", hooks), ("hook deleted", hooks), *([("wait", objects)] if objects else []),
                 ("hook", hooks), ("hook deleted", hooks)]
@@ -37,11 +37,11 @@ spec:
 """
 
 
-def test_test_hooks_always_use_the_watcher_and_uninstall_the_strategy_given(cfg, fake, chart):
-    install(cfg, DeployOptions(name="app", chart=chart(extra={"test.yaml": TEST_POD})), None)
+def test_test_hooks_always_use_the_watcher_and_uninstall_the_strategy_given(cfg, journal, fake, chart):
+    install(cfg, journal, *asked(name="app", chart=chart(extra={"test.yaml": TEST_POD})))
     fake.waiters.clear()
-    run_tests(cfg, ReleaseTestOptions(name="app"))
+    run_tests(cfg, journal, ReleaseTestOptions(name="app"))
     assert fake.waiters == [("hook deleted", "watcher"), ("hook", "watcher")]  # before-hook-creation first
     fake.waiters.clear()
-    uninstall(cfg, UninstallOptions(name="app", wait=True, wait_strategy="legacy"))
+    uninstall(cfg, journal, UninstallOptions(name="app", wait=True, wait_strategy="legacy"))
     assert fake.waiters == [("deleted", "legacy")]

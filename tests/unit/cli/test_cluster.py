@@ -55,7 +55,7 @@ def test_the_connection_flags_reach_the_client(monkeypatch: pytest.MonkeyPatch) 
 
     given = []
 
-    def connect(access: object) -> object:
+    def connect(access: object, **_told: object) -> object:
         given.append(access)
         raise SystemExit(0)  # stop before any request: the settings are what is checked
 
@@ -63,7 +63,7 @@ def test_the_connection_flags_reach_the_client(monkeypatch: pytest.MonkeyPatch) 
     args = _args(["status", "r", "--kube-apiserver", "https://a", "--kube-token", "t",
                   "--kube-as-user", "u", "--kube-as-group", "g", "--kube-insecure-skip-tls-verify"])
     with pytest.raises(SystemExit):
-        action_config(args)
+        action_config(args, None)
     access = given[0]
     assert (access.apiserver, access.token, access.as_user, access.as_groups,
             access.insecure_skip_tls_verify) == ("https://a", "t", "u", ("g",), True)

@@ -8,14 +8,16 @@ import pytest
 
 from runner.cli import root_command
 from runner.cli.cobra import find
-from runner.cli.release import _release_config
+from runner.cli.release import _connected
 from runner.errors import RunnerError
 
 
 def _config(argv: list[str]) -> object:
+    """The command's journal, which carries where its hook logs go."""
     command, rest = find(root_command(), argv)
     args, _ = command.all_flags().parse(rest, print)
-    return _release_config(args, output="table" if argv[0] == "uninstall" else None)
+    _, journal = _connected(args, output="table" if argv[0] == "uninstall" else None)
+    return journal
 
 
 @pytest.mark.parametrize("argv", [["install", "r", "c"], ["upgrade", "r", "c"], ["rollback", "r"],

@@ -56,9 +56,8 @@ def test_server_side_apply_writes_every_crd_existing_or_not_with_helms_manager()
 
 def test_client_side_create_skips_a_file_whose_crd_exists():
     api = FakeAPI({("POST", CRD_PATH): _status(409, "AlreadyExists", "already exists")})
-    client = KubeClient(api)
     logged: list[tuple[str, dict]] = []
-    client.on_debug = lambda message, **attrs: logged.append((message, attrs))
+    client = KubeClient(api, on_debug=lambda message, **attrs: logged.append((message, attrs)))
     assert install_crds(client, [("crds/a.yaml", _crd("as.example.com"))], server_side=False) == []
     assert _writes(api) == [("POST", CRD_PATH, {"fieldManager": "helm"})]
     assert ("CRD is already present. Skipping", {"crd": "crds/a.yaml"}) in logged

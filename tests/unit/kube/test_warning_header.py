@@ -47,9 +47,9 @@ class _Transport:
 
 
 def test_every_answers_warnings_are_told_unless_the_request_asks_for_quiet():
-    client = KubeClient(_Transport(Reply(200, b"{}", warnings=('299 - "a", 299 - "b"', '299 - "a"'))))
     told: list[str] = []
-    client.on_warning = told.append
+    client = KubeClient(_Transport(Reply(200, b"{}", warnings=('299 - "a", 299 - "b"', '299 - "a"'))),
+                        on_warning=told.append)
     client.request("GET", "/api/v1/namespaces/x/configmaps/y")
     assert told == ["a", "b", "a"]  # client-go's logger leaves no repeat out
     client.request("PATCH", "/api/v1/namespaces/x/configmaps/y", warnings=False)

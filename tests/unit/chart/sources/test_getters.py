@@ -13,6 +13,7 @@ from runner.chart.sources import getters
 from runner.chart.sources.downloader import SourceOptions, resolve_chart_url
 from runner.chart.sources.errors import SourceError
 from runner.chart.sources.index import resolve_reference_url
+from runner.chart.sources.messages import quiet
 from runner.chart.sources.paths import HelmPaths
 from runner.chart.sources.repo import check_scheme
 
@@ -55,18 +56,18 @@ def test_an_unknown_scheme_has_no_protocol_handler(shelf: Shelf) -> None:
 
 
 def test_a_chart_location_resolves_to_the_newest_version_its_constraint_accepts(shelf: Shelf, tmp_path: Path) -> None:
-    found = resolve_chart_url("mem://b/apps/web", SourceOptions(version="^1"), paths(tmp_path))
+    found = resolve_chart_url("mem://b/apps/web", SourceOptions(version="^1"), paths(tmp_path), say=quiet)
     assert (found.url, found.version) == ("mem://b/apps/web-1.10.1.tgz", "1.10.1")
-    exact = resolve_chart_url("mem://b/apps/web", SourceOptions(version="1.0.0"), paths(tmp_path))
+    exact = resolve_chart_url("mem://b/apps/web", SourceOptions(version="1.0.0"), paths(tmp_path), say=quiet)
     assert exact.url == "mem://b/apps/web-1.0.0.tgz"
     with pytest.raises(SourceError, match=r"mem://b/apps/web: could not locate a version matching .*\^3"):
-        resolve_chart_url("mem://b/apps/web", SourceOptions(version="^3"), paths(tmp_path))
+        resolve_chart_url("mem://b/apps/web", SourceOptions(version="^3"), paths(tmp_path), say=quiet)
     with pytest.raises(SourceError, match="no chart archives found at mem://b/apps/api"):
-        resolve_chart_url("mem://b/apps/api", SourceOptions(), paths(tmp_path))
+        resolve_chart_url("mem://b/apps/api", SourceOptions(), paths(tmp_path), say=quiet)
 
 
 def test_an_archive_url_is_fetched_as_it_is(shelf: Shelf, tmp_path: Path) -> None:
-    found = resolve_chart_url("mem://b/apps/web-1.2.0.tgz", SourceOptions(), paths(tmp_path))
+    found = resolve_chart_url("mem://b/apps/web-1.2.0.tgz", SourceOptions(), paths(tmp_path), say=quiet)
     assert found.url == "mem://b/apps/web-1.2.0.tgz"
     assert getters.get(found.url) == b"1.2.0" and shelf.asked == ["mem://b/apps/web-1.2.0.tgz"]
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import gzip
 import io
 import tarfile
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -15,8 +16,9 @@ from runner.chart.package import PackageOptions, gzip_with_header, package_chart
 from runner.chart.sources import oci
 from runner.chart.sources.errors import SourceError
 from runner.chart.sources.http import HttpOptions
-from runner.chart.sources.index import load_index, resolve_reference_url, slog_value
+from runner.chart.sources.index import load_index, resolve_reference_url
 from runner.chart.sources.lockfile import hash_req
+from runner.chart.sources.messages import WARNING, quiet
 from runner.chart.sources.paths import HelmPaths
 from runner.chart.sources.repofile import Entry, RepoFile, load_repo_file, write_repo_file
 from runner.encoding.uitable import render_table
@@ -40,34 +42,44 @@ entries:
 """
 
 
-def test_index_entries_are_sorted_newest_first_and_invalid_ones_skipped(
-    capsys: pytest.CaptureFixture[str],
-) -> None:
-    index = load_index(INDEX, "test")
+def _collector() -> tuple[list[tuple[str, str]], Callable[[str, str], None]]:
+    said: list[tuple[str, str]] = []
+    return said, lambda kind, text: said.append((kind, text))
+
+
+def test_index_entries_are_sorted_newest_first_and_invalid_ones_skipped() -> None:
+    said, say = _collector()
+    index = load_index(INDEX, "test", say=say)
     assert [cv.version for cv in index.entries["web"]] == ["1.0.0-rc.1", "0.10.0", "0.2.0"]
-    warning = capsys.readouterr().err
+    [(kind, warning)] = said
+    assert kind == WARNING  # on stderr, where Helm's slog writes it
     assert warning.startswith('level=WARN msg="skipping loading invalid entry for chart \\"web\\" \\"not-semver\\" from test')
-    assert warning.endswith('validation: chart.metadata.version \\"not-semver\\" is invalid"\n')
+    assert warning.endswith('validation: chart.metadata.version \\"not-semver\\" is invalid"')
 
 
 @pytest.mark.parametrize(
     ("constraint", "expected"),
     [("", "0.10.0"), ("0.2.0", "0.2.0"), ("~0.2", "0.2.0"), ("^1.0.0-0", "1.0.0-rc.1")],
 )
-def test_index_get_picks_exact_then_newest_match(
-    constraint: str, expected: str, capsys: pytest.CaptureFixture[str]
-) -> None:
-    assert load_index(INDEX, "test").get("web", constraint).version == expected
+def test_index_get_picks_exact_then_newest_match(constraint: str, expected: str) -> None:
+    said, say = _collector()
+    assert load_index(INDEX, "test", say=quiet).get("web", constraint, say=say).version == expected
+    if constraint and constraint != expected:  # Helm warns that it fell back to the closest version
+        [(kind, warning)] = said
+        assert kind == WARNING and warning.startswith('level=WARN msg="unable to find exact version requested;')
+        assert warning.endswith(f"selected={expected}")
+    else:
+        assert said == []
 
 
 def test_index_get_errors_are_helms() -> None:
-    index = load_index(INDEX, "test")
+    index = load_index(INDEX, "test", say=quiet)
     with pytest.raises(SourceError, match="^no chart name found$"):
-        index.get("nope", "")
+        index.get("nope", "", say=quiet)
     with pytest.raises(SourceError, match="^no chart version found$"):
-        index.get("empty", "")
+        index.get("empty", "", say=quiet)
     with pytest.raises(SourceError, match="^no chart version found for web-9$"):
-        index.get("web", "9")
+        index.get("web", "9", say=quiet)
 
 
 @pytest.mark.parametrize(
@@ -76,7 +88,7 @@ def test_index_get_errors_are_helms() -> None:
 )
 def test_bad_indexes_are_refused(data: bytes, message: str) -> None:
     with pytest.raises(SourceError, match=message):
-        load_index(data, "test")
+        load_index(data, "test", say=quiet)
 
 
 @pytest.mark.parametrize(
@@ -113,15 +125,6 @@ def test_table_pads_every_cell_like_uitable() -> None:
     text = render_table([["NAME", "URL"], ["stable", "http://x"]])
     assert text == "NAME  \tURL     \nstable\thttp://x"
     assert render_table([["a" * 10]], max_col_width=6) == "aaa..."
-
-
-def test_slog_values_are_quoted_when_needed() -> None:
-    assert [slog_value(v) for v in ("1.0", ">=1 <2", "", 'a"b')] == [
-        "1.0",
-        '">=1 <2"',
-        '""',
-        '"a\\"b"',
-    ]
 
 
 def test_repositories_file_round_trips(tmp_path: Path) -> None:

@@ -7,14 +7,12 @@ Chart.lock inside packages.
 
 from __future__ import annotations
 
+from typing import Any
+
 from runner.chart.model import Dependency, Lock, Maintainer, Metadata
 from runner.encoding import gojson
 
-TYPE_CHECKING = False  # `typing` costs ~2 ms at every start: see docs/speed.md
-if TYPE_CHECKING:
-    from typing import Any
-
-    Fields = list[tuple[str, Any]]
+Fields = list[tuple[str, Any]]
 
 
 class Struct:
