@@ -1,63 +1,12 @@
-"""Helpers for the release e2e tests: small charts on disk, our CLI in-process,
-records read back from the cluster."""
+"""Helpers for the release e2e tests: our CLI in-process, records read back from the
+cluster (the charts they write: tests.fixtures)."""
 
 from __future__ import annotations
 
 import io
 from contextlib import redirect_stderr, redirect_stdout
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
-
-DEMO_TEMPLATES = {
-    "cm.yaml": """apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: {{ .Release.Name }}-cm
-data:
-  message: {{ .Values.message | quote }}
-""",
-    "deploy.yaml": """apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: {{ .Release.Name }}-web
-spec:
-  replicas: {{ .Values.replicas }}
-  selector:
-    matchLabels: {app: {{ .Release.Name }}}
-  template:
-    metadata:
-      labels: {app: {{ .Release.Name }}}
-    spec:
-      containers:
-      - name: web
-        image: nginx:1.25
-""",
-    "hook.yaml": """apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: {{ .Release.Name }}-hook
-  annotations:
-    "helm.sh/hook": pre-install,pre-upgrade
-    "helm.sh/hook-delete-policy": before-hook-creation
-data:
-  x: "1"
-""",
-    "NOTES.txt": "Thanks for installing {{ .Release.Name }} ({{ .Values.message }}).\n",
-}
-
-
-def write_chart(root: Path, name: str = "demo", version: str = "1.0.0",
-                templates: dict[str, str] | None = None, values: str = "replicas: 1\nmessage: hello\n") -> Path:
-    chart = root / f"{name}-{version}"
-    (chart / "templates").mkdir(parents=True, exist_ok=True)
-    (chart / "Chart.yaml").write_text(
-        f"apiVersion: v2\nname: {name}\nversion: {version}\nappVersion: \"1.16\"\n"
-        "description: A demo chart\n")
-    (chart / "values.yaml").write_text(values)
-    for file, text in (DEMO_TEMPLATES if templates is None else templates).items():
-        (chart / "templates" / file).write_text(text)
-    return chart
 
 
 @dataclass

@@ -6,7 +6,8 @@ import json
 
 import pytest
 
-from tests.e2e.release_helpers import config, get_object, ours, record, write_chart
+from tests.e2e.release_helpers import config, get_object, ours, record
+from tests.fixtures import write_chart
 
 pytestmark = pytest.mark.e2e
 

@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.release_helpers import config, write_chart
+from tests.e2e.release_helpers import config
+from tests.fixtures import write_chart
 
 pytestmark = pytest.mark.e2e
 

@@ -403,7 +403,7 @@ def test_custom_resource_upgrade_patch_is_helms_two_way_one(cluster, namespace, 
     """Helm 4.1.4 upgrades a custom resource with original -> modified only
     (threeWayMergeForUnstructured off): a foreign change to a field the chart set
     and did not change survives. Our default patch gives the same live object."""
-    from tests.e2e.release_helpers import write_chart
+    from tests.fixtures import write_chart
 
     _, api_version = widget_crd
     v1 = {"size": 1, "color": "red", "nested": {"x": 1, "y": 2}}

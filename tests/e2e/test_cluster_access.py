@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.release_helpers import write_chart
+from tests.fixtures import write_chart
 
 pytestmark = pytest.mark.e2e
 

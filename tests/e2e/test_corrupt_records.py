@@ -28,7 +28,8 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.release_helpers import ours, write_chart
+from tests.e2e.release_helpers import ours
+from tests.fixtures import write_chart
 from tests.reliability.campaign import FULL
 
 pytestmark = pytest.mark.e2e

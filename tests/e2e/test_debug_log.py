@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.release_helpers import DEMO_TEMPLATES, write_chart
+from tests.fixtures import DEMO_TEMPLATES, write_chart
 
 pytestmark = pytest.mark.e2e
 

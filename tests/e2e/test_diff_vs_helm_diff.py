@@ -128,7 +128,7 @@ def test_the_live_view_flags_what_helm_diffs_three_way_merge_flags(cluster, name
 
 
 def test_a_secret_value_copied_into_a_configmap_is_hidden_in_the_diff(cluster, namespace, tmp_path):
-    from tests.e2e.release_helpers import write_chart
+    from tests.fixtures import write_chart
 
     cm = ("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}-cm\n"
           "data:\n  dsn: \"postgres://app:{{ .Values.password }}@db\"\n")

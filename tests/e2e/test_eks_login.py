@@ -18,7 +18,7 @@ from urllib.parse import urlencode
 import pytest
 
 from tests.conftest import EKS_ADMINS
-from tests.e2e.release_helpers import write_chart
+from tests.fixtures import write_chart
 
 pytestmark = pytest.mark.e2e
 

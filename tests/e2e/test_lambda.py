@@ -27,7 +27,8 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.release_helpers import config, write_chart
+from tests.e2e.release_helpers import config
+from tests.fixtures import write_chart
 
 pytestmark = pytest.mark.e2e
 

@@ -14,7 +14,8 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.release_helpers import DEMO_TEMPLATES, get_object, ours, record, write_chart
+from tests.e2e.release_helpers import get_object, ours, record
+from tests.fixtures import DEMO_TEMPLATES, write_chart
 
 pytestmark = pytest.mark.e2e
 

@@ -16,8 +16,9 @@ from runner.kube.namespaces import Namespaces
 from runner.report.github.client import GitHubReport
 from runner.report.github.deployments import PreviewDeployments
 from runner.testbed.github import TOKEN, FakeGitHub
-from tests.e2e.release_helpers import config, ours, write_chart
+from tests.e2e.release_helpers import config, ours
 from tests.e2e.test_release_wait_and_test import HELD  # a ConfigMap nobody finalizes
+from tests.fixtures import write_chart
 
 pytestmark = pytest.mark.e2e
 REPOSITORY = "Codertocat/Hello-World"

@@ -9,7 +9,8 @@ import json
 
 import pytest
 
-from tests.e2e.release_helpers import get_object, helm_part, ours, write_chart
+from tests.e2e.release_helpers import get_object, helm_part, ours
+from tests.fixtures import write_chart
 
 pytestmark = pytest.mark.e2e
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.release_helpers import comparable, get_object, ours, record, write_chart
+from tests.e2e.release_helpers import comparable, get_object, ours, record
+from tests.fixtures import write_chart
 
 pytestmark = pytest.mark.e2e
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.release_helpers import ours, write_chart
+from tests.e2e.release_helpers import ours
+from tests.fixtures import write_chart
 
 pytestmark = pytest.mark.e2e
 

@@ -7,17 +7,11 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from tests.e2e.release_helpers import config, ours, write_chart
+from tests.e2e.release_helpers import config, ours
+from tests.fixtures import CM_ONLY, write_chart
 
 pytestmark = pytest.mark.e2e
 
-CM_ONLY = {"cm.yaml": """apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: {{ .Release.Name }}-cm
-data:
-  message: {{ .Values.message | quote }}
-"""}
 PENDING = "another operation (install/upgrade/rollback) is in progress"
 
 

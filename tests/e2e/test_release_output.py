@@ -10,7 +10,8 @@ import re
 import pytest
 
 from runner.encoding.goyaml import load
-from tests.e2e.release_helpers import DEMO_TEMPLATES, ours, write_chart
+from tests.e2e.release_helpers import ours
+from tests.fixtures import DEMO_TEMPLATES, write_chart
 
 pytestmark = pytest.mark.e2e
 

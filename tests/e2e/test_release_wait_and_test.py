@@ -9,14 +9,8 @@ import re
 import pytest
 
 from runner.actions.evidence import HEADING
-from tests.e2e.release_helpers import (
-    DEMO_TEMPLATES,
-    GADGET_CRD,
-    helm_part,
-    ours,
-    record,
-    write_chart,
-)
+from tests.e2e.release_helpers import GADGET_CRD, helm_part, ours, record
+from tests.fixtures import DEMO_TEMPLATES, write_chart
 
 pytestmark = pytest.mark.e2e
 

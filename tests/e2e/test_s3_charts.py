@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.release_helpers import write_chart
+from tests.fixtures import write_chart
 
 pytestmark = pytest.mark.e2e
 

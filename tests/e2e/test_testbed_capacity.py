@@ -19,8 +19,9 @@ import pytest
 
 from tests.conftest import Cluster
 from tests.corpus import corpus_chart, corpus_values_args
-from tests.e2e.release_helpers import ours, write_chart
+from tests.e2e.release_helpers import ours
 from tests.e2e.test_testbed import core, wait_for
+from tests.fixtures import write_chart
 
 pytestmark = pytest.mark.e2e
 

@@ -14,7 +14,8 @@ from contextlib import redirect_stderr, redirect_stdout
 import pytest
 
 from runner.actions.evidence import HEADING
-from tests.e2e.release_helpers import GADGET_CRD, Run, helm_part, ours, write_chart
+from tests.e2e.release_helpers import GADGET_CRD, Run, helm_part, ours
+from tests.fixtures import write_chart
 
 pytestmark = pytest.mark.e2e
 

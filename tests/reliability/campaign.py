@@ -20,6 +20,8 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from tests.fixtures import CONFIG_MAP
+
 FULL = os.environ.get("RELIABILITY", "").lower() == "full"
 # A value every deploying run of the campaign passes (--set-string, into a Secret): it must
 # appear in no output, error, log or cache file (checked when the campaign ends, conftest.py).
@@ -66,13 +68,7 @@ OUTPUTS = Outputs()
 # Deployment that is Available only after `settle` seconds (so --wait takes that long),
 # a ConfigMap, the canary in a Secret, a post-upgrade hook ConfigMap.
 TEMPLATES = {
-    "cm.yaml": """apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: {{ .Release.Name }}-cm
-data:
-  message: {{ .Values.message | quote }}
-""",
+    "cm.yaml": CONFIG_MAP,
     "secret.yaml": """apiVersion: v1
 kind: Secret
 metadata:

@@ -10,17 +10,12 @@ import pytest
 from runner.actions.journal import Journal
 from runner.actions.release_config import ActionConfig
 from runner.release.storage import Storage
+from tests.fixtures import CONFIG_MAP
 from tests.unit.fakes.cluster import FakeCluster
 from tests.unit.fakes.storage import RecordingDriver
 
 TEMPLATES = {
-    "cm.yaml": """apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: {{ .Release.Name }}-cm
-data:
-  message: {{ .Values.message | quote }}
-""",
+    "cm.yaml": CONFIG_MAP,
     "deploy.yaml": """apiVersion: apps/v1
 kind: Deployment
 metadata:
