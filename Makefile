@@ -26,6 +26,10 @@ $(STAMP): pyproject.toml Makefile $(LOCKS)
 	# setuptools builds in pip's isolated env; left in the venv, its distutils-precedence.pth
 	# runs at every Python start (~0.5 ms per deploy-runner run)
 	$(PY) -m pip uninstall --quiet --yes setuptools
+	# our modules' bytecode, as pip compiles an installed wheel's: a process that finds none
+	# compiles every module it imports (~100 ms a `template` run), and under
+	# PYTHONDONTWRITEBYTECODE (CI images set it) every CLI process the tests start would
+	$(PY) -m compileall -q -j 0 runner
 	touch $(STAMP)
 
 install: $(STAMP)

@@ -1,24 +1,31 @@
 """Whole-process `deploy-runner template` against `helm template`, chart by chart.
 
-Usage: python -m benchmarks.render [--runs N] [--chart NAME ...] [--no-bytecode]
+Usage: python -m benchmarks.render [--runs N] [--chart NAME ... | --sample]
 
 For every chart of the corpus (../shared/charts, values from
-_values/<name>.yaml where present) both tools run as
+_values/<name>.yaml where present; `--sample`: the 12 charts of issue 26's
+table, SAMPLE below) both tools run as
 `template rel CHART --namespace ns [-f VALUES]`, output to /dev/null, N times
-each (default 5), interleaved within each round (helm, ours cold, ours warm,
-rotating which goes first) so that a loaded machine slows all three alike.
+each (default 5), interleaved within each round (helm and our three modes,
+rotating which goes first) so that a loaded machine slows them all alike.
 Prints wall and CPU (user+sys of the child) medians per chart, the ratios
-ours / helm, then the median ratio over the corpus. Prints, never asserts.
+ours / helm, then the median ratio over the charts. Prints, never asserts.
 
-- cold: our caches are emptied before each run (XDG_CACHE_HOME points at a
-  fresh empty directory): Chart.yaml/values.yaml trees and template trees
-  are parsed from scratch.
+- cold: what a fresh CI runner or a Lambda cold start sees with an installed
+  deploy-runner: none of our caches (XDG_CACHE_HOME points at a fresh empty
+  directory before each run: Chart.yaml/values.yaml trees and template trees
+  are parsed from scratch), and our modules' bytecode as installing ships it
+  (pip compiles a wheel's modules, the image and the Lambda zip carry them):
+  compiled with compileall before timing starts.
+- cold-src: cold, and no bytecode of our modules at all (the Action runs our
+  modules from its checkout; a venv made under PYTHONDONTWRITEBYTECODE):
+  every run compiles the modules it imports.
 - warm: the same cache directory for every run, filled by one untimed run.
 
-Python's own bytecode (.pyc) is part of an installed tool, not one of our
-caches: our processes write theirs under a private PYTHONPYCACHEPREFIX, made
-before timing starts (--no-bytecode runs without it, as under
-PYTHONDONTWRITEBYTECODE with no .pyc present).
+The .pyc files of every run live under a private PYTHONPYCACHEPREFIX (the
+standard library's and the dependencies' too, compiled by untimed runs, as an
+installed Python has them); cold-src's is a copy of it without ours, and
+written to by no run.
 """
 
 from __future__ import annotations
@@ -36,7 +43,13 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 CHARTS_DIR = REPO.parent / "shared" / "charts"
 VALUES_DIR = CHARTS_DIR / "_values"
-MODES = ("helm", "cold", "warm")
+MODES = ("helm", "cold", "cold-src", "warm")
+OURS = MODES[1:]
+# Issue 26's table: large and small charts, with and without a vendored library (bitnami's
+# common), subcharts and values files.
+SAMPLE = ("argo-workflows", "bitnami-airflow", "bitnami-postgresql", "cnpg-cluster", "external-dns",
+          "grafana", "ingress-nginx", "kube-state-metrics", "loki-distributed", "prometheus",
+          "tempo-distributed", "velero")
 
 
 @dataclass
@@ -88,33 +101,49 @@ def timed(command: list[str], env: dict[str, str] | None = None) -> tuple[float,
 class Runner:
     """Runs the three modes for one chart with their environments."""
 
-    def __init__(self, helm: str, work: Path, bytecode: bool) -> None:
+    def __init__(self, helm: str, work: Path) -> None:
         self.helm = helm
         self.work = work
         self.ours = our_command()
         base = dict(os.environ)
         base.pop("DEPLOY_RUNNER_NO_CACHE", None)
-        if bytecode:
-            base.pop("PYTHONDONTWRITEBYTECODE", None)
-            base["PYTHONPYCACHEPREFIX"] = str(work / "pycache")
+        base.pop("PYTHONDONTWRITEBYTECODE", None)
+        base["PYTHONPYCACHEPREFIX"] = str(work / "pycache")
         self.base = base
+        self.source_only = {**base, "PYTHONPYCACHEPREFIX": str(work / "pycache-src"),
+                            "PYTHONDONTWRITEBYTECODE": "1"}
 
-    def env(self, cache: Path) -> dict[str, str]:
-        return {**self.base, "XDG_CACHE_HOME": str(cache)}
+    def install_bytecode(self, charts: list[Path]) -> None:
+        """Our modules compiled as pip compiles an installed wheel's; the standard library's
+        and the dependencies' by one untimed run of each chart; then cold-src's copy
+        without ours."""
+        subprocess.run([sys.executable, "-m", "compileall", "-q", str(REPO / "runner")],
+                       env=self.base, check=True, stdout=subprocess.DEVNULL)
+        for chart in charts:
+            self.run("warm", chart)
+        prefix = self.work / "pycache"
+        ours = prefix / (REPO / "runner").relative_to(REPO.anchor)
+        shutil.copytree(prefix, self.work / "pycache-src",
+                        ignore=lambda folder, _names: [ours.name] if Path(folder) == ours.parent else [])
+
+    def cold_env(self, env: dict[str, str]) -> dict[str, str]:
+        cold = self.work / "cold"
+        shutil.rmtree(cold, ignore_errors=True)
+        cold.mkdir()
+        return {**env, "XDG_CACHE_HOME": str(cold)}
 
     def run(self, mode: str, chart: Path) -> tuple[float, float]:
         args = template_args(chart)
         if mode == "helm":
             return timed([self.helm, *args])
         if mode == "cold":
-            cold = self.work / "cold"
-            shutil.rmtree(cold, ignore_errors=True)
-            cold.mkdir()
-            return timed([*self.ours, *args], self.env(cold))
-        return timed([*self.ours, *args], self.env(self.work / "warm" / chart.name))
+            return timed([*self.ours, *args], self.cold_env(self.base))
+        if mode == "cold-src":
+            return timed([*self.ours, *args], self.cold_env(self.source_only))
+        return timed([*self.ours, *args], {**self.base, "XDG_CACHE_HOME": str(self.work / "warm" / chart.name)})
 
     def prime(self, chart: Path) -> None:
-        """One untimed run of each: helm's binary paged in, our warm cache and .pyc filled."""
+        """One untimed run of each: helm's binary paged in, our warm cache filled."""
         self.run("helm", chart)
         self.run("warm", chart)
 
@@ -123,7 +152,7 @@ def bench_chart(runner: Runner, chart: Path, runs: int) -> dict[str, Samples]:
     samples = {mode: Samples() for mode in MODES}
     runner.prime(chart)
     for i in range(runs):
-        order = MODES[i % 3:] + MODES[:i % 3]
+        order = MODES[i % len(MODES):] + MODES[:i % len(MODES)]
         for mode in order:
             samples[mode].add(*runner.run(mode, chart))
     return samples
@@ -132,7 +161,7 @@ def bench_chart(runner: Runner, chart: Path, runs: int) -> dict[str, Samples]:
 def ratio_cells(samples: dict[str, Samples]) -> dict[str, tuple[float, float]]:
     helm_wall, helm_cpu = samples["helm"].median()
     out = {}
-    for mode in ("cold", "warm"):
+    for mode in OURS:
         wall, cpu = samples[mode].median()
         out[mode] = (wall / helm_wall, cpu / helm_cpu if helm_cpu else float("nan"))
     return out
@@ -144,8 +173,8 @@ def fmt(pair: tuple[float, float]) -> str:
 
 def print_row(name: str, samples: dict[str, Samples]) -> dict[str, tuple[float, float]]:
     ratios = ratio_cells(samples)
-    cells = " | ".join(fmt(samples[m].median()) for m in ("cold", "warm", "helm"))
-    rcells = " | ".join(f"{ratios[m][0]:5.2f} ({ratios[m][1]:5.2f})" for m in ("cold", "warm"))
+    cells = " | ".join(fmt(samples[m].median()) for m in (*OURS, "helm"))
+    rcells = " | ".join(f"{ratios[m][0]:5.2f} ({ratios[m][1]:5.2f})" for m in OURS)
     print(f"{name:36} | {cells} | {rcells}", flush=True)
     return ratios
 
@@ -154,7 +183,7 @@ def print_summary(all_ratios: list[dict[str, tuple[float, float]]]) -> None:
     if not all_ratios:
         return
     print()
-    for mode in ("cold", "warm"):
+    for mode in OURS:
         wall = statistics.median(r[mode][0] for r in all_ratios)
         cpu = statistics.median(r[mode][1] for r in all_ratios)
         print(f"median ratio ours/helm over {len(all_ratios)} charts, {mode}: "
@@ -166,21 +195,20 @@ def main(argv: list[str]) -> int:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--chart", action="append", default=[], help="only this chart (repeatable)")
-    parser.add_argument("--no-bytecode", action="store_true",
-                        help="run ours without .pyc files (PYTHONDONTWRITEBYTECODE)")
+    parser.add_argument("--sample", action="store_true", help="only the 12 charts of SAMPLE")
     args = parser.parse_args(argv)
     from runner.testbed.helm import helm_binary
 
     helm = str(helm_binary())
+    charts = corpus([*args.chart, *(SAMPLE if args.sample else ())])
     print(f"median of {args.runs} runs; wall ms (user+sys cpu ms); ratio ours/helm wall (cpu)")
-    print(f"{'chart':36} | {'ours cold':21} | {'ours warm':21} | {'helm':21} | "
-          f"{'cold ratio':13} | warm ratio")
+    print(f"{'chart':36} | {'ours cold':21} | {'ours cold-src':21} | {'ours warm':21} | {'helm':21} | "
+          f"{'cold ratio':13} | {'cold-src ratio':14} | warm ratio")
     all_ratios = []
     with tempfile.TemporaryDirectory(prefix="bench-render-") as tmp:
-        runner = Runner(helm, Path(tmp), bytecode=not args.no_bytecode)
-        if args.no_bytecode:
-            runner.base["PYTHONDONTWRITEBYTECODE"] = "1"
-        for chart in corpus(args.chart):
+        runner = Runner(helm, Path(tmp))
+        runner.install_bytecode(charts)
+        for chart in charts:
             all_ratios.append(print_row(chart.name, bench_chart(runner, chart, args.runs)))
     print_summary(all_ratios)
     return 0
