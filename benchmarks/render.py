@@ -169,7 +169,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--no-bytecode", action="store_true",
                         help="run ours without .pyc files (PYTHONDONTWRITEBYTECODE)")
     args = parser.parse_args(argv)
-    from runner.testbed.helm import helm_binary
+    from testbed.helm import helm_binary
 
     helm = str(helm_binary())
     print(f"median of {args.runs} runs; wall ms (user+sys cpu ms); ratio ours/helm wall (cpu)")
