@@ -16,15 +16,14 @@ ARG PYTHON_IMAGE=python:3.12-slim@sha256:78387bc3881b8273120a12ebe6c1ab22b018ccc
 # could not be pulled where this was written (no Docker engine); renew it with
 #   docker buildx imagetools inspect public.ecr.aws/lambda/python:3.12   (the "Digest:" line)
 # The packages are the lock's (requirements/aws.txt, hashes checked, wheels only), then
-# runner (without the testbed and the demo) and handler.py, in ${LAMBDA_TASK_ROOT}.
+# runner and handler.py, in ${LAMBDA_TASK_ROOT} (the testbed and the demo are not in runner/).
 # It is not the last stage: the default target stays the published image.
 FROM public.ecr.aws/lambda/python:3.12@sha256:0628ddc11919f85f4261517d356392dbbc6b3181568d87a376ae2e814464c230 AS lambda
 RUN --mount=type=bind,source=requirements/aws.txt,target=/tmp/requirements.txt \
     pip install --no-cache-dir --disable-pip-version-check --require-hashes --no-deps \
         --only-binary :all: --target "${LAMBDA_TASK_ROOT}" -r /tmp/requirements.txt
 COPY runner ${LAMBDA_TASK_ROOT}/runner
-RUN rm -rf "${LAMBDA_TASK_ROOT}/runner/testbed" "${LAMBDA_TASK_ROOT}/runner/demo.py" \
-    && python -m compileall -q --invalidation-mode unchecked-hash "${LAMBDA_TASK_ROOT}"
+RUN python -m compileall -q --invalidation-mode unchecked-hash "${LAMBDA_TASK_ROOT}"
 COPY lambda/handler.py ${LAMBDA_TASK_ROOT}/
 CMD ["handler.handler"]
 

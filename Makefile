@@ -42,7 +42,7 @@ lock:
 
 # ruff, then the import contracts of pyproject.toml (the layers of docs/architecture.md)
 lint: $(STAMP)
-	$(VENV)/bin/ruff check runner tests benchmarks lambda action
+	$(VENV)/bin/ruff check runner testbed tests benchmarks lambda action
 	$(VENV)/bin/lint-imports --no-logo
 
 unit: $(STAMP)
@@ -79,14 +79,14 @@ lambda-zip: $(STAMP)
 
 # Builds (first time only) the testbed binaries, outside pytest's per-test timeout.
 testbed: $(STAMP)
-	$(PY) -m runner.testbed build
-	$(PY) -c 'from runner.testbed.registry import registry_binary; print("registry:", registry_binary())'
+	$(PY) -m testbed build
+	$(PY) -c 'from testbed.registry import registry_binary; print("registry:", registry_binary())'
 
 # The product on the testbed: install, upgrade across a major chart version with
 # .Release.History, roll back with history (a down-migration; examples/migrating-app), each CLI command printed before it runs.
-# A testbed that stays up for your own commands: python -m runner.testbed up
+# A testbed that stays up for your own commands: python -m testbed up
 demo: $(STAMP) testbed
-	$(PY) -m runner.demo
+	$(PY) -m testbed.demo
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .import_linter_cache dist

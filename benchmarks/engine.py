@@ -85,7 +85,7 @@ def time_process(command: list[str], iterations: int) -> float:
 
 
 def time_helm(chart: Path, iterations: int) -> float:
-    from runner.testbed.helm import helm_binary
+    from testbed.helm import helm_binary
 
     return time_process([str(helm_binary()), "template", "rel", str(chart), "--namespace", "ns"],
                         iterations)

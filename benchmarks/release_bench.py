@@ -14,7 +14,7 @@ from typing import Any
 
 @contextmanager
 def testbed() -> Iterator[Any]:
-    from runner.testbed.cluster import Testbed
+    from testbed.cluster import Testbed
 
     with Testbed.start(log=lambda message: None) as bed:
         yield bed
@@ -41,7 +41,7 @@ def ours(*args: str) -> list[str]:
 
 
 def helm(*args: str) -> list[str]:
-    from runner.testbed.helm import helm_binary
+    from testbed.helm import helm_binary
 
     return [str(helm_binary()), *args]
 

@@ -197,7 +197,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--chart", action="append", default=[], help="only this chart (repeatable)")
     parser.add_argument("--sample", action="store_true", help="only the 12 charts of SAMPLE")
     args = parser.parse_args(argv)
-    from runner.testbed.helm import helm_binary
+    from testbed.helm import helm_binary
 
     helm = str(helm_binary())
     charts = corpus([*args.chart, *(SAMPLE if args.sample else ())])

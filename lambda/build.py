@@ -5,8 +5,8 @@
 
 For each architecture: the locked dependencies with the `aws` extra (requirements/aws.txt,
 hashes checked) as wheels for the Lambda runtime's platform (manylinux up to glibc
-2.34, Amazon Linux 2023's; CPython of --python-version; binary wheels only), then deploy-runner's `runner` package (without the
-testbed and the demo) and handler.py at the top, in dist/lambda/deploy-runner-lambda-
+2.34, Amazon Linux 2023's; CPython of --python-version; binary wheels only), then deploy-runner's `runner` package and
+handler.py at the top, in dist/lambda/deploy-runner-lambda-
 <python>-<arch>.zip. The files are stored in a fixed order with a fixed time, so the same
 inputs give the same zip.
 
@@ -35,7 +35,7 @@ UNZIPPED_LIMIT = 250 * 1000 * 1000  # Lambda's quota: 250 MB, decimal
 # 2_34 run there (google-re2's need 2_28); pip takes the tags it is given, no older ones.
 GLIBC_TAGS = ("manylinux2014", "manylinux_2_28", "manylinux_2_34")
 PLATFORMS = {"x86_64": "x86_64", "arm64": "aarch64"}
-LEFT_OUT = ("testbed", "demo.py", "__pycache__")  # test infrastructure and the demo do not ship
+LEFT_OUT = ("__pycache__",)  # compiled afresh (--compile-with) or not at all
 ZIP_TIME = (1980, 1, 1, 0, 0, 0)
 
 

@@ -10,7 +10,7 @@
   downloads; ``cache_store`` (session): the cache service's store for actions/cache's
   stand-in (tests/workflows: the executor that runs workflows and action.yml).
 - ``eks`` (session): the testbed as an EKS cluster named ``testbed``: moto in server
-  mode (runner.testbed.aws) answers DescribeCluster with the testbed's endpoint and CA
+  mode (testbed.aws) answers DescribeCluster with the testbed's endpoint and CA
   and serves STS; the testbed's token webhook trusts that STS. ``eks.identity(groups=...)``
   makes an IAM user mapped to Kubernetes groups (``eks-admins`` is bound to
   cluster-admin), ``eks.env(keys, tmp_path)`` the environment of a process with those
@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 if TYPE_CHECKING:
-    from runner.testbed.cluster import Testbed
+    from testbed.cluster import Testbed
 
 HELM_TIMEOUT_SECONDS = 300
 
@@ -58,7 +58,7 @@ def cluster() -> Iterator[Cluster]:
     from kubernetes import config
 
     from runner.errors import RunnerError
-    from runner.testbed.cluster import Testbed
+    from testbed.cluster import Testbed
 
     try:
         testbed = Testbed.start(log=lambda message: print(message, flush=True))
@@ -80,7 +80,7 @@ EKS_ADMINS = "eks-admins"  # the Kubernetes group the eks fixture binds to clust
 class Eks:
     """The testbed behind an EKS login (see the module's docstring)."""
 
-    aws: Any  # runner.testbed.aws.AwsServer
+    aws: Any  # testbed.aws.AwsServer
     cluster: Cluster
     name: str = EKS_CLUSTER
     map_roles: list[dict[str, Any]] = field(default_factory=list)
@@ -88,13 +88,13 @@ class Eks:
 
     @property
     def region(self) -> str:
-        from runner.testbed.aws import REGION
+        from testbed.aws import REGION
 
         return REGION
 
     def identity(self, prefix: str = "ci", *, groups: tuple[str, ...] = (EKS_ADMINS,), mapped: bool = True,
                  policy: dict[str, Any] | None = None) -> Any:
-        """A new IAM user (runner.testbed.aws.Keys), mapped (mapUsers) to `groups` as user
+        """A new IAM user (testbed.aws.Keys), mapped (mapUsers) to `groups` as user
         `<prefix>-...`, unless not `mapped`."""
         keys = self.aws.user(f"{prefix}-{uuid.uuid4().hex[:8]}", policy)
         if mapped:
@@ -134,7 +134,7 @@ class Eks:
 
 @pytest.fixture(scope="session")
 def eks(cluster: Cluster) -> Iterator[Eks]:
-    from runner.testbed.aws import AwsServer
+    from testbed.aws import AwsServer
 
     with AwsServer.start() as aws:
         aws.add_eks_cluster(EKS_CLUSTER, cluster.server, cluster.testbed.pki.ca.cert.read_bytes())
@@ -165,7 +165,7 @@ def namespace(cluster: Cluster) -> Iterator[str]:
 @pytest.fixture
 def helm(cluster: Cluster, tmp_path: Path) -> Callable[..., subprocess.CompletedProcess[str]]:
     from runner.errors import RunnerError
-    from runner.testbed.helm import helm_binary
+    from testbed.helm import helm_binary
 
     try:
         binary = helm_binary()

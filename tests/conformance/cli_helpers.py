@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from runner.testbed.helm import helm_binary
+from testbed.helm import helm_binary
 from tests.conformance.harness import run_cli
 
 Result = tuple[str, str, int]  # stdout, stderr, exit code

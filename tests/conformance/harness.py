@@ -286,7 +286,7 @@ def _tree_text(root: Path) -> str:
 
 
 def main(argv: list[str]) -> int:
-    from runner.testbed.helm import helm_binary
+    from testbed.helm import helm_binary
 
     helm = helm_binary()
     names = argv or chart_names()

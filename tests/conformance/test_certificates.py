@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 import yaml
 
-from runner.testbed.helm import helm_binary
+from testbed.helm import helm_binary
 from tests.conformance.harness import run_cli
 
 pytestmark = pytest.mark.filterwarnings("ignore:Attribute.s length:UserWarning")  # ca-long, parsed here

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from runner.testbed.helm import helm_binary
+from testbed.helm import helm_binary
 
 OURS = Path(sys.executable).parent / "deploy-runner"
 TIMEOUT = 120

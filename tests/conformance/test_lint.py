@@ -23,7 +23,7 @@ from typing import Any
 
 import pytest
 
-from runner.testbed.helm import helm_binary
+from testbed.helm import helm_binary
 from tests.conformance.harness import CHARTS_DIR, VALUES_DIR, Run, chart_names
 
 KNOWN_DIFFERENCES_FILE = Path(__file__).parent / "lint_known_differences.txt"

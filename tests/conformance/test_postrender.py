@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from runner.testbed.helm import helm_binary
+from testbed.helm import helm_binary
 from tests.conformance import harness
 
 PLUGIN_YAML = """\

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from runner.testbed.helm import helm_binary
+from testbed.helm import helm_binary
 from tests.conformance.harness import CHARTS_DIR, chart_names, run_cli
 
 FORMATS = ("chart", "values", "readme", "crds", "all")

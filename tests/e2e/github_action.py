@@ -12,7 +12,7 @@ from typing import Any
 
 import yaml
 
-from runner.testbed.github import TOKEN, FakeGitHub
+from testbed.github import TOKEN, FakeGitHub
 from tests.workflows.executor import Runner, run_job
 from tests.workflows.machine import ACTION_NAME, machine_env
 from tests.workflows.stand_ins import stand_ins

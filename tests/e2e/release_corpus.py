@@ -507,7 +507,7 @@ def run_tool(tool: Tool, helm: Tool, testbed: Any, plan: Schedule, second: set[s
 
 def delete_crds(testbed: Any, names: list[str]) -> list[str]:
     """Delete CRDs and wait until they are gone; those still there after the wait."""
-    from runner.testbed.api import ApiClient
+    from testbed.api import ApiClient
 
     api = ApiClient(testbed.server, testbed.pki)
     path = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/"
@@ -523,7 +523,7 @@ def delete_crds(testbed: Any, names: list[str]) -> list[str]:
 
 def run_suite(charts: list[str], log: Callable[[str], None] = print) -> list[ChartResult]:
     """Every chart through every step with both tools, each on a testbed of its own, side by side."""
-    from runner.testbed.helm import helm_binary
+    from testbed.helm import helm_binary
 
     helm_program = helm_binary()
     ours_program = Path(sys.executable).parent / "deploy-runner"
@@ -550,8 +550,8 @@ def run_suite(charts: list[str], log: Callable[[str], None] = print) -> list[Cha
 def on_own_testbed(tool_on: Callable[[Any], Tool], helm_on: Callable[[Any], Tool], plan: Schedule,
                    second: set[str], log: Callable[[str], None]) -> dict[str, Journey]:
     """A testbed started and stopped by this thread: its processes die with the thread that
-    started them (runner.testbed.processes), so the thread lives as long as the work."""
-    from runner.testbed.cluster import Testbed
+    started them (testbed.processes), so the thread lives as long as the work."""
+    from testbed.cluster import Testbed
 
     with Testbed.start(log=log) as testbed:
         return run_tool(tool_on(testbed), helm_on(testbed), testbed, plan, second, log)

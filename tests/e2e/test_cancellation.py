@@ -62,7 +62,7 @@ def _ours(*args: str) -> list[str]:
 
 
 def _theirs(*args: str) -> list[str]:
-    from runner.testbed.helm import helm_binary
+    from testbed.helm import helm_binary
 
     return [str(helm_binary()), *args]
 

@@ -28,7 +28,7 @@ from typing import IO
 import pytest
 
 from runner.chart.loader import load_chart
-from runner.testbed.helm import helm_binary
+from testbed.helm import helm_binary
 
 # The first registry test builds the registry when `make testbed` has not (minutes on 2 cores).
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(1800)]
@@ -166,7 +166,7 @@ def homes(tmp_path: Path) -> Homes:
 
 @pytest.fixture(scope="module")
 def registry() -> Iterator[str]:
-    from runner.testbed.registry import running_registry
+    from testbed.registry import running_registry
 
     with running_registry() as reg:
         yield reg.address
@@ -714,7 +714,7 @@ def tls_repo(repo_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterat
     """The repository over HTTPS on loopback, requiring a client certificate from the test CA."""
     import ssl
 
-    from runner.testbed.pki import create_pki
+    from testbed.pki import create_pki
 
     pki = create_pki(tmp_path_factory.mktemp("pki"))
     context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
@@ -835,7 +835,7 @@ def test_pull_by_absolute_url_gets_helms_bytes(homes: Homes, repo_url: str, tmp_
 
 @pytest.fixture(scope="module")
 def auth_registry() -> Iterator[str]:
-    from runner.testbed.registry import running_registry
+    from testbed.registry import running_registry
 
     with running_registry(users={USER: PASSWORD}) as reg:
         yield reg.address

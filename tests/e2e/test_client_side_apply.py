@@ -80,7 +80,7 @@ def _our_apply(cluster: Any, original: dict[str, Any], modified: dict[str, Any],
 def _kubectl_apply(cluster: Any, obj: dict[str, Any], namespace: str, tmp_path: Path,
                    expect_ok: bool = True) -> dict[str, Any] | None:
     """`kubectl apply --server-side=false`; the patch it sent (read from -v=9), if any."""
-    from runner.testbed.helm import kubectl_binary
+    from testbed.helm import kubectl_binary
 
     manifest = tmp_path / f"{uuid.uuid4().hex}.json"
     manifest.write_text(json.dumps(obj))
@@ -511,7 +511,7 @@ def _version_two(rng: random.Random, v1: dict[str, Any]) -> dict[str, Any]:
 
 def _kubectl_dry_run_patch(cluster: Any, namespace: str, obj: dict[str, Any],
                            tmp_path: Path, dry_run: bool) -> dict[str, Any] | None:
-    from runner.testbed.helm import kubectl_binary
+    from testbed.helm import kubectl_binary
 
     manifest = tmp_path / f"{obj['metadata']['name']}-{dry_run}.json"
     manifest.write_text(json.dumps(obj))

@@ -49,7 +49,7 @@ def ours(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[st
 
 
 def theirs(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    from runner.testbed.helm import helm_binary
+    from testbed.helm import helm_binary
 
     return run(helm_binary(), args, env)
 

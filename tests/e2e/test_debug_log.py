@@ -43,7 +43,7 @@ def _clean(text: str, namespace: str) -> str:
 
 
 def test_each_step_is_logged_as_helm_logs_it(cluster, tmp_path):
-    from runner.testbed.helm import helm_binary
+    from testbed.helm import helm_binary
 
     chart = write_chart(tmp_path, templates=TEMPLATES)
     namespaces = {}

@@ -16,7 +16,7 @@ pytestmark = pytest.mark.e2e
 
 
 def test_the_demo_runs_a_spec_then_upgrades_across_a_major_version_and_rolls_back(cluster, tmp_path):
-    from runner import demo
+    from testbed import demo
 
     out = io.StringIO()
     kubeconfig_before = os.environ.get("KUBECONFIG")

@@ -59,8 +59,8 @@ data:
 def helm_diff(cluster, tmp_path):
     """`helm diff upgrade ...` by Helm 4.1.4 with the helm-diff plugin; (exit code, JSON)."""
     from runner.errors import RunnerError
-    from runner.testbed.helm import helm_binary
-    from runner.testbed.helmdiff import plugin_dir
+    from testbed.helm import helm_binary
+    from testbed.helmdiff import plugin_dir
 
     try:
         plugins, helm = plugin_dir(tmp_path / "plugins", log=print), helm_binary()

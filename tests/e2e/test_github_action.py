@@ -14,8 +14,8 @@ import pytest
 
 from runner.actions import preview
 from runner.kube.namespaces import Namespaces
-from runner.testbed import octokit
-from runner.testbed.github import FakeGitHub
+from testbed import octokit
+from testbed.github import FakeGitHub
 from tests.e2e.github_action import StepResult, run_step
 from tests.e2e.release_helpers import get_object
 

@@ -109,7 +109,7 @@ _VOLATILE = (
 @pytest.fixture(scope="module")
 def helmfile_binary() -> Path:
     from runner.errors import RunnerError
-    from runner.testbed.helmfile import helmfile_binary
+    from testbed.helmfile import helmfile_binary
 
     try:
         return helmfile_binary(log=print)
@@ -122,7 +122,7 @@ def setup(cluster: Any, helmfile_binary: Path, tmp_path: Path) -> Iterator[Setup
     """The project (helmfile.yaml, its values file, the charts copied: helmfile runs `helm
     dependency build` in each local chart, which may write there), a link named `helm` to
     deploy-runner, the real helm; the namespaces helmfile creates are deleted afterwards."""
-    from runner.testbed.helm import helm_binary
+    from testbed.helm import helm_binary
 
     project = tmp_path / "project"
     for name in CHARTS:

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from runner.golang.strconv import unquote
-from runner.testbed.kwok_config import EXIT_CODE_ENV, LOG_ENV, RUNTIME_ANNOTATION
+from testbed.kwok_config import EXIT_CODE_ENV, LOG_ENV, RUNTIME_ANNOTATION
 from tests.e2e.release_helpers import helm_part, ours, record
 from tests.fixtures import write_chart
 

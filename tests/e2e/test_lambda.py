@@ -1,7 +1,7 @@
 """The Lambda function as Lambda runs it: the zip `make lambda-zip` builds, unpacked and run
 by the AWS Lambda Runtime Interface Emulator with awslambdaric on a clean Python of the
 runtime's version (3.12 when the machine has one), only /tmp writable
-(runner.testbed.lambda_runtime); events POSTed to its invoke endpoint in AWS's shapes.
+(testbed.lambda_runtime); events POSTed to its invoke endpoint in AWS's shapes.
 
 AWS is moto in server mode (S3, STS, EKS, ECR, SSM, Secrets Manager, SQS's message
 shape); the cluster is the testbed reached as EKS cluster `testbed` through its token
@@ -61,7 +61,7 @@ spec:
 @pytest.fixture(scope="module")
 def runtime() -> tuple[str, str]:
     """(the Lambda runtime's python with awslambdaric, its version)."""
-    from runner.testbed.lambda_runtime import runtime_environment, runtime_python
+    from testbed.lambda_runtime import runtime_environment, runtime_python
 
     python, version = runtime_python()
     print(f"\nthe Lambda runtime: Python {version} ({python})")
@@ -75,7 +75,7 @@ def task_dir(runtime: tuple[str, str], tmp_path_factory: pytest.TempPathFactory)
     its own)."""
     import platform
 
-    from runner.testbed.build import cache_root
+    from testbed.build import cache_root
 
     python, version = runtime
     out = tmp_path_factory.mktemp("lambda-zip")
@@ -100,7 +100,7 @@ class Function:
         self.started: list[Any] = []
 
     def start(self, timeout: int = 120, **env: str) -> Any:
-        from runner.testbed.lambda_runtime import LambdaFunction
+        from testbed.lambda_runtime import LambdaFunction
 
         variables = {**self.aws.environment(self.keys), "DEPLOY_RUNNER_EKS_CLUSTER": "testbed", **env}
         function = LambdaFunction.start(self.task_dir, self.python, env=variables, timeout=timeout,
@@ -127,7 +127,7 @@ def function(task_dir: Path, runtime: tuple[str, str], eks: Any, tmp_path: Path)
 
 @pytest.fixture
 def bucket(eks: Any) -> str:
-    from runner.testbed.aws import REGION
+    from testbed.aws import REGION
 
     name = f"charts-{uuid.uuid4().hex[:10]}"
     eks.aws.client("s3").create_bucket(Bucket=name, CreateBucketConfiguration={"LocationConstraint": REGION})
@@ -151,7 +151,7 @@ def s3_event(bucket: str, key: str, name: str = "ObjectCreated:Put") -> dict[str
     """An S3 notification as S3 sends it (CONTRACTS.md 3.1): the key form-encoded."""
     from urllib.parse import quote_plus
 
-    from runner.testbed.aws import REGION
+    from testbed.aws import REGION
 
     return {"Records": [{
         "eventVersion": "2.1", "eventSource": "aws:s3", "awsRegion": REGION,
@@ -168,7 +168,7 @@ def s3_event(bucket: str, key: str, name: str = "ObjectCreated:Put") -> dict[str
 def sqs_event(aws: Any, *bodies: str) -> tuple[dict[str, Any], list[str]]:
     """The bodies sent to an SQS queue (moto's) and received as Lambda's event source mapping
     receives them, in the event it delivers; (event, message ids in the bodies' order)."""
-    from runner.testbed.aws import REGION
+    from testbed.aws import REGION
 
     sqs = aws.client("sqs")
     queue = sqs.create_queue(QueueName=f"chart-pushes-{uuid.uuid4().hex[:8]}")["QueueUrl"]
@@ -257,8 +257,8 @@ def test_an_s3_push_deploys_the_release_of_that_chart_once_and_never_back(
 
 def test_an_ecr_push_of_a_chart_deploys_and_an_image_push_is_skipped(
         function: Function, eks: Any, bucket: str, namespace: str, helm: Any, tmp_path: Path) -> None:
-    from runner.testbed.aws import ecr_password
-    from runner.testbed.registry import running_registry
+    from testbed.aws import ecr_password
+    from testbed.registry import running_registry
 
     archive = package(helm, tmp_path, "api", "2.0.0")
     password = ecr_password()
@@ -396,7 +396,7 @@ def test_a_push_posts_check_runs_on_the_commit_the_chart_names_as_a_github_app(
     from cryptography.hazmat.primitives import serialization
     from cryptography.hazmat.primitives.asymmetric import rsa
 
-    from runner.testbed.github import FakeGitHub
+    from testbed.github import FakeGitHub
 
     key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
     private = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
@@ -447,8 +447,7 @@ def test_the_zip_of_each_architecture_holds_the_function_and_stays_under_lambdas
             unzipped = sum(info.file_size for info in archive.infolist())
         assert unzipped < 250 * 1000 * 1000, (arch, unzipped)
         assert "handler.py" in names and "runner/awslambda/__init__.py" in names and "botocore/__init__.py" in names
-        assert not [n for n in names if n.startswith(("runner/testbed/", "awslambdaric/", "bin/"))]
-        assert "runner/demo.py" not in names
+        assert not [n for n in names if n.startswith(("testbed/", "awslambdaric/", "bin/"))]
         native = [n for n in names if n.endswith(".so") and "cpython-312" in n]
         assert native and all(machine in n for n in native), (arch, native[:3])
         assert f"{arch}.zip: " in built.stdout and "MB unzipped" in built.stdout

@@ -15,7 +15,7 @@ from runner.actions.journal import Journal
 from runner.kube.namespaces import Namespaces
 from runner.report.github.client import GitHubReport
 from runner.report.github.deployments import PreviewDeployments
-from runner.testbed.github import TOKEN, FakeGitHub
+from testbed.github import TOKEN, FakeGitHub
 from tests.e2e.release_helpers import config, ours
 from tests.e2e.test_release_wait_and_test import HELD  # a ConfigMap nobody finalizes
 from tests.fixtures import write_chart
@@ -106,7 +106,7 @@ def test_gc_marks_the_deployments_of_a_custom_environment_inactive(
     environment; when the pull request closes without a run (the close event's workflow
     did not run), `preview gc`, which has no spec, marks that environment's deployment
     inactive, from what the namespace recorded."""
-    from runner.testbed import octokit
+    from testbed import octokit
     from tests.e2e.github_action import run_step
 
     root = tmp_path / "workspace"

@@ -257,7 +257,7 @@ def test_install_takes_a_bare_server_side_as_helm(cluster, namespace, helm, tmp_
 def test_the_example_migrates_down_on_a_rollback_across_a_major_version(cluster, namespace, helm, tmp_path):
     """examples/migrating-app (docs/releases.md): up-migration hook on the 1.x -> 2.x upgrade,
     down-migration hook on the rollback to 1.x with --release-history-max; none without."""
-    from runner.demo import EXAMPLE
+    from testbed.demo import EXAMPLE
 
     assert ours(cluster, namespace, "install", "shop", str(EXAMPLE)).code == 0
     assert ours(cluster, namespace, "package", str(EXAMPLE), "--version", "2.0.0", "-d", str(tmp_path)).code == 0

@@ -126,7 +126,7 @@ def test_configmap_driver_records_are_read_by_helm(cluster, namespace, helm, tmp
     import os
     import subprocess
 
-    from runner.testbed.helm import helm_binary
+    from testbed.helm import helm_binary
 
     chart = write_chart(tmp_path)
     monkeypatch.setenv("HELM_DRIVER", "configmap")

@@ -26,7 +26,7 @@ CONFIGMAP = {"cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ 
 
 @pytest.fixture(scope="module")
 def aws() -> Iterator[Any]:
-    from runner.testbed.aws import AwsServer
+    from testbed.aws import AwsServer
 
     with AwsServer.start() as server:
         yield server
@@ -34,7 +34,7 @@ def aws() -> Iterator[Any]:
 
 @pytest.fixture
 def bucket(aws: Any, helm: Any, tmp_path: Path) -> str:
-    from runner.testbed.aws import REGION
+    from testbed.aws import REGION
 
     name = f"charts-{uuid.uuid4().hex[:10]}"
     s3 = aws.client("s3")
@@ -55,7 +55,7 @@ def bucket(aws: Any, helm: Any, tmp_path: Path) -> str:
 
 
 def ours(aws: Any, tmp_path: Path, *args: str, **extra: str) -> subprocess.CompletedProcess[str]:
-    from runner.testbed.aws import Keys
+    from testbed.aws import Keys
 
     env = {k: v for k, v in os.environ.items() if not k.startswith(("AWS_", "HELM_", "DEPLOY_RUNNER_"))}
     env.update(aws.environment(Keys("testing", "testing", "")), HOME=str(tmp_path / "home"), **extra)

@@ -18,7 +18,7 @@ from threading import Thread
 import pytest
 
 from runner.release.redact import MASK
-from runner.testbed.kwok_config import EXIT_CODE_ENV, LOG_ENV
+from testbed.kwok_config import EXIT_CODE_ENV, LOG_ENV
 from tests.e2e.release_helpers import get_object, ours
 
 pytestmark = pytest.mark.e2e

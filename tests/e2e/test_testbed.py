@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from runner.testbed.kwok_config import (
+from testbed.kwok_config import (
     EXIT_CODE_ENV,
     FAIL_LABEL,
     LOG_ENV,
@@ -315,8 +315,8 @@ def test_a_component_that_cannot_start_is_reported_with_its_log(
 ) -> None:
     import tempfile
 
-    from runner.testbed.cluster import Testbed
-    from runner.testbed.errors import TestbedError
+    from testbed.cluster import Testbed
+    from testbed.errors import TestbedError
 
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))  # the kept logs land in tmp_path
     with_bad_flag = Testbed._apiserver_args
@@ -338,7 +338,7 @@ def test_the_components_report_their_release_version(cluster: Cluster) -> None:
     # constraint refuse to install and kubectl cannot parse the server's version.
     from kubernetes import client
 
-    from runner.testbed.build import pinned_versions
+    from testbed.build import pinned_versions
 
     release = pinned_versions()["k8s.io/kubernetes"]
     major, minor = release.removeprefix("v").split(".")[:2]
@@ -356,7 +356,7 @@ def test_the_components_report_their_release_version(cluster: Cluster) -> None:
 def test_up_prints_the_export_line_and_stops_on_sigterm_as_its_input_closes() -> None:
     # As a script uses it: no terminal, stdout read for the export line, then SIGTERM
     # while the script's end closes the pipe to our stdin.
-    proc = subprocess.Popen([sys.executable, "-m", "runner.testbed", "up"], cwd=REPO,
+    proc = subprocess.Popen([sys.executable, "-m", "testbed", "up"], cwd=REPO,
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True)
     assert proc.stdout is not None and proc.stdin is not None
@@ -385,6 +385,6 @@ def test_up_prints_the_export_line_and_stops_on_sigterm_as_its_input_closes() ->
 
 
 def _kubectl() -> Path:
-    from runner.testbed.helm import kubectl_binary
+    from testbed.helm import kubectl_binary
 
     return kubectl_binary()

@@ -1,4 +1,4 @@
-"""The local GitHub server (runner.testbed.github) for the report's tests."""
+"""The local GitHub server (testbed.github) for the report's tests."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from runner.testbed.github import FakeGitHub
+from testbed.github import FakeGitHub
 
 
 @pytest.fixture

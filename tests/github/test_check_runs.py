@@ -12,7 +12,7 @@ from runner.report import limits
 from runner.report.github.checks import CheckRuns, check_name
 from runner.report.github.client import GitHubReport, RetryPolicy
 from runner.report.model import PLANNED, SKIPPED, Source
-from runner.testbed.github import TOKEN, FakeGitHub
+from testbed.github import TOKEN, FakeGitHub
 from tests.github.reports import change, deployed, failed, workspace_with_chart
 
 SHA = "ec26c3e57ca3a959ca5aad62de7213c562f8c821"

@@ -10,8 +10,8 @@ import jsonschema
 import pytest
 import urllib3
 
-from runner.testbed import octokit
-from runner.testbed.github import TOKEN, FakeGitHub
+from testbed import octokit
+from testbed.github import TOKEN, FakeGitHub
 
 REPO = "/repos/Codertocat/Hello-World"
 SHA = "ec26c3e57ca3a959ca5aad62de7213c562f8c821"

@@ -21,8 +21,8 @@ from runner.release.storage import Storage
 from runner.report.github.entry import GitHubRun
 from runner.spec.context import RunContext
 from runner.spec.load import parse_spec
-from runner.testbed import octokit
-from runner.testbed.github import TOKEN, FakeGitHub
+from testbed import octokit
+from testbed.github import TOKEN, FakeGitHub
 from tests.unit.fakes.cluster import FakeCluster
 from tests.unit.fakes.storage import RecordingDriver
 from tests.workflows.executor import env_file as parse_outputs

@@ -15,8 +15,8 @@ from runner.report.github.event import GitHubEvent
 from runner.report.github.session import PreviewTarget, Session
 from runner.report.model import PLANNED, RunReport
 from runner.report.workflow import Workflow
-from runner.testbed import octokit
-from runner.testbed.github import TOKEN, FakeGitHub
+from testbed import octokit
+from testbed.github import TOKEN, FakeGitHub
 from tests.github.reports import change, deployed, failed, workspace_with_chart
 from tests.github.test_check_runs import FAST
 

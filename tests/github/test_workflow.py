@@ -12,7 +12,7 @@ from runner.report import limits, markdown
 from runner.report.github.event import DEPLOY, PULL_REQUEST, TEARDOWN, GitHubEvent
 from runner.report.model import RunReport
 from runner.report.workflow import Workflow, command
-from runner.testbed import octokit
+from testbed import octokit
 from tests.github.reports import change, deployed
 
 

@@ -54,11 +54,11 @@ def test_the_distribution_installs_and_runs(dist: Path, kind: str, tmp_path: Pat
         (chart / name).write_text(text)
     rendered = subprocess.run([program, "template", "demo", str(chart)], capture_output=True,
                               text=True, check=True, timeout=60, cwd=tmp_path)
-    from runner.testbed.helm import helm_binary
+    from testbed.helm import helm_binary
 
     expected = subprocess.run([str(helm_binary()), "template", "demo", str(chart)],
                               capture_output=True, text=True, check=True, timeout=60)
     assert rendered.stdout == expected.stdout
-    testbed = subprocess.run([python, "-c", "import runner.testbed"], capture_output=True,
+    testbed = subprocess.run([python, "-c", "import testbed"], capture_output=True,
                              text=True, timeout=60, cwd=tmp_path)
-    assert testbed.returncode == 1 and "No module named 'runner.testbed'" in testbed.stderr
+    assert testbed.returncode == 1 and "No module named 'testbed'" in testbed.stderr

@@ -279,7 +279,7 @@ SIGNAL_NAMES = {signal.SIGINT: "SIGINT", signal.SIGTERM: "SIGTERM", signal.SIGKI
 
 def helm_runner(kubeconfig: Path, home: Path) -> Any:
     """Helm 4.1.4 against the cluster of `kubeconfig` (as conftest's `helm` fixture)."""
-    from runner.testbed.helm import helm_binary
+    from testbed.helm import helm_binary
 
     binary = helm_binary()
     env = {**cli_env(home), "KUBECONFIG": str(kubeconfig)}

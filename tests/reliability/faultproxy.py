@@ -28,8 +28,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from runner.testbed.cluster import Testbed
-from runner.testbed.pki import write_kubeconfig
+from testbed.cluster import Testbed
+from testbed.pki import write_kubeconfig
 
 UPSTREAM_TIMEOUT_SECONDS = 120.0
 

@@ -46,7 +46,7 @@ FAULTS = Faults(delay=0.10, drop_before=0.05, drop_after=0.05, too_many=0.05, un
 def own_testbed() -> Iterator[Any]:
     """A testbed of this module's own: its API server is restarted, which the session's
     shared one should not see."""
-    from runner.testbed.cluster import Testbed
+    from testbed.cluster import Testbed
     from tests.conftest import Cluster
 
     with Testbed.start(log=lambda message: None) as testbed:

@@ -25,7 +25,7 @@ from pathlib import Path
 
 import pytest
 
-from runner.testbed.helm import helm_binary
+from testbed.helm import helm_binary
 from tests.reliability.campaign import FIGURES, FULL, is_python_crash
 from tests.reliability.hostile_archives import ARCHIVES
 from tests.reliability.hostile_dirs import DIRECTORIES

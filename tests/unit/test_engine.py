@@ -149,7 +149,7 @@ def _write_case_chart(root: Any, template: str) -> Any:
 def test_engine_case_renders_as_helm(case: str, tmp_path: Any) -> None:
     import subprocess
 
-    from runner.testbed.helm import helm_binary
+    from testbed.helm import helm_binary
     from tests.conformance.harness import Run
 
     chart = _write_case_chart(tmp_path, ENGINE_CASES[case])

@@ -21,7 +21,7 @@ def make_runner(tmp_path: Path, action_dir: Path, cache_store: Path) -> Callable
     def make(github: Any, source: Path, event: str, payload: dict[str, Any], *,
              secrets: dict[str, str] | None = None, variables: dict[str, str] | None = None,
              sha: str = "f" * 40, ref: str = "refs/heads/main", **env: str) -> Runner:
-        from runner.testbed.github import TOKEN
+        from testbed.github import TOKEN
 
         return Runner(root=tmp_path / f"job-{next(counter)}", repository=github.repository,
                       event_name=event, payload=payload, api_url=github.url, token=TOKEN,

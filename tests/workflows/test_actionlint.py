@@ -1,5 +1,5 @@
 """examples/workflows checked by actionlint (built from its Go module, pinned in
-testbed/actionlint/go.mod) against this action.yml: each example in a repository layout
+testbed/go/actionlint/go.mod) against this action.yml: each example in a repository layout
 where `uses: deploy-runner/deploy-runner@v1` is `uses: ./`, the action at the root, so
 actionlint checks the inputs given and the outputs read against action.yml's."""
 
@@ -18,7 +18,7 @@ MODULE = "github.com/rhysd/actionlint"
 
 @pytest.fixture(scope="module")
 def actionlint() -> Path:
-    from runner.testbed.build import go_tool
+    from testbed.build import go_tool
 
     return go_tool("actionlint", MODULE, f"{MODULE}/cmd/actionlint", "actionlint")
 

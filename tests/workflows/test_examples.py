@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from runner.testbed import octokit
-from runner.testbed.github import FakeGitHub
+from testbed import octokit
+from testbed.github import FakeGitHub
 from tests.e2e.release_helpers import get_object
 from tests.workflows.executor import Job, run_job
 from tests.workflows.machine import EXAMPLES, ROOT

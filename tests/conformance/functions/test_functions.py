@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from runner.testbed.helm import helm_binary
+from testbed.helm import helm_binary
 from tests.conformance.functions.harness import (
     Case,
     Outcome,

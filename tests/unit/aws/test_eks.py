@@ -124,7 +124,7 @@ class _Reviewer(BaseHTTPRequestHandler):
 
 @pytest.fixture
 def api_server(tmp_path):
-    from runner.testbed.pki import create_pki
+    from testbed.pki import create_pki
 
     pki = create_pki(tmp_path / "pki")
     httpd = ThreadingHTTPServer(("127.0.0.1", 0), _Reviewer)

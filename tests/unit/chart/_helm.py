@@ -6,7 +6,7 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-from runner.testbed.helm import helm_binary
+from testbed.helm import helm_binary
 
 
 @dataclass

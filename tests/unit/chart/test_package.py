@@ -9,7 +9,7 @@ import pytest
 
 from runner.chart.errors import ChartError
 from runner.chart.package import PackageOptions, package_chart
-from runner.testbed.helm import helm_binary
+from testbed.helm import helm_binary
 from tests.unit.chart._helm import write_chart
 
 

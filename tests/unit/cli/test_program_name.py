@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from runner import __version__, cli
-from runner.testbed.helm import HELM_VERSION
+from testbed.helm import HELM_VERSION
 
 ROOT = Path(__file__).resolve().parents[3]
 

@@ -80,7 +80,7 @@ def test_throttling_defaults_and_off():
 
 
 def test_client_keys_are_loaded_without_a_file(tmp_path, monkeypatch):
-    from runner.testbed.pki import create_pki
+    from testbed.pki import create_pki
 
     pki = create_pki(tmp_path / "pki")
     cert, key = pki.admin.cert.read_bytes(), pki.admin.key.read_bytes()
@@ -97,7 +97,7 @@ def test_client_keys_are_loaded_without_a_file(tmp_path, monkeypatch):
 
 
 def test_a_key_that_does_not_match_is_a_clear_error(tmp_path):
-    from runner.testbed.pki import create_pki
+    from testbed.pki import create_pki
 
     pki = create_pki(tmp_path / "pki")
     with pytest.raises(KubeconfigError, match="failed to load the client certificate and key"):

@@ -11,7 +11,7 @@ import pytest
 
 from runner.release import codec
 from runner.release.record import Hook, HookExecution, Info, Release, parse_go_time, storage_key
-from runner.testbed.helm import helm_binary
+from testbed.helm import helm_binary
 from tests.corpus import corpus_chart
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from runner.testbed import build
+from testbed import build
 
 
 def test_every_staging_module_is_pinned_to_the_kubernetes_release() -> None:

@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from runner.testbed.eks_webhook import Identity, Refused, Settings, canonical_arn, presigned_url, user_for
+from testbed.eks_webhook import Identity, Refused, Settings, canonical_arn, presigned_url, user_for
 
 STS = "http://127.0.0.1:5000"
 SIGNED = "20260304T050607Z"

@@ -11,7 +11,7 @@ from cryptography import x509
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
 
-from runner.testbed.pki import create_pki, write_kubeconfig
+from testbed.pki import create_pki, write_kubeconfig
 
 
 def _load(path: Path) -> x509.Certificate:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from runner.testbed import processes
+from testbed import processes
 
 
 def _alive(pid: int) -> bool:
@@ -70,7 +70,7 @@ def test_a_signal_during_a_registry_update_still_tears_down_and_exits() -> None:
     # moment exact: unregister compares it, and the signal lands inside unregister.
     script = textwrap.dedent("""
         import os, signal
-        from runner.testbed import processes
+        from testbed import processes
 
         class SignalsWhenCompared:
             def __call__(self):
@@ -105,8 +105,8 @@ def test_a_signal_while_stop_waits_for_a_component_still_stops_everything(tmp_pa
     script = textwrap.dedent(f"""
         import time
         from pathlib import Path
-        from runner.testbed import processes
-        from runner.testbed.cluster import Testbed
+        from testbed import processes
+        from testbed.cluster import Testbed
 
         processes._STOP_GRACE_SECONDS = 1.0
         workdir = Path({str(workdir)!r})

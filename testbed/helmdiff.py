@@ -1,6 +1,6 @@
 """The helm-diff plugin (databus23/helm-diff), the anchor deploy-runner's diff is compared with.
 
-Built from its Go module at the version pinned in testbed/helm-diff/go.mod and cached
+Built from its Go module at the version pinned in testbed/go/helm-diff/go.mod and cached
 like the other testbed binaries (keyed by that version and the Go toolchain). `plugin_dir`
 lays it out as a Helm plugin (`diff/plugin.yaml`, `diff/bin/diff`) so the Helm 4.1.4
 binary runs it as `helm diff` with HELM_PLUGINS pointing there.
@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from runner.testbed.build import _required_version, go_tool
+from testbed.build import _required_version, go_tool
 
 MODULE = "github.com/databus23/helm-diff/v3"
 

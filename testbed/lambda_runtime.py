@@ -1,6 +1,6 @@
 """A Lambda function run as Lambda runs it, for the tests: the built zip, unpacked into a
 task directory, under the AWS Lambda Runtime Interface Emulator (aws-lambda-rie, built
-from its Go module, testbed/lambda-rie/go.mod, and cached like the other testbed
+from its Go module, testbed/go/lambda-rie/go.mod, and cached like the other testbed
 programs) with awslambdaric (pinned in pyproject.toml's test extra) in a virtual
 environment of a clean Python of the runtime's version.
 
@@ -32,9 +32,9 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from runner.testbed.build import cache_root, go_tool
-from runner.testbed.errors import TestbedError
-from runner.testbed.registry import free_port
+from testbed.build import cache_root, go_tool
+from testbed.errors import TestbedError
+from testbed.registry import free_port
 
 RIE_MODULE = "github.com/aws/aws-lambda-runtime-interface-emulator"
 RIE_PACKAGE = f"{RIE_MODULE}/cmd/aws-lambda-rie"

@@ -1,6 +1,6 @@
 """Volumes on the testbed: a default StorageClass served by a real dynamic provisioner.
 
-The provisioner (testbed/provisioner/main.go, built on
+The provisioner (testbed/go/provisioner/main.go, built on
 sigs.k8s.io/sig-storage-lib-external-provisioner's ProvisionController) runs on the
 host like the other components, with the admin kubeconfig. A claim of the class gets
 a directory under the testbed's work directory and a hostPath PersistentVolume that
@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from runner.testbed.api import ApiClient
-from runner.testbed.errors import TestbedError
+from testbed.api import ApiClient
+from testbed.errors import TestbedError
 
 PROVISIONER_NAME = "testbed.deploy-runner/hostpath"
 STORAGE_CLASS = "standard"  # kind's and minikube's name for their default class

@@ -178,7 +178,11 @@ class AwsServer:
     """moto's server on a free loopback port, in a thread of this process."""
 
     def __init__(self) -> None:
-        from moto.moto_server.werkzeug_app import DomainDispatcherApplication, MotoRequestHandler, create_backend_app
+        from moto.moto_server.werkzeug_app import (
+            DomainDispatcherApplication,
+            MotoRequestHandler,
+            create_backend_app,
+        )
         from werkzeug.serving import make_server
 
         class QuietHandler(MotoRequestHandler):

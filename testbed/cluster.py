@@ -1,8 +1,8 @@
 """A real Kubernetes control plane on loopback: etcd, apiserver, controller
 manager, scheduler, with kwok simulating the nodes and their pods,
-runner.testbed.pod_logs serving the pods' logs as their kubelet, a dynamic
-volume provisioner serving the default StorageClass (runner.testbed.storage), and
-an EKS token authenticator (runner.testbed.eks_webhook) the API server asks about
+testbed.pod_logs serving the pods' logs as their kubelet, a dynamic
+volume provisioner serving the default StorageClass (testbed.storage), and
+an EKS token authenticator (testbed.eks_webhook) the API server asks about
 the bearer tokens it does not know: it refuses them all until `configure_eks` gives it
 the cluster's name, the STS endpoint to trust and the IAM-to-Kubernetes mapping.
 
@@ -25,14 +25,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
 
-from runner.testbed import processes
-from runner.testbed.api import ApiClient, http_ok, wait_until
-from runner.testbed.build import PROVISIONER, Binaries, ensure_binaries
-from runner.testbed.eks_webhook import Settings, write_apiserver_config, write_settings
-from runner.testbed.errors import TestbedError
-from runner.testbed.kwok_config import write_kwok_config
-from runner.testbed.pki import Pki, create_pki, write_kubeconfig
-from runner.testbed.storage import PROVISIONER_NAME, create_default_storage_class
+from testbed import processes
+from testbed.api import ApiClient, http_ok, wait_until
+from testbed.build import PROVISIONER, Binaries, ensure_binaries
+from testbed.eks_webhook import Settings, write_apiserver_config, write_settings
+from testbed.errors import TestbedError
+from testbed.kwok_config import write_kwok_config
+from testbed.pki import Pki, create_pki, write_kubeconfig
+from testbed.storage import PROVISIONER_NAME, create_default_storage_class
 
 LOOPBACK = "127.0.0.1"
 SERVICE_CIDR = "10.96.0.0/16"
@@ -294,12 +294,12 @@ class Testbed:
                                       self.pki.ca.cert)
 
     def _eks_webhook_command(self) -> list[str]:
-        return [sys.executable, "-m", "runner.testbed.eks_webhook", f"--port={self.ports['eks-webhook']}",
+        return [sys.executable, "-m", "testbed.eks_webhook", f"--port={self.ports['eks-webhook']}",
                 f"--pki={self.pki.ca.cert.parent}", f"--settings={self.eks_settings}"]
 
     def _pod_logs_command(self) -> list[str]:
-        """The kubelet log API kwok lacks (runner.testbed.pod_logs), a Python process."""
-        return [sys.executable, "-m", "runner.testbed.pod_logs", f"--port={self.ports['pod-logs']}",
+        """The kubelet log API kwok lacks (testbed.pod_logs), a Python process."""
+        return [sys.executable, "-m", "testbed.pod_logs", f"--port={self.ports['pod-logs']}",
                 f"--server={self.server}", f"--pki={self.pki.ca.cert.parent}"]
 
 

@@ -1,6 +1,6 @@
 """The CNCF distribution registry on loopback: the OCI registry of the chart-source tests.
 
-Built from its Go module at the version pinned in testbed/registry/go.mod and
+Built from its Go module at the version pinned in testbed/go/registry/go.mod and
 cached like the other testbed binaries (keyed by that version and the Go
 toolchain), then started on a free loopback port with in-memory storage.
 """
@@ -19,8 +19,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from runner.testbed.build import go_tool
-from runner.testbed.errors import TestbedError
+from testbed.build import go_tool
+from testbed.errors import TestbedError
 
 MODULE = "github.com/distribution/distribution/v3"
 PACKAGE = f"{MODULE}/cmd/registry"

@@ -1,4 +1,4 @@
-"""`python -m runner.testbed up|demo|build`: run or build the local testbed.
+"""`python -m testbed up|demo|build`: run or build the local testbed.
 
 up     builds the binaries if needed, starts the control plane and keeps it up
        until SIGTERM, SIGINT (Ctrl-C) or SIGHUP, whatever stdin is. Standard
@@ -19,10 +19,10 @@ import threading
 from types import FrameType
 
 from runner.errors import RunnerError
-from runner.testbed.build import PROVISIONER, PROVISIONER_MODULE, ensure_binaries
-from runner.testbed.cluster import NODE_NAMES, Testbed
-from runner.testbed.kwok_config import NODE_ALLOCATABLE, NODE_CAPACITY
-from runner.testbed.storage import PROVISIONER_NAME, STORAGE_CLASS
+from testbed.build import PROVISIONER, PROVISIONER_MODULE, ensure_binaries
+from testbed.cluster import NODE_NAMES, Testbed
+from testbed.kwok_config import NODE_ALLOCATABLE, NODE_CAPACITY
+from testbed.storage import PROVISIONER_NAME, STORAGE_CLASS
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -47,7 +47,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m runner.testbed", description=__doc__,
+    parser = argparse.ArgumentParser(prog="python -m testbed", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     commands = parser.add_subparsers(dest="command", required=True)
     commands.add_parser("up", help="start the testbed, print `export KUBECONFIG=...` and stay up "

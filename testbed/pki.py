@@ -47,7 +47,7 @@ class Pki:
     admin: KeyPair
     service_account_key: Path
     service_account_pub: Path
-    webhook: KeyPair  # the EKS token webhook (runner.testbed.eks_webhook)
+    webhook: KeyPair  # the EKS token webhook (testbed.eks_webhook)
 
 
 def create_pki(directory: Path) -> Pki:

@@ -1,5 +1,5 @@
 """A local GitHub REST server for tests and `make demo`: it answers the operations the
-report uses (runner.testbed.octokit.OPERATIONS) and refuses what GitHub would refuse.
+report uses (testbed.octokit.OPERATIONS) and refuses what GitHub would refuse.
 
 Every request is checked against GitHub's own OpenAPI description (path and query
 parameters, the JSON body's schema, with formats) and against the limits GitHub documents
@@ -40,8 +40,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-from runner.testbed import octokit
-from runner.testbed.github_rules import request_problems
+from testbed import octokit
+from testbed.github_rules import request_problems
 
 TOKEN = "ghs_deployrunnertesttoken0000000000000"
 

@@ -2,7 +2,7 @@
 
 The versions live in the Go modules under testbed/ (one module per upstream
 project, so their dependency versions never have to agree). Binaries are
-cached under ``${XDG_CACHE_HOME:-~/.cache}/deploy-runner/testbed/<key>/``,
+cached under ``${XDG_CACHE_HOME:-~/.cache}/deploy-testbed/<key>/``,
 where the key names every pinned version and the Go toolchain, so a build
 happens once per version change.
 """
@@ -22,10 +22,10 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
-from runner.testbed.errors import TestbedError
-from runner.testbed.helm import cache_root as deploy_runner_cache
+from testbed.errors import TestbedError
+from testbed.helm import cache_root as deploy_runner_cache
 
-GO_MODULES_DIR = Path(__file__).resolve().parents[2] / "testbed"
+GO_MODULES_DIR = Path(__file__).resolve().parent / "go"
 
 # (module dir, pinned module whose version names the build, packages to build)
 _BUILDS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
@@ -44,7 +44,7 @@ _BUILDS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
 
 BINARY_NAMES = ("etcd", "kube-apiserver", "kube-controller-manager", "kube-scheduler", "kwok")
 
-# The dynamic volume provisioner (testbed/provisioner/main.go on the library this module
+# The dynamic volume provisioner (testbed/go/provisioner/main.go on the library this module
 # pins): a program of its own, cached by go_tool apart from the control plane's binaries,
 # so changing it never rebuilds Kubernetes.
 PROVISIONER_MODULE = "sigs.k8s.io/sig-storage-lib-external-provisioner/v13"

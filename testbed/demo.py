@@ -2,7 +2,7 @@
 
 Starts the testbed, then runs deploy-runner commands against it, printing each one
 (`$ deploy-runner install ...`) before its output, so every step can be replayed by
-hand on a cluster (`python -m runner.testbed up` keeps one running):
+hand on a cluster (`python -m testbed up` keeps one running):
 
 - examples/spec: a spec of three releases is planned (nothing written), deployed
   (storefront after the two it needs), run again (nothing changed: no revision), then
@@ -37,7 +37,7 @@ SPEC_NAMESPACE = "store"  # where examples/spec deploys
 
 
 def main() -> int:
-    from runner.testbed.cluster import Testbed
+    from testbed.cluster import Testbed
 
     print("starting the testbed (etcd, kube-apiserver, controller-manager, scheduler, kwok)...",
           flush=True)
@@ -108,8 +108,8 @@ def as_github_step(scratch: Path) -> int:
 
     from runner.cli import main as deploy_runner
     from runner.report.terminal import check_run_markdown, render
-    from runner.testbed import octokit
-    from runner.testbed.github import TOKEN, FakeGitHub
+    from testbed import octokit
+    from testbed.github import TOKEN, FakeGitHub
 
     event = scratch / "event.json"
     event.write_text(json.dumps(octokit.event_payload("push")))

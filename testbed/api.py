@@ -14,8 +14,8 @@ import urllib.request
 from collections.abc import Callable
 from typing import Any
 
-from runner.testbed.errors import TestbedError
-from runner.testbed.pki import Pki
+from testbed.errors import TestbedError
+from testbed.pki import Pki
 
 
 class ApiClient:

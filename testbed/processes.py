@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
 
-from runner.testbed.errors import TestbedError
+from testbed.errors import TestbedError
 
 _STOP_GRACE_SECONDS = 5.0
 _PR_SET_PDEATHSIG = 1

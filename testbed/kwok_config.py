@@ -22,7 +22,7 @@ Tests choose what each container does through its environment:
   backoffLimit; a failing container of a pod that restarts (Always) is in
   CrashLoopBackOff;
 - ``TESTBED_LOG``: the lines of its log (one per line; default ``POD_LOG_LINES``),
-  served by runner.testbed.pod_logs, which stands in for the kubelet's log API.
+  served by testbed.pod_logs, which stands in for the kubelet's log API.
 """
 
 from __future__ import annotations

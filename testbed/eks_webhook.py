@@ -22,7 +22,7 @@ read at every review, written by `write_settings` (Testbed.configure_eks): until
 every token is refused. Decisions are logged to its component log, never a token.
 
 It runs as a testbed component:
-``python -m runner.testbed.eks_webhook --port N --pki DIR --settings FILE``.
+``python -m testbed.eks_webhook --port N --pki DIR --settings FILE``.
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-from runner.testbed.pki import load_pki
+from testbed.pki import load_pki
 
 LOOPBACK = "127.0.0.1"
 PATH = "/authenticate"
@@ -296,7 +296,7 @@ def serve(port: int, pki_dir: Path, settings_path: Path) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m runner.testbed.eks_webhook", description=__doc__,
+    parser = argparse.ArgumentParser(prog="python -m testbed.eks_webhook", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--pki", type=Path, required=True, help="the testbed's certificates")

@@ -1,7 +1,7 @@
 """The kubelet's container-log API for the testbed's pods, which kwok only simulates.
 
 The API server sends a log request (GET pods/<pod>/log) to the pod's node: every
-node names this server's port as its kubelet's (runner.testbed.kwok_config). It
+node names this server's port as its kubelet's (testbed.kwok_config). It
 reads the pod from the API server and answers as a kubelet does:
 
 - the lines are the container's ``TESTBED_LOG`` (one per line), else
@@ -16,7 +16,7 @@ reads the pod from the API server and answers as a kubelet does:
   serves its last run's log.
 
 It runs as a testbed component:
-``python -m runner.testbed.pod_logs --port N --server URL --pki DIR``.
+``python -m testbed.pod_logs --port N --server URL --pki DIR``.
 """
 
 from __future__ import annotations
@@ -31,9 +31,9 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, quote, urlsplit
 
-from runner.testbed.api import ApiClient
-from runner.testbed.kwok_config import LOG_ENV, POD_LOG_LINES, RUNTIME_ANNOTATION
-from runner.testbed.pki import load_pki
+from testbed.api import ApiClient
+from testbed.kwok_config import LOG_ENV, POD_LOG_LINES, RUNTIME_ANNOTATION
+from testbed.pki import load_pki
 
 LOOPBACK = "127.0.0.1"
 FOLLOW_POLL_SECONDS = 0.2
@@ -233,7 +233,7 @@ def serve(port: int, server: str, pki_dir: Path) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m runner.testbed.pod_logs", description=__doc__,
+    parser = argparse.ArgumentParser(prog="python -m testbed.pod_logs", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--server", required=True, help="the API server's URL")

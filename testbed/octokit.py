@@ -5,7 +5,7 @@ Octokit publish, cached and cut down to what deploy-runner uses.
   api.github.com). `operations()` keeps only the operations the report calls: their path,
   parameters, request-body schema and first success response (schema and example), with
   every `$ref` resolved and OpenAPI 3.0's `nullable` turned into JSON Schema, so the fake
-  GitHub server (runner.testbed.github) validates requests with plain `jsonschema`.
+  GitHub server (testbed.github) validates requests with plain `jsonschema`.
 - `@octokit/webhooks-examples` carries real webhook payloads; `event_payload()` gives the
   newest example of an event and action (`closed` + merged is derived from `closed`:
   no example has `merged: true`).
@@ -28,8 +28,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from runner.testbed.errors import TestbedError
-from runner.testbed.helm import cache_root as deploy_runner_cache
+from testbed.errors import TestbedError
+from testbed.helm import cache_root as deploy_runner_cache
 
 OPENAPI_PACKAGE = "@octokit/openapi"
 OPENAPI_VERSION = "23.0.2"

@@ -2,7 +2,7 @@
 test that deploy-runner, linked as `helm`, is a drop-in for it (tests/e2e/test_helmfile.py),
 and the benchmarks that time it.
 
-Built from its Go module at the version pinned in testbed/helmfile/go.mod (which repeats
+Built from its Go module at the version pinned in testbed/go/helmfile/go.mod (which repeats
 helmfile's own replace directives) and cached like the other testbed binaries, keyed by
 that version and the Go toolchain.
 """
@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from runner.testbed.build import go_tool
+from testbed.build import go_tool
 
 MODULE = "github.com/helmfile/helmfile"
 
