@@ -12,7 +12,7 @@ modfile="$(go mod download -json "k8s.io/kubernetes@v${version}" | sed -n 's/.*"
   echo "// Builds kube-apiserver, kube-controller-manager and kube-scheduler at a pinned"
   echo "// Kubernetes version. The replace list is generated from kubernetes' own go.mod"
   echo "// by ../update-k8s.sh: each staging module is pinned to its matching v0.x release."
-  echo "module deploy-runner/testbed/k8s"
+  echo "module deploy-testbed/k8s"
   echo
   echo "go $(sed -n 's/^go //p' "$modfile")"
   echo

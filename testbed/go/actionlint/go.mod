@@ -1,7 +1,7 @@
 // Builds rhysd/actionlint at a pinned version: the tests check examples/workflows and a
 // workflow using every input of action.yml with it (tests/workflows/test_actionlint.py).
 
-module deploy-runner/testbed/actionlint
+module deploy-testbed/actionlint
 
 go 1.26.6
 

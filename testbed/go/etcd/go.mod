@@ -1,6 +1,6 @@
 // Builds the etcd server at a pinned version. Its own module, so that etcd's
 // dependency versions never have to agree with Kubernetes'.
-module deploy-runner/testbed/etcd
+module deploy-testbed/etcd
 
 go 1.26.0
 

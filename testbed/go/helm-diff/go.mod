@@ -3,7 +3,7 @@
 // never have to agree with the other testbed parts. v3.9.14 is the version the Go module
 // proxy serves here; the checksum database has no record of it, so go.sum (checked in) is
 // what pins its content.
-module deploy-runner/testbed/helm-diff
+module deploy-testbed/helm-diff
 
 go 1.26.0
 

@@ -1,6 +1,6 @@
 //go:build tools
 
-// Pins helm-diff (the `helm diff` plugin), built by runner/testbed/helmdiff.py.
+// Pins helm-diff (the `helm diff` plugin), built by testbed/helmdiff.py.
 package tools
 
 import _ "github.com/databus23/helm-diff/v3"

@@ -1,4 +1,4 @@
-module deploy-runner/testbed/helmfile
+module deploy-testbed/helmfile
 
 go 1.26.6
 

@@ -1,6 +1,6 @@
 //go:build tools
 
-// Pins helmfile, built by runner/testbed/helmfile.py.
+// Pins helmfile, built by testbed/helmfile.py.
 package tools
 
 import _ "github.com/helmfile/helmfile"

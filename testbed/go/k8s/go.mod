@@ -1,7 +1,7 @@
 // Builds kube-apiserver, kube-controller-manager and kube-scheduler at a pinned
 // Kubernetes version. The replace list is generated from kubernetes' own go.mod
 // by ../update-k8s.sh: each staging module is pinned to its matching v0.x release.
-module deploy-runner/testbed/k8s
+module deploy-testbed/k8s
 
 go 1.25.0
 

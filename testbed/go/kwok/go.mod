@@ -1,6 +1,6 @@
 // Builds kwok (node and pod simulator) at a pinned version, in its own module
 // so its Kubernetes client libraries never have to agree with the control plane's.
-module deploy-runner/testbed/kwok
+module deploy-testbed/kwok
 
 go 1.26.0
 

@@ -1,7 +1,7 @@
 // Builds the AWS Lambda Runtime Interface Emulator (aws-lambda-rie), which runs the
 // Lambda zip as Lambda's runtime API runs it in the tests. Its own module, so its
 // dependency versions never have to agree with the other testbed parts.
-module deploy-runner/testbed/lambda-rie
+module deploy-testbed/lambda-rie
 
 go 1.26.6
 

@@ -1,7 +1,7 @@
 // Builds the testbed's dynamic volume provisioner (main.go) on
 // sigs.k8s.io/sig-storage-lib-external-provisioner at a pinned version. Its own
 // module, so its client libraries never have to agree with the control plane's.
-module deploy-runner/testbed/provisioner
+module deploy-testbed/provisioner
 
 go 1.26.0
 

@@ -1,6 +1,6 @@
 // Builds the CNCF distribution registry at a pinned version. Its own module,
 // so its dependency versions never have to agree with the other testbed parts.
-module deploy-runner/testbed/registry
+module deploy-testbed/registry
 
 go 1.26.0
 
