@@ -48,9 +48,16 @@ def invocation(env: Mapping[str, str], scratch: Path) -> Invocation:
         _run_flags(result, given, env)
         if given("result_file"):
             result.env["DEPLOY_RUNNER_RESULT"] = given("result_file")
+    elif given("command") == "drift":
+        result = Invocation(["drift", "--report", "github", "--output", "text"])
+        for name in ("spec", "environment", "concurrency"):
+            if given(name):
+                result.argv += [f"--{name}", given(name)]
+        if given("result_file"):
+            result.env["DEPLOY_RUNNER_RESULT"] = given("result_file")
     else:
         raise RunnerError(f"the action's command input is {given('command')!r}: "
-                          "it must be run or preview-gc")
+                          "it must be run, drift or preview-gc")
     _cluster_flags(result, scratch, given)
     return result
 
