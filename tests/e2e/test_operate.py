@@ -177,6 +177,7 @@ def test_drift_issue_lifecycle(cluster: Any, namespace: str, tmp_path: Path, ste
         again = step(github, cluster, root, "schedule", nightly, command="drift")
         assert again.code == 2
         assert len(github.issues) == 1  # one issue, its body updated
+        assert [c.body.keys() for c in github.calls("issues/update")] == [{"body"}]
 
         fixed = step(github, cluster, root, "push", octokit.event_payload("push"))
         assert fixed.code == 0, fixed.log
@@ -184,7 +185,9 @@ def test_drift_issue_lifecycle(cluster: Any, namespace: str, tmp_path: Path, ste
                           )["data"]["colour"] == "blue"
         gone = step(github, cluster, root, "schedule", nightly, command="drift")
         assert gone.code == 0, gone.log
-        assert issue["state"] == "closed" and len(github.issues) == 1
+        assert issue["state"] == "closed" and len(github.issues) == 1, gone.log
+        assert github.calls("issues/update")[-1].body == {"state": "closed",
+                                                          "state_reason": "completed"}
         assert any(c["issue"] == issue["number"] and "No drift any more" in c["body"]
                    for c in github.comments.values())
         assert github.rejections == []

@@ -168,7 +168,7 @@ def _issue(github: GitHubReport, found: Any, body: str, check_url: str, run_url:
     marker = issue_marker(found.environment)
     issues = github.call("list the drift issues", lambda: [
         i for i in github.repo.get_issues(state="open", labels=[LABEL])
-        if i.pull_request is None and marker in (i.body or "")])
+        if marker in (i.body or "")])
     if issues is None:  # GitHub could not be asked: never open a second one
         return
     links = " · ".join(f"[{what}]({url})" for what, url in (("check run", check_url),
