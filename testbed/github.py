@@ -97,6 +97,9 @@ class FakeGitHub:
         self.deployment_statuses: dict[int, list[dict[str, Any]]] = {}
         self.comments: dict[int, dict[str, Any]] = {}
         self.pulls: dict[int, dict[str, Any]] = {}
+        self.permissions: dict[str, str] = {}  # login -> admin | write | read (else none)
+        self.teams: dict[str, set[str]] = {}  # "org/team-slug" -> its members' logins
+        self.issues: dict[int, dict[str, Any]] = {}  # number -> title, body, state, labels
         self._faults: list[_Fault] = []
         self._ids = iter(range(1001, 10**9))
         self._lock = threading.Lock()
@@ -135,6 +138,25 @@ class FakeGitHub:
                  merged: bool = False, updated_at: str = "2026-01-01T00:00:00Z") -> None:
         self.pulls[number] = {"number": number, "state": state, "merged": merged,
                               "head_sha": head_sha, "updated_at": updated_at}
+
+    def requested_action(self, check_run_id: int, identifier: str, sender: str
+                         ) -> dict[str, Any]:
+        """The `check_run` event GitHub sends when `sender` clicks the button `identifier`
+        of a check run: GitHub's webhook example with this server's check run in it."""
+        payload = octokit.event_payload("check_run", "requested_action")
+        run = self._check_run_view(self.check_runs[check_run_id])
+        payload["check_run"].update({key: run[key] for key in (
+            "id", "name", "head_sha", "external_id", "status", "conclusion", "html_url",
+            "details_url", "started_at", "completed_at", "url")})
+        payload["requested_action"] = {"identifier": identifier}
+        payload["sender"]["login"] = sender
+        owner, name = self.repository.split("/")
+        payload["repository"].update(full_name=self.repository, name=name)
+        payload["repository"]["owner"]["login"] = owner
+        return payload
+
+    def issues_labelled(self, label: str) -> list[dict[str, Any]]:
+        return [i for i in self.issues.values() if label in i["labels"]]
 
     @property
     def rejections(self) -> list[Recorded]:
@@ -188,8 +210,7 @@ class FakeGitHub:
                 return fault.status, fault.headers, fault.body
         if r.method != "GET" and token in self.read_only:
             return 403, {}, {"message": "Resource not accessible by integration"}
-        owner, repo = params["owner"], params["repo"]
-        if f"{owner}/{repo}" != self.repository:
+        if "owner" in params and f"{params['owner']}/{params['repo']}" != self.repository:
             return 404, {}, {"message": "Not Found"}
         status = self._ops[r.operation]["status"]
         answer = getattr(self, "_op_" + re.sub(r"[/-]", "_", r.operation))(params, r)
@@ -403,6 +424,61 @@ class FakeGitHub:
         view.update(number=pull["number"], state=pull["state"], merged=pull["merged"],
                     updated_at=pull["updated_at"], url=f"{self._base()}/pulls/{pull['number']}")
         view["head"]["sha"] = pull["head_sha"]
+        return view
+
+    def _op_repos_get_collaborator_permission_level(self, params: dict[str, str],
+                                                    r: Recorded) -> Any:
+        view = self._example("repos/get-collaborator-permission-level")
+        permission = self.permissions.get(params["username"], "none")
+        view.update(permission=permission, role_name=permission)
+        view["user"]["login"] = params["username"]
+        return view
+
+    def _op_teams_get_membership_for_user_in_org(self, params: dict[str, str],
+                                                 r: Recorded) -> Any:
+        members = self.teams.get(f"{params['org']}/{params['team_slug']}", set())
+        if params["username"] not in members:
+            return 404, {}, {"message": "Not Found"}
+        view = self._example("teams/get-membership-for-user-in-org")
+        view.update(state="active", role="member")
+        return view
+
+    def _op_issues_create(self, params: dict[str, str], r: Recorded) -> Any:
+        number = max(self.issues, default=0) + 1
+        labels = [label if isinstance(label, str) else label["name"]
+                  for label in r.body.get("labels", [])]
+        self.issues[number] = {"number": number, "title": str(r.body["title"]),
+                               "body": r.body.get("body") or "", "state": "open",
+                               "state_reason": None, "labels": labels}
+        return self._issue_view(self.issues[number])
+
+    def _op_issues_update(self, params: dict[str, str], r: Recorded) -> Any:
+        issue = self.issues.get(int(params["issue_number"]))
+        if issue is None:
+            return 404, {}, {"message": "Not Found"}
+        for key in ("title", "body", "state", "state_reason"):
+            if key in r.body:
+                issue[key] = r.body[key]
+        return self._issue_view(issue)
+
+    def _op_issues_list_for_repo(self, params: dict[str, str], r: Recorded) -> Any:
+        state = r.query.get("state", "open")
+        wanted = [label for label in r.query.get("labels", "").split(",") if label]
+        chosen = [i for i in self.issues.values() if state in ("all", i["state"])
+                  and all(label in i["labels"] for label in wanted)]
+        return self._page([self._issue_view(i) for i in reversed(chosen)], r)
+
+    def _issue_view(self, issue: dict[str, Any]) -> dict[str, Any]:
+        view = self._example("issues/create")
+        url = f"{self._base()}/issues/{issue['number']}"
+        view.update(id=100000 + issue["number"], number=issue["number"], title=issue["title"],
+                    body=issue["body"], state=issue["state"], state_reason=issue["state_reason"],
+                    url=url, comments_url=f"{url}/comments",
+                    html_url=f"https://github.com/{self.repository}/issues/{issue['number']}",
+                    labels=[{"id": index + 1, "name": name, "color": "ededed", "default": False,
+                             "description": None, "node_id": f"L{index}", "url": f"{url}/labels"}
+                            for index, name in enumerate(issue["labels"])])
+        view.pop("pull_request", None)
         return view
 
     def _page(self, items: list[Any], r: Recorded) -> Any:

@@ -85,8 +85,9 @@ def _shortened(message: str) -> str:
 def _documented_limits(operation: str, body: dict[str, Any]) -> list[str]:
     if operation in ("checks/create", "checks/update"):
         return _check_run_limits(operation, body)
-    comment = operation in ("issues/create-comment", "issues/update-comment")
-    if comment and len(body["body"]) > COMMENT_BODY_CHARS:
+    comment = operation in ("issues/create-comment", "issues/update-comment", "issues/create",
+                            "issues/update")
+    if comment and len(body.get("body") or "") > COMMENT_BODY_CHARS:
         return ["body: Body is too long (maximum is 65536 characters)"]
     status = operation == "repos/create-deployment-status"
     if status and len(body.get("description", "")) > STATUS_DESCRIPTION_CHARS:

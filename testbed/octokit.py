@@ -53,6 +53,13 @@ OPERATIONS = (
     "issues/update-comment",
     "issues/list-comments",
     "pulls/get",
+    # a click on a check run's button: who may deploy (runner.report.github.clicks)
+    "repos/get-collaborator-permission-level",
+    "teams/get-membership-for-user-in-org",
+    # the drift issue (runner.report.github.drift)
+    "issues/create",
+    "issues/update",
+    "issues/list-for-repo",
     # a GitHub App's installation token (the Lambda's report): its JWT exchanged for it
     "apps/get-repo-installation",
     "apps/create-installation-access-token",
@@ -67,6 +74,7 @@ EVENTS = (
     ("pull_request", "closed"),
     ("workflow_dispatch", None),
     ("repository_dispatch", None),
+    ("check_run", "requested_action"),
 )
 
 
@@ -86,7 +94,8 @@ def event_payload(event: str, action: str | None = None, *, merged: bool = False
                   ) -> dict[str, Any]:
     """The newest example payload of `event` (and `action`); `merged` derives a merged
     `closed` pull request from the `closed` example, as GitHub sends it."""
-    target = cache_dir() / f"webhooks-examples-{EXAMPLES_VERSION}-events.json"
+    key = hashlib.sha256(repr(EVENTS).encode()).hexdigest()[:12]
+    target = cache_dir() / f"webhooks-examples-{EXAMPLES_VERSION}-events-{key}.json"
     examples = _cached_extract(target, lambda: _extract_events(_package_json(
         EXAMPLES_PACKAGE, EXAMPLES_VERSION, EXAMPLES_FILE)))
     payload = copy.deepcopy(examples[f"{event}.{action or ''}"])

@@ -392,6 +392,7 @@ class _ReleaseRun:
         outcome.previous_revision = plan.current.version if plan.current else None
         outcome.revision = plan.revision or None
         outcome.chart_version = plan.chart_version
+        outcome.revision_differs = plan.current is not None and (plan.chart_changed or plan.values_changed)
 
     def _deploy(self, plan: ReleasePlan, request: DeployRequest, given: ChartInput) -> None:
         outcome = self.outcome

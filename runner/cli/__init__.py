@@ -56,6 +56,7 @@ COMMANDS = (
     ("diff", (), "show what an upgrade would change", "diff"),
     ("schema", (), "print the JSON Schema of a spec (deploy-runner.yaml)", "schema"),
     ("preview", (), "manage pull-request previews", "preview"),
+    ("drift", (), "report what in the cluster is not what the spec deploys", "drift"),
     ("action", (), "run as a GitHub Action step (inputs from INPUT_* variables)", "action"),
 )
 

@@ -45,18 +45,30 @@ def invocation(env: Mapping[str, str], scratch: Path) -> Invocation:
         result = Invocation(["preview", "gc"] + (["--ttl", given("ttl")] if given("ttl") else []))
     elif given("command") in ("", "run"):
         result = Invocation(["run", "--report", "github", "--output", "text"])
-        _run_flags(result, given)
+        _run_flags(result, given, env)
+        if given("result_file"):
+            result.env["DEPLOY_RUNNER_RESULT"] = given("result_file")
+    elif given("command") == "drift":
+        result = Invocation(["drift", "--report", "github", "--output", "text"])
+        for name in ("spec", "environment", "concurrency"):
+            if given(name):
+                result.argv += [f"--{name}", given(name)]
         if given("result_file"):
             result.env["DEPLOY_RUNNER_RESULT"] = given("result_file")
     else:
         raise RunnerError(f"the action's command input is {given('command')!r}: "
-                          "it must be run or preview-gc")
+                          "it must be run, drift or preview-gc")
     _cluster_flags(result, scratch, given)
     return result
 
 
-def _run_flags(result: Invocation, given: Callable[[str], str]) -> None:
+def _run_flags(result: Invocation, given: Callable[[str], str], env: Mapping[str, str]) -> None:
     argv = result.argv
+    if not given("environment") and env.get("GITHUB_EVENT_NAME") == "check_run":
+        # a click acts on the environment its check run was deployed with
+        environment = _clicked_environment(env.get("GITHUB_EVENT_PATH", ""))
+        if environment:
+            argv += ["--environment", environment]
     for name, flag in (("spec", "--spec"), ("environment", "--environment"),
                        ("concurrency", "--concurrency"), ("wait_for_lock", "--wait-for-lock")):
         if given(name):
@@ -69,6 +81,19 @@ def _run_flags(result: Invocation, given: Callable[[str], str]) -> None:
             argv.append(f"--{name.replace('_', '-')}")
     if given("comment").lower() in TRUE:
         argv.append("--comment")
+
+
+def _clicked_environment(path: str) -> str:
+    import json
+
+    from runner.report.github.clicks import environment_of
+
+    try:
+        with open(path, encoding="utf-8") as handle:
+            payload = json.load(handle)
+    except (OSError, ValueError):
+        return ""  # `run` reads the payload again and says what is wrong with it
+    return environment_of(payload) if isinstance(payload, dict) else ""
 
 
 def _cluster_flags(result: Invocation, scratch: Path, given: Callable[[str], str]) -> None:

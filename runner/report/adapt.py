@@ -68,6 +68,7 @@ def _release(data: dict[str, Any], spec_dir: Path, preview_url: str) -> ReleaseR
         chart=f"{data['chart']}{' ' + version if version else ''}",
         chart_dir=_chart_dir(data["chart"], spec_dir),
         revision=data.get("revision") if outcome != SKIPPED else None,
+        previous_revision=data.get("previous_revision") if outcome != SKIPPED else None,
         status=helm_status, apply_method=_METHODS.get(data.get("apply_method") or "", ""),
         started=_time(data.get("started_at")), finished=_time(data.get("finished_at")),
         duration=(data.get("timings") or {}).get("total_seconds"),

@@ -89,6 +89,7 @@ class ReleaseReport:
     chart: str = ""  # name-version
     chart_dir: Path | None = None  # the chart on disk; None for a repository/registry chart
     revision: int | None = None
+    previous_revision: int | None = None  # the revision live before the run (a rollback's target)
     status: str = ""  # Helm's release status after the run (deployed, failed, ...)
     apply_method: str = ""  # "server-side" | "client-side"
     started: datetime | None = None

@@ -315,6 +315,22 @@ class Environment(_Model):
     missing_file_handler_config: Any = _ignored()
 
 
+class GitHub(_Model):
+    """What the GitHub Action allows (docs/github.md)."""
+
+    deploy_teams: list[str] = Field(default_factory=list, description=(
+        "teams (ORG/TEAM-SLUG) whose members may click a release check run's rollback and "
+        "redeploy buttons, besides those with write permission on the repository"))
+
+    @model_validator(mode="after")
+    def _org_and_slug(self) -> GitHub:
+        for team in self.deploy_teams:
+            org, slash, slug = team.partition("/")
+            if not (org and slash and slug) or "/" in slug:
+                raise ValueError(f"deployTeams: {team!r} is not ORG/TEAM-SLUG")
+        return self
+
+
 class Spec(_Model):
     """A deploy-runner spec (deploy-runner.yaml); a plain helmfile.yaml is one too."""
 
@@ -327,6 +343,7 @@ class Spec(_Model):
     releases: list[Release] = Field(default_factory=list)
     common_labels: dict[str, str] = Field(default_factory=dict,
                                           description="labels added to every release")
+    github: GitHub = Field(default_factory=GitHub, description="the GitHub Action's settings")
     # helmfile's, ignored
     lock_file_path: Any = _ignored()
     helm_binary: Any = _ignored()

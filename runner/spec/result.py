@@ -74,6 +74,8 @@ class ReleaseOutcome:
     notes: list[str] = field(default_factory=list)  # what the deploy told (recoveries, methods)
     messages: list[str] = field(default_factory=list)  # warnings while rendering and deploying
     spec_line: int = 0  # where the spec writes the release
+    # the plan's chart or values are not those of the deployed revision (drift reads it)
+    revision_differs: bool = False
 
     @property
     def key(self) -> str:

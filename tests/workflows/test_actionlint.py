@@ -38,7 +38,8 @@ def lint(actionlint: Path, repository: Path, workflows: dict[str, str]) -> subpr
 
 def test_the_examples_pass_actionlint(actionlint: Path, tmp_path: Path) -> None:
     examples = {p.name: p.read_text() for p in sorted(EXAMPLES.glob("*.yml"))}
-    assert set(examples) == {"deploy.yml", "plan.yml", "previews.yml", "dispatch.yml", "eks.yml"}
+    assert set(examples) == {"deploy.yml", "plan.yml", "previews.yml", "dispatch.yml", "eks.yml",
+                             "rollback.yml", "drift.yml"}
     done = lint(actionlint, tmp_path, examples)
     assert done.returncode == 0, done.stdout + done.stderr
 

@@ -16,6 +16,7 @@ from typing import Any
 
 from runner.report import limits, markdown
 from runner.report.github.annotations import annotations
+from runner.report.github.buttons import completion_fields
 from runner.report.github.client import GitHubReport
 from runner.report.model import FAILED, PLANNED, SKIPPED, ReleaseReport
 
@@ -67,7 +68,9 @@ class CheckRuns:
         self.finished.add(release.name)
         output = self._output(release)
         batches = _batches(annotations(release, self.workspace))
-        completion = {"conclusion": conclusion(release), "completed_at": _now()}
+        # the buttons (rollback, redeploy) show once the run is completed: they come with it
+        completion = {"conclusion": conclusion(release), "completed_at": _now(),
+                      **completion_fields(release, self.environment, self.external_id)}
         run = self.runs.get(release.name)
         if run is None:
             first, batches = batches[0], batches[1:]
@@ -75,7 +78,7 @@ class CheckRuns:
             run = self.report.call(
                 f"create the check run of {release.name}",
                 lambda: self.report.repo.create_check_run(
-                    **self._identity(release.name), **state, output=_with(output, first)))
+                    **{**self._identity(release.name), **state}, output=_with(output, first)))
             if run is None:
                 return
             self.runs[release.name] = run

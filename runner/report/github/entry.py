@@ -7,6 +7,7 @@ event decides what runs, the session reports it.
 | pull_request, other activity (labeled, edited, ...) | every release is planned, those with a preview in it |
 | pull_request closed | the previews are torn down |
 | pull_request_target | as pull_request (a warning when the workspace is not the pull request's head) |
+| check_run requested_action | a click on a release check run's button (runner.report.github.clicks) |
 | anything else | the selected releases deploy (or plan, with --plan) |
 
 The JSON result is written outside the checkout, to a new file in the runner's temporary
@@ -30,6 +31,7 @@ from runner.actions.journal import Journal
 from runner.actions.run import RunOptions, run_spec
 from runner.kube.namespaces import Namespaces
 from runner.report.adapt import run_report
+from runner.report.github.clicks import ClickHandler, is_click
 from runner.report.github.deployments import preview_environment
 from runner.report.github.event import PULL_REQUEST, TEARDOWN, GitHubEvent
 from runner.report.github.session import PreviewTarget, Session
@@ -75,6 +77,10 @@ class GitHubRun:
 
     def _report(self) -> int:
         event = GitHubEvent.from_environment()
+        if is_click(event):  # a button of a release's check run: runner.report.github.clicks
+            return ClickHandler(event, Workflow.from_environment(redactor=self.options.redactor),
+                                self.spec, self.context, self.base, self.options,
+                                self.on_message, self.environment).handle()
         session = Session(event, Workflow.from_environment(redactor=self.options.redactor),
                           environment=self.environment, comment=self.comment,
                           detailed_exitcode=self.detailed_exitcode)

@@ -4,7 +4,8 @@ the event's payload file.
 
 The commit a report goes on: for pull_request events the pull request's head
 (`pull_request.head.sha`), never GITHUB_SHA, which is the test merge commit of
-refs/pull/N/merge; for every other event GITHUB_SHA.
+refs/pull/N/merge; for check_run events the check run's (`check_run.head_sha`; GITHUB_SHA
+is the default branch's head there); for every other event GITHUB_SHA.
 """
 
 from __future__ import annotations
@@ -47,6 +48,8 @@ class GitHubEvent:
         sha = env.get("GITHUB_SHA", "")
         if name in PULL_REQUEST_EVENTS:
             sha = ((payload.get("pull_request") or {}).get("head") or {}).get("sha") or sha
+        elif name == "check_run":  # a click: its answers go on the clicked check run's commit
+            sha = (payload.get("check_run") or {}).get("head_sha") or sha
         return cls(name=name, payload=payload, repository=env.get("GITHUB_REPOSITORY", ""),
                    sha=sha, ref=env.get("GITHUB_REF", ""),
                    workspace=Path(env.get("GITHUB_WORKSPACE") or os.getcwd()),

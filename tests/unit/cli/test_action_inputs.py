@@ -51,8 +51,30 @@ def test_the_preview_gc_command(tmp_path: Path) -> None:
     call = invocation({"INPUT_COMMAND": "preview-gc", "INPUT_TTL": "72h",
                        "INPUT_KUBECONFIG": "k"}, tmp_path)
     assert call.argv == ["preview", "gc", "--ttl", "72h", "--kubeconfig", "k"]
-    with pytest.raises(RunnerError, match="must be run or preview-gc"):
+    with pytest.raises(RunnerError, match="must be run, drift or preview-gc"):
         invocation({"INPUT_COMMAND": "deploy"}, tmp_path)
+
+
+def test_the_drift_command(tmp_path: Path) -> None:
+    call = invocation({"INPUT_COMMAND": "drift", "INPUT_ENVIRONMENT": "production",
+                       "INPUT_SPEC": "ops/deploy-runner.yaml", "INPUT_KUBECONFIG": "k"}, tmp_path)
+    assert call.argv == ["drift", "--report", "github", "--output", "text", "--spec",
+                         "ops/deploy-runner.yaml", "--environment", "production",
+                         "--kubeconfig", "k"]
+
+
+def test_a_click_runs_the_environment_of_its_check_run(tmp_path: Path) -> None:
+    import json
+
+    event = tmp_path / "event.json"
+    event.write_text(json.dumps({"action": "requested_action", "check_run": {
+        "external_id": "deploy-runner/1?release=web&namespace=prod&environment=staging"}}))
+    env = {"GITHUB_EVENT_NAME": "check_run", "GITHUB_EVENT_PATH": str(event)}
+    call = invocation(env, tmp_path)
+    assert call.argv[call.argv.index("--environment") + 1] == "staging"
+    named = invocation({**env, "INPUT_ENVIRONMENT": "production"}, tmp_path)
+    assert named.argv.count("--environment") == 1
+    assert named.argv[named.argv.index("--environment") + 1] == "production"
 
 
 def test_every_input_of_action_yml_is_used(tmp_path: Path) -> None:
