@@ -12,8 +12,20 @@ from pathlib import Path
 from typing import Any
 
 
+class Cluster:
+    """An existing cluster, named by its kubeconfig: what the benchmarks need of a testbed."""
+
+    def __init__(self, kubeconfig: str) -> None:
+        self.kubeconfig = Path(kubeconfig)
+
+
 @contextmanager
-def testbed() -> Iterator[Any]:
+def testbed(kubeconfig: str = "") -> Iterator[Any]:
+    """The cluster of `kubeconfig` when given (a testbed already up: `python -m runner.testbed
+    up`), else a testbed started for the benchmark."""
+    if kubeconfig:
+        yield Cluster(kubeconfig)
+        return
     from runner.testbed.cluster import Testbed
 
     with Testbed.start(log=lambda message: None) as bed:
