@@ -17,7 +17,15 @@ import tempfile
 import uuid
 from pathlib import Path
 
-from benchmarks.release_bench import create_namespace, env_for, helm, ours, testbed, timed, write_chart
+from benchmarks.release_bench import (
+    create_namespace,
+    env_for,
+    helm,
+    ours,
+    testbed,
+    timed,
+    write_chart,
+)
 
 NAMESPACE = f"reads-{uuid.uuid4().hex[:6]}"  # apart from any earlier run on the same cluster
 RELEASE = "reader"
