@@ -4,7 +4,11 @@ uninstall would change, found without writing anything.
 The new revision is prepared as upgrade (or install) prepares it, by the same stage
 (runner.actions.prepare: the values rules --reuse-values and Helm's reuse when no
 values are given, the apply method, the render) from the records an `upgrade
---install` would find, its documents keeping their template positions. Then:
+--install` would find, its documents keeping their template positions (an
+upgrade is first prepared without them, which costs a third: when its chart and
+values are those of the deployed revision and its diff is empty, that plan
+stands, as nothing in it points at a line; otherwise it is prepared again with
+them, and what the first render told is not told). Then:
 
 - the live view (default): every object dry-run applied on the server and
   compared with its live copy (runner.kube.preview); what the last release had
@@ -89,28 +93,50 @@ def plan_release(cfg: ActionConfig, journal: Journal, request: DeployRequest, gi
     last, current = _records(cfg, name)
     if not installed:
         return _uninstall_plan(cfg, journal, name, last, current, options)
+    chart = engine.load_chart(given.path)
+    if current is not None:
+        # An upgrade may well change nothing: then no diff points at a template line, and the
+        # render needs no positions (it costs ~3 times a plain one, its code compiled afresh).
+        # What this render tells is told only if its plan stands.
+        quiet = Journal(redactor=journal.redactor)
+        plan = _plan(cfg, quiet, request, given, chart, last, current, options, track_positions=False)
+        if plan.unchanged:
+            for message in quiet.messages:
+                journal.tell(message.kind, message.text, message.data)
+            return plan
+    return _plan(cfg, journal, request, given, chart, last, current, options, track_positions=True)
+
+
+def _plan(cfg: ActionConfig, journal: Journal, request: DeployRequest, given: ChartInput, chart: Any,
+          last: Release | None, current: Release | None, options: DiffOptions, *,
+          track_positions: bool) -> ReleasePlan:
+    """The plan with the revision prepared and rendered (its documents keeping their template
+    positions when `track_positions`). Without them, a plan whose chart or values changed
+    stops before its diff: it will be planned again with them."""
+    name = request.name
     namespace = current.namespace if current is not None else cfg.namespace
     plan = ReleasePlan(name, namespace, UPGRADE if current is not None else INSTALL, ReleaseDiff(), last, current)
     if last is not None and last.info.status in PENDING_STATUSES:
         plan.notes.append(f"revision {last.version} is {last.info.status}: another operation may "
                           "be running")
-    chart = engine.load_chart(given.path)
     plan.chart_version = chart.metadata.version
     method = last.apply_method if last is not None and current is not None else SERVER_SIDE_APPLY
     server_side = resolve_server_side(request.server_side, method)
     prepared = prepare(cfg, journal, request, given, chart, name=name, server_side=server_side,
-                       last=last, current=current, track_positions=True)
+                       last=last, current=current, track_positions=track_positions)
     rendered = prepared.rendered
     plan.apply_method = prepared.release.apply_method
     plan.revision = last.version + 1 if last is not None else 1
+    plan.chart_changed = current is None or _chart_json(current.chart) != _chart_json(rendered.chart_json)
+    plan.values_changed = current is None or _normal(current.config) != _normal(prepared.release.config)
+    if not track_positions and (plan.chart_changed or plan.values_changed):
+        return plan
     hooks = [] if request.no_hooks else [h for h in rendered.hook_documents
                                          if options.include_tests or "test" not in h.events]
     new = rendered_documents(rendered.documents, hooks, namespace)
     old = _stored(current, options, request.no_hooks)
     _learn_identifiers(journal, plan, old, new)
     plan.documents = new
-    plan.chart_changed = current is None or _chart_json(current.chart) != _chart_json(rendered.chart_json)
-    plan.values_changed = current is None or _normal(current.config) != _normal(prepared.release.config)
     plan.diff = _diff(cfg, request, plan, old, new, rendered.manifest, server_side, options)
     return plan
 

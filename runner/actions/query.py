@@ -34,10 +34,10 @@ def get_release(cfg: ActionConfig, name: str, revision: int = 0) -> Release:
 
 def history(cfg: ActionConfig, name: str, max_rows: int = 256) -> list[HistoryRow]:
     """Oldest first, the newest `max_rows` (helm history --max); unreadable records left out."""
-    if not cfg.storage.heads(name):
+    records = cfg.storage.whole_history(name)
+    if records is None:
         raise RunnerError("release: not found")
-    records = cfg.storage.history(name, max_rows)
-    return [_row(r) for r in reversed(records)]
+    return [_row(r) for r in reversed(records[:max_rows])]
 
 
 def _row(record: Release) -> HistoryRow:

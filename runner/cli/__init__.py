@@ -16,7 +16,7 @@ or `helm` for a link or copy so named, which then also answers `version` as the 
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from runner.cli.cobra import Command, UnknownCommand, check_args, find
 from runner.cli.errors import run_reporting_errors
@@ -145,20 +145,39 @@ def main(argv: Sequence[str] | None = None, *, program: str | None = None) -> in
 
 
 def _exit_now(code: int) -> None:
-    """Flush and leave at once when nothing waits for exit (no atexit hook, no other
-    thread): tearing down every module and object costs more than a small render."""
+    """Flush and leave at once when nothing waits for exit (no other thread, no atexit hook
+    but the known ones, run here): tearing down every module and object costs more than a
+    small render, or a read command's whole work."""
     import _thread
     import atexit
     import os
 
-    if atexit._ncallbacks() or _thread._count():  # noqa: SLF001 - threads other than this one
+    known = _known_exit_hooks()
+    if atexit._ncallbacks() > len(known) or _thread._count():  # noqa: SLF001 - threads other than this one
         return
+    for hook in known:
+        hook()
     try:
         sys.stdout.flush()
         sys.stderr.flush()
     except (OSError, ValueError):
         return  # let the interpreter report it as it would
     os._exit(code)
+
+
+def _known_exit_hooks() -> list[Callable[[], object]]:
+    """The exit hooks that every command talking to a cluster registers, in atexit's order
+    (last registered first): weakref.finalize's (urllib3's connection pools: the finalizers
+    marked to run at exit) and logging's (urllib3 imports logging: its handlers flushed).
+    atexit has no list to read; each is known by its module's own mark."""
+    hooks: list[Callable[[], object]] = []
+    weakref = sys.modules.get("weakref")
+    if weakref is not None and weakref.finalize._registered_with_atexit:  # noqa: SLF001
+        hooks.append(weakref.finalize._exitfunc)  # noqa: SLF001 - what atexit would run
+    logging = sys.modules.get("logging")
+    if logging is not None:  # logging registers its hook on import
+        hooks.append(logging.shutdown)
+    return hooks
 
 
 def _run(program: str, argv: list[str], parsed: list[Namespace]) -> int:

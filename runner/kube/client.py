@@ -13,7 +13,7 @@ import math
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 from urllib.parse import quote
 
 from runner.errors import RunnerError
@@ -21,6 +21,7 @@ from runner.errors import RunnerError
 if TYPE_CHECKING:
     from runner.kube.kubeconfig import ClusterAccess
 
+T = TypeVar("T")
 JSON = "application/json"
 _AGGREGATED = ("application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,"
                "application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList")
@@ -113,6 +114,8 @@ class KubeClient:
         self._version: dict[str, Any] | None = None
         self._reach_lock = threading.Lock()
         self._preferred: dict[str, str] | None = None  # group -> its preferred version
+        # Per thread, where warnings and debug lines go while held (`held`): a list to replay.
+        self._holding = threading.local()
 
     @classmethod
     def connect(cls, access: ClusterAccess | None = None, *,
@@ -196,7 +199,30 @@ class KubeClient:
         from runner.kube.warning_header import warnings_to_report
 
         for text in warnings_to_report(headers):
-            self.on_warning(text)
+            self._tell(self.on_warning, (text,), {})
+
+    def _tell(self, hear: Callable[..., None], args: tuple[Any, ...], attrs: dict[str, Any]) -> None:
+        held = getattr(self._holding, "said", None)
+        if held is not None:
+            held.append((hear, args, attrs))
+        else:
+            hear(*args, **attrs)
+
+    def held(self, work: Callable[[], T]) -> tuple[T, Callable[[], None]]:
+        """work() with what it would tell (the server's warnings, debug lines) held back, and
+        the function that tells it: requests sent concurrently are told in the order a
+        sequential run would tell them (runner.kube.parallel.in_order)."""
+        said: list[tuple[Callable[..., None], tuple[Any, ...], dict[str, Any]]] = []
+        self._holding.said = said
+        try:
+            result = work()
+        finally:
+            self._holding.said = None
+
+        def tell() -> None:
+            for hear, args, attrs in said:
+                hear(*args, **attrs)
+        return result, tell
 
     def reachable(self) -> dict[str, Any]:
         """Helm's IsReachable: GET /version once; the server's version info."""
@@ -220,7 +246,7 @@ class KubeClient:
     def debug(self, message: str, **attrs: Any) -> None:
         """Tell a step as Helm's kube client logs it with --debug (`creating resource(s)`...)."""
         if self.on_debug is not None:
-            self.on_debug(message, **attrs)
+            self._tell(self.on_debug, (message,), attrs)
 
     def checked(self, method: str, path: str, what: str, **kw: Any) -> dict[str, Any]:
         """A request that must succeed; a failure raises KubeError naming `what`."""

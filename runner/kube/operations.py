@@ -7,7 +7,11 @@ are Helm's too, one for one (each answer's server warnings are printed, as
 Helm's are, so their count must match), and so are the errors: the server's
 text, wrapped and joined as Helm's Create and Update wrap and join them.
 Create writes the objects of one kind in parallel, kinds one after another
-(Helm's batchPerform); Update goes one object at a time (Helm's Visit).
+(Helm's batchPerform); Update keeps the outcome of Helm's Visit (object by object:
+the same writes, the same stop at the same object, warnings and debug lines in
+its order) while it reads the objects of one kind at once and updates the
+existing ones together (runner.kube.parallel, a bounded pool over the client's
+keep-alive connections).
 
 Each step is told as Helm's kube client logs it at debug level
 (`client.debug`, shown with --debug): `creating resource(s)`, `Patched
@@ -16,7 +20,7 @@ resource`, `starting delete resource`...
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from runner.kube import apply, parallel
@@ -72,38 +76,61 @@ def update_all(client: KubeClient, current: Sequence[Resource], target: Sequence
                               three_way_for_custom=three_way_for_custom)
     client.debug("checking resources for changes", resources=len(target))
 
-    def one(resource: Resource) -> tuple[KubeError | None, KubeError | None]:
-        """(an error that stops the update, an update's error)."""
+    def read(resource: Resource) -> tuple[dict[str, Any] | None, KubeError | None]:
         try:
-            live = apply.get_live(client, resource)
+            return apply.get_live(client, resource), None
         except KubeError as err:
-            return err, None
-        if live is None:
-            result.created.append(resource)  # as Helm's: counted even when the create fails
-            try:
-                create(resource)
-            except KubeError as err:
-                return KubeError(f"failed to create resource: {err}", err.status, err.reason, err.body), None
-            client.debug("created a new resource", namespace=resource.namespace, name=resource.name,
-                         kind=resource.kind)
-            return None, None
-        if resource.key not in originals:
-            return KubeError(f'original object {resource.kind} with the name "{resource.name}" not found'), None
-        failure = None
+            return None, err
+
+    def create_missing(resource: Resource) -> None:
+        result.created.append(resource)  # as Helm's: counted even when the create fails
+        try:
+            create(resource)
+        except KubeError as err:
+            raise KubeError(f"failed to create resource: {err}", err.status, err.reason, err.body) from None
+        client.debug("created a new resource", namespace=resource.namespace, name=resource.name,
+                     kind=resource.kind)
+
+    def update_existing(resource: Resource) -> KubeError | None:
         try:
             update(originals[resource.key], resource)
         except KubeError as err:
-            failure = err
-        result.updated.append(resource)
-        return None, failure
+            return err
+        return None
 
     failures: list[KubeError] = []
-    for resource in target:  # one by one, in order, as Helm's Visit (so warnings come in its order)
-        stop, failure = one(resource)
-        if stop is not None:
-            raise stop  # Helm's Visit ends at the first; the failed updates before it go unsaid
-        if failure is not None:
-            failures.append(failure)
+
+    def update_together(ready: list[tuple[Resource, Callable[[], None]]]) -> None:
+        """Existing objects updated concurrently; told, counted and failed in their order."""
+        done = parallel.held_each(client, [resource for resource, _ in ready], update_existing)
+        for (resource, tell_read), (failure, tell_update) in zip(ready, done, strict=True):
+            tell_read()
+            tell_update()
+            result.updated.append(resource)
+            if failure is not None:
+                failures.append(failure)
+        ready.clear()
+
+    # As Helm's Visit, object by object in order: a failed read or create, or an object
+    # without its original, stops there (the failed updates before it go unsaid). The
+    # objects of one kind are read at once, and the existing ones among them updated at
+    # once up to the next create or stop; each create runs alone, in its place.
+    for batch in _independent_runs(target):
+        ready: list[tuple[Resource, Callable[[], None]]] = []
+        for resource, ((live, error), tell_read) in zip(batch, parallel.held_each(client, batch, read),
+                                                         strict=True):
+            if error is None and live is not None and resource.key in originals:
+                ready.append((resource, tell_read))
+                continue
+            update_together(ready)
+            tell_read()
+            if error is not None:
+                raise error
+            if live is None:
+                create_missing(resource)
+                continue
+            raise KubeError(f'original object {resource.kind} with the name "{resource.name}" not found')
+        update_together(ready)
     if failures:
         raise _joined(failures, " && ")
     failures = [err for resource in difference(current, target)
@@ -111,6 +138,21 @@ def update_all(client: KubeClient, current: Sequence[Resource], target: Sequence
     if failures:
         raise _joined(failures, " && ")
     return result
+
+
+def _independent_runs(resources: Sequence[Resource]) -> Iterator[list[Resource]]:
+    """Runs of objects of one kind (install order) in which no object comes twice: the
+    objects of a run can be read and written at once."""
+    for batch in parallel.kind_batches(resources):
+        run: list[Resource] = []
+        seen: set[Any] = set()
+        for resource in batch:
+            if resource.key in seen:
+                yield run
+                run, seen = [], set()
+            run.append(resource)
+            seen.add(resource.key)
+        yield run
 
 
 def _create_function(client: KubeClient, *, server_side: bool, force: bool, dry_run: bool

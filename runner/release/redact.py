@@ -83,6 +83,8 @@ class Redactor:
         self._forms: set[str] = set()
         self._public: set[str] = set()
         self._matcher: _Matcher | None = None  # made again once a form or word is added
+        self._pattern: re.Pattern[str] | None = None  # that of the forms in _pattern_forms
+        self._pattern_forms: set[str] | None = None
         self._lock = threading.Lock()  # a run's releases add and redact at once
         self._listeners: list[Callable[[list[str]], None]] = []
         for value in values:
@@ -232,16 +234,61 @@ class Redactor:
     def _compiled(self) -> _Matcher:
         with self._lock:
             if self._matcher is None:
-                self._matcher = _Matcher(self._forms, self._public)
+                # public words come and go with every release's objects: the pattern, which
+                # depends on the forms alone, is kept while they stay the same
+                pattern = self._pattern if self._pattern_forms is self._forms else None
+                self._matcher = _Matcher(self._forms, self._public, pattern)
+                self._pattern, self._pattern_forms = self._matcher.pattern, self._forms
             return self._matcher
+
+
+def forms_pattern(forms: Iterable[str]) -> re.Pattern[str]:
+    """One regex finding every form, the longest one at an offset (a whole base64 value wins
+    over its aligned pieces). The forms are laid out as a trie, each branch tried before the
+    end of a shorter form, so that at an offset only the forms beginning with its character
+    are tried: an alternation of every form, longest first, finds the same, trying each
+    form at every offset. Should the trie nest too deeply for the regex compiler, that is
+    what is used."""
+    ordered = sorted(forms, key=len, reverse=True)
+    trie: dict[str, Any] = {}
+    for form in ordered:
+        node = trie
+        for char in form:
+            node = node.setdefault(char, {})
+        node[_END] = {}
+    try:
+        return re.compile(_trie_regex(trie))
+    except (RecursionError, re.error, OverflowError):
+        return re.compile("|".join(re.escape(form) for form in ordered))
+
+
+_END = ""  # the key marking, in the trie, that a form ends there
+
+
+def _trie_regex(node: dict[str, Any]) -> str:
+    """The regex of the forms below `node`; a run of single-child nodes is one literal."""
+    branches = []
+    for char, child in sorted(node.items()):
+        if char == _END:
+            continue
+        literal = [char]
+        while len(child) == 1 and _END not in child:  # a chain: no choice, no end
+            (char, child), = child.items()
+            literal.append(char)
+        branches.append(re.escape("".join(literal)) + _trie_regex(child))
+    if not branches:
+        return ""
+    body = "(?:" + "|".join(branches) + ")" if len(branches) > 1 else branches[0]
+    # where a shorter form ends, the longer ones are tried first (a greedy optional group)
+    return "(?:" + body + ")?" if _END in node else body
 
 
 class _Matcher:
     """Finds what to mask in a text, for one state of a Redactor's forms and public words."""
 
-    def __init__(self, forms: set[str], public: set[str]) -> None:
-        # Longest first: at an offset, a whole base64 value wins over its aligned pieces.
-        self._pattern = re.compile("|".join(re.escape(form) for form in sorted(forms, key=len, reverse=True)))
+    def __init__(self, forms: set[str], public: set[str], pattern: re.Pattern[str] | None = None) -> None:
+        self.pattern = pattern if pattern is not None else forms_pattern(forms)
+        self._pattern = self.pattern
         self._public = tuple(public)
         self._shelters: dict[str, list[tuple[str, int]]] = {}  # form -> (longer public word, offset in it)
 

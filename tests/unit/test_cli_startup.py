@@ -117,3 +117,27 @@ def test_a_template_run_leaves_heavy_modules_unloaded(tmp_path: Path) -> None:
 
     assert loaded() == "0 ['datetime']"  # a cold run reads the chart's YAML with PyYAML, which imports it
     assert loaded() == "0 []"
+
+
+@pytest.mark.parametrize("also", ["", "atexit.register(lambda: print('own hook ran'))"])
+def test_leaving_at_once_still_runs_the_exit_work_of_a_cluster_command(also: str) -> None:
+    """A command that talked to a cluster has urllib3's exit hooks (logging's, its pools'
+    weakref finalizers): the program leaves without teardown, running them first; an exit
+    hook it does not know keeps the interpreter's own exit, which runs every hook."""
+    code = ("import atexit, logging, sys, weakref\n"
+            "class Pool: pass\n"
+            "pool = Pool()\n"
+            "weakref.finalize(pool, print, 'finalizer ran')  # as urllib3's pools register theirs\n"
+            "handler = logging.StreamHandler(sys.stdout)\n"
+            "handler.flush = lambda: print('handler flushed')\n"
+            "logging.getLogger('x').addHandler(handler)\n"
+            f"{also}\n"
+            "sys.argv = ['deploy-runner', 'version', '--short']\n"
+            "from runner.cli import main\n"
+            "main()\n")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False)
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert lines[0].startswith("v")  # the command's output first
+    assert "finalizer ran" in lines and "handler flushed" in lines
+    assert ("own hook ran" in lines) == bool(also)

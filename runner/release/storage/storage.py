@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from runner.errors import RunnerError
 from runner.release.record import DEPLOYED, Release, storage_key
-from runner.release.storage.driver import Driver, RecordHead, ReleaseNotFoundError
+from runner.release.storage.driver import OWNER, Driver, RecordHead, ReleaseNotFoundError
 
 DEFAULT_HISTORY_MAX = 10
 
@@ -39,6 +39,16 @@ class Storage:
             if release is not None:
                 found.append(release)
         return found
+
+    def whole_history(self, name: str) -> list[Release] | None:
+        """Helm's History: every readable record of `name`, newest first, from one query of
+        whole records (undecodable ones left out); None when there is no record at all. One
+        request where `history` makes one per record: for `helm history`, which shows them all."""
+        found = [r for r in self.driver.query({"owner": OWNER, "name": name})
+                 if str(r.labels.get("version", "")).isdigit()]
+        if not found and not self.heads(name):
+            return None
+        return sorted(found, key=lambda release: int(release.labels["version"]), reverse=True)
 
     def last(self, name: str) -> Release:
         """The newest record, which must be readable: a change built on an older one would

@@ -93,10 +93,39 @@ def test_update_reads_each_object_then_applies_it_and_deletes_what_the_release_d
     client = KubeClient(api)
     current = _objects(client, ("ConfigMap", "a"), ("ConfigMap", "gone"))
     update_all(client, current, _objects(client, ("ConfigMap", "a"), ("ConfigMap", "new")), server_side=True)
-    assert [(method, path) for method, path, _ in api.sent] == [
-        ("GET", f"{CM}/a"), ("PATCH", f"{CM}/a"),          # exists: applied
-        ("GET", f"{CM}/new"), ("PATCH", f"{CM}/new"),      # missing: created (by apply)
-        ("GET", f"{CM}/gone"), ("DELETE", f"{CM}/gone")]   # dropped: read, then deleted
+    sent = [(method, path) for method, path, _ in api.sent]
+    # Helm's requests, one for one; the objects of a kind are read, then written, at once
+    assert sorted(sent[:4]) == sorted([("GET", f"{CM}/a"), ("PATCH", f"{CM}/a"),      # exists: applied
+                                       ("GET", f"{CM}/new"), ("PATCH", f"{CM}/new")])  # missing: created
+    for name in ("a", "new"):
+        assert sent.index(("GET", f"{CM}/{name}")) < sent.index(("PATCH", f"{CM}/{name}"))
+    assert sent[4:] == [("GET", f"{CM}/gone"), ("DELETE", f"{CM}/gone")]  # dropped: read, then deleted
+
+
+def test_concurrent_updates_tell_warnings_and_debug_lines_in_helms_order():
+    names = [f"c{i:02}" for i in range(20)]
+    warned = {("PATCH", f"{CM}/{name}"): Reply(200, b"{}", warnings=(f'299 - "patched {name}"',))
+              for name in names}
+    api = FakeAPI(warned, live=tuple(f"{CM}/{name}" for name in names))
+    told: list[str] = []
+    client = KubeClient(api, on_warning=told.append,
+                        on_debug=lambda message, **attrs: told.append(f"{message} {attrs.get('name', '')}"))
+    objects = _objects(client, *(("ConfigMap", name) for name in names))
+    update_all(client, objects, objects, server_side=True)
+    assert [line for line in told if line.startswith(("patched", "Patched"))] == [
+        line for name in names for line in (f"patched {name}", f"Patched resource {name}")]
+
+
+def test_a_stop_in_the_middle_of_a_kind_writes_nothing_after_it():
+    api = FakeAPI({("PATCH", f"{CM}/new"): _status(422, "Invalid", "new is invalid")},
+                  live=(f"{CM}/a", f"{CM}/b"))
+    client = KubeClient(api)
+    current = _objects(client, ("ConfigMap", "a"), ("ConfigMap", "b"))
+    with pytest.raises(KubeError, match=r"^failed to create resource: new is invalid$"):
+        update_all(client, current, _objects(client, ("ConfigMap", "a"), ("ConfigMap", "new"), ("ConfigMap", "b")),
+                   server_side=True)
+    writes = [(method, path) for method, path, _ in api.sent if method != "GET"]
+    assert writes == [("PATCH", f"{CM}/a"), ("PATCH", f"{CM}/new")]  # b, after the stop, untouched
 
 
 def test_client_side_update_reads_again_for_the_patch_and_once_more_when_nothing_changed():

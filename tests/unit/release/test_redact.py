@@ -344,3 +344,37 @@ def test_identifiers_can_be_learned_while_other_threads_redact() -> None:
         thread.join()
     assert not errors
     assert redactor.redact("object-number-299 secret-number-299") == f"object-number-299 {MASK}"
+
+
+def test_the_forms_pattern_finds_at_each_offset_the_longest_form_as_an_alternation_does() -> None:
+    """forms_pattern lays the forms out as a trie; Python's own alternation of them, longest
+    first, is the reference: from every offset, both find the same form at the same place."""
+    import random
+    import re
+
+    from runner.release.redact import forms_pattern
+
+    rng = random.Random(26)
+    alphabet = "ab.c*"  # few letters: forms share prefixes and end inside each other; regex syntax
+    for _ in range(300):
+        forms = {"".join(rng.choice(alphabet) for _ in range(rng.randint(3, 9))) for _ in range(rng.randint(1, 12))}
+        forms |= {form + "".join(rng.choice(alphabet) for _ in range(rng.randint(1, 4)))  # longer forms
+                  for form in list(forms)[:2]}                                           # beginning as others
+        reference = re.compile("|".join(re.escape(f) for f in sorted(forms, key=len, reverse=True)))
+        trie = forms_pattern(forms)
+        # the forms themselves, glued to each other and to other characters
+        text = "".join(rng.choice([*forms, *alphabet, "x"]) for _ in range(30))
+        for start in range(len(text) + 1):
+            want, got = reference.search(text, start), trie.search(text, start)
+            assert (got and (got.span(), got.group())) == (want and (want.span(), want.group())), (forms, text)
+
+
+def test_a_redactor_with_many_secrets_and_long_ones_hides_each() -> None:
+    secrets = [f"secret-{i:03}-{'x' * i}" for i in range(150)] + ["-----BEGIN CERT-----\n" + "A" * 3000]
+    redactor = Redactor(secrets)
+    redactor.add_public(["secret-007-xxxxxxx-configmap"])  # a public word holding one: shown there
+    text = " ".join(secrets[::7]) + " secret-007-xxxxxxx-configmap"
+    shown, _, public = redactor.redact(text).rpartition(" ")
+    assert not any(secret in shown for secret in secrets[::7])
+    assert shown == " ".join([MASK] * len(secrets[::7]))
+    assert public == "secret-007-xxxxxxx-configmap"
