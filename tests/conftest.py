@@ -18,6 +18,13 @@
 
 Heavy imports (kubernetes, the harness) happen inside the fixtures, so unit
 tests never pay for them.
+
+Parallel workers (pytest-xdist, `make test`; docs/testing.md): every session fixture above
+is per worker process (its own testbed, moto, servers, temp directories, on free ports).
+A test module whose tests share a fixture of the module's own (module or session scope: a
+corpus rendered once by helm, the release corpus's two testbeds) runs whole on one worker
+(`xdist_group`, with `--dist loadgroup`); every other test is handed out on its own. The
+reliability campaign's figures are summed over the workers and printed once at the end.
 """
 
 from __future__ import annotations
@@ -31,6 +38,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
+
+from tests.reliability.campaign import FIGURES, FULL
 
 if TYPE_CHECKING:
     from runner.testbed.cluster import Testbed
@@ -201,3 +210,47 @@ def action_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def cache_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """What one job saves with actions/cache, a later job of the session restores."""
     return tmp_path_factory.mktemp("cache-service")
+
+
+# -- parallel workers (pytest-xdist) -------------------------------------------------------
+
+_FIGURES_KEY = "reliability_figures"
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Keep on one worker the tests of a module that share a fixture the module defines
+    beyond one test's scope: set up once, not once per worker that gets one of its tests."""
+    for item in items:
+        module = getattr(item, "module", None)
+        if module is not None and _shares_module_fixture(item, module.__name__):
+            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::", 1)[0]))
+
+
+def _shares_module_fixture(item: pytest.Item, module: str) -> bool:
+    info = getattr(item, "_fixtureinfo", None)
+    if info is None:
+        return False
+    return any(definition.scope != "function" and getattr(definition.func, "__module__", None) == module
+               for definitions in info.name2fixturedefs.values() for definition in definitions)
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """On a worker: hand its reliability figures to the controller (pytest_testnodedown)."""
+    output = getattr(session.config, "workeroutput", None)
+    if output is not None:
+        output[_FIGURES_KEY] = {part: dict(counts) for part, counts in FIGURES.counts.items()}
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node: Any, error: object) -> None:
+    """On the controller: add up the figures of each worker as it finishes."""
+    for part, counts in getattr(node, "workeroutput", {}).get(_FIGURES_KEY, {}).items():
+        for what, n in counts.items():
+            FIGURES.add(part, what, n)
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    if FIGURES.counts:
+        terminalreporter.section(f"reliability campaign ({'full' if FULL else 'quick'} profile)")
+        for line in FIGURES.lines():
+            terminalreporter.write_line(line)
