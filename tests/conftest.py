@@ -222,7 +222,8 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     beyond one test's scope: set up once, not once per worker that gets one of its tests."""
     for item in items:
         module = getattr(item, "module", None)
-        if module is not None and _shares_module_fixture(item, module.__name__):
+        if item.get_closest_marker("xdist_group") is None and module is not None \
+                and _shares_module_fixture(item, module.__name__):
             item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::", 1)[0]))
 
 
