@@ -21,10 +21,8 @@ tests never pay for them.
 
 Parallel workers (pytest-xdist, `make test`; docs/testing.md): every session fixture above
 is per worker process (its own testbed, moto, servers, temp directories, on free ports).
-A test module whose tests share a fixture of the module's own (module or session scope: a
-corpus rendered once by helm, the release corpus's two testbeds) runs whole on one worker
-(`xdist_group`, with `--dist loadgroup`); every other test is handed out on its own. The
-reliability campaign's figures are summed over the workers and printed once at the end.
+Each test module runs whole on one worker, the release corpus in parts (tests/workers.py).
+The reliability campaign's figures are summed over the workers and printed once at the end.
 """
 
 from __future__ import annotations
@@ -217,22 +215,12 @@ def cache_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
 _FIGURES_KEY = "reliability_figures"
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Keep on one worker the tests of a module that share a fixture the module defines
-    beyond one test's scope: set up once, not once per worker that gets one of its tests."""
-    for item in items:
-        module = getattr(item, "module", None)
-        if item.get_closest_marker("xdist_group") is None and module is not None \
-                and _shares_module_fixture(item, module.__name__):
-            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::", 1)[0]))
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """Each module one worker's unit of work, the release corpus in parts (tests/workers.py)."""
+    from tests.workers import make_scheduler
 
-
-def _shares_module_fixture(item: pytest.Item, module: str) -> bool:
-    info = getattr(item, "_fixtureinfo", None)
-    if info is None:
-        return False
-    return any(definition.scope != "function" and getattr(definition.func, "__module__", None) == module
-               for definitions in info.name2fixturedefs.values() for definition in definitions)
+    return make_scheduler(config, log)
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:

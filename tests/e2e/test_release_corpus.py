@@ -6,42 +6,33 @@ difference."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from tests.corpus import chart_names
 from tests.e2e.release_corpus import ChartResult, run_suite
+from tests.workers import corpus_part
 
 pytestmark = pytest.mark.e2e
 
 # The whole suite runs in the first test's setup (both testbeds, every selected chart).
 SUITE_TIMEOUT_SECONDS = 3600
-# The corpus in parts, each a suite of its own (its own two testbeds): under parallel workers
-# (`make test`) each part is one worker's unit of work (xdist_group), so the parts run side by
-# side; in one process they run one after the other.
-PARTS = 2
+# The corpus in parts (tests/workers.py), each a suite of its own (its own two testbeds):
+# under parallel workers (`make test`) each part is one worker's unit of work, so the parts
+# run side by side; in one process they run one after the other.
 
 
-def _parts() -> list[Any]:
-    return [pytest.param(chart, marks=pytest.mark.xdist_group(f"release-corpus-{index % PARTS}"))
-            for index, chart in enumerate(chart_names())]
-
-
-def _part(item: pytest.Item) -> str:
-    marker = item.get_closest_marker("xdist_group")
-    assert marker is not None
-    return str(marker.args[0])
+def _part(item: pytest.Item) -> int:
+    return corpus_part(item.callspec.params["chart"])
 
 
 @pytest.fixture(scope="module")
-def suites() -> dict[str, dict[str, ChartResult]]:
+def suites() -> dict[int, dict[str, ChartResult]]:
     """Each part's results, by part, as each part's first test runs its suite."""
     return {}
 
 
 @pytest.fixture
-def results(request: pytest.FixtureRequest, suites: dict[str, dict[str, ChartResult]]) -> dict[str, ChartResult]:
+def results(request: pytest.FixtureRequest, suites: dict[int, dict[str, ChartResult]]) -> dict[str, ChartResult]:
     """The results of this test's part: only the charts of the tests selected in this session
     (`-k` narrows the suite)."""
     part = _part(request.node)
@@ -53,7 +44,7 @@ def results(request: pytest.FixtureRequest, suites: dict[str, dict[str, ChartRes
 
 
 @pytest.mark.timeout(SUITE_TIMEOUT_SECONDS)
-@pytest.mark.parametrize("chart", _parts())
+@pytest.mark.parametrize("chart", chart_names())
 def test_a_corpus_chart_lives_through_its_releases_as_with_helm(results: dict[str, ChartResult],
                                                                   chart: str) -> None:
     result = results[chart]
