@@ -139,7 +139,9 @@ def test_timeout_is_helms(workdir: Path, monkeypatch: pytest.MonkeyPatch) -> Non
         took = time.monotonic() - started
         assert ours == theirs.result()
     assert "context deadline exceeded (Client.Timeout exceeded while awaiting headers)" in ours[1]
-    assert 14 < took < 17
+    # Not before Helm's 15 s; that it gave up before the server's answer at 17 s the error
+    # says. No upper bound on the time: a busy machine (parallel workers) only lengthens it.
+    assert took > 14
 
 
 def test_offline_switch_fetches_nothing_and_says_so(server: str, workdir: Path,
