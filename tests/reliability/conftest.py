@@ -1,5 +1,6 @@
 """The campaign's fixtures: `home` (the caches and state of every CLI run, one per session),
-the canary check after every test, and the figures printed at the end of the run."""
+the canary check after every test. The figures are printed at the end of the run by
+tests/conftest.py, which also adds up those of parallel workers."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.reliability.campaign import CANARY, FIGURES, FULL, OUTPUTS
+from tests.reliability.campaign import CANARY, FIGURES, OUTPUTS
 
 _LEAKED = (CANARY.encode(), base64.b64encode(CANARY.encode()))
 
@@ -45,10 +46,3 @@ def canary_stays_secret(request: pytest.FixtureRequest, home: Path) -> Iterator[
         leaks += _files_with_canary(request.getfixturevalue("cluster").testbed.workdir, "*.log")
     FIGURES.add("canary", "outputs scanned", len(OUTPUTS.texts) - seen)
     assert not leaks, f"the canary value leaked into: {leaks}"
-
-
-def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
-    if FIGURES.counts:
-        terminalreporter.section(f"reliability campaign ({'full' if FULL else 'quick'} profile)")
-        for line in FIGURES.lines():
-            terminalreporter.write_line(line)
