@@ -46,9 +46,10 @@ lint: $(STAMP)
 	$(VENV)/bin/lint-imports --no-logo
 
 # The suite's parallel workers (pytest-xdist; docs/testing.md): each worker process runs its
-# own testbed and servers. Most of the suite waits on servers and child processes, so twice
-# the CPUs. PYTEST_WORKERS=0 runs everything in the pytest process itself, one test at a time.
-PYTEST_WORKERS ?= $(shell echo $$((2 * $$(nproc))))
+# own testbed and servers (e.g. `make test PYTEST_WORKERS=4`). The default, 0, runs everything
+# in the pytest process itself, one test at a time: the whole suite has not yet had a run in
+# workers that CI can rely on (docs/testing.md says what was measured).
+PYTEST_WORKERS ?= 0
 WORKERS := -n $(PYTEST_WORKERS)
 
 unit: $(STAMP)

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from runner.testbed.helm import helm_binary
+from testbed.helm import helm_binary
 from tests.conformance.cli_helpers import helm_in, ours_in, run_in
 
 DEFS = {"definitions": {"min10": {"type": "integer", "minimum": 10}, "str": {"type": "string"}}}
