@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from runner.cli import COMMANDS
 from tests.conformance.cli_helpers import Result, linked_as, module_in
 from tests.conformance.cli_helpers import helm_in as _helm
 from tests.conformance.cli_helpers import ours_in as _ours
@@ -170,7 +171,8 @@ def test_the_program_names_itself_deploy_runner(argv: tuple[str, ...], run: Call
 
 
 # deploy-runner's own commands (Helm has none of them): left out of the root help's comparison.
-OUR_COMMANDS = ("run", "diff", "schema", "preview", "action")
+# deploy-runner's own commands: those the CLI's table lists after Helm's, from `run` on
+OUR_COMMANDS = tuple(name for name, *_ in COMMANDS[[entry[0] for entry in COMMANDS].index("run"):])
 
 
 def _sections(text: str) -> set[str]:
