@@ -68,8 +68,15 @@ def _compiler(python: str, version: str) -> str:
         print(f"note: no --compile-with: the zip carries no bytecode (Python {version} compiles "
               "the modules at every cold start)", file=sys.stderr)
         return ""
-    found = subprocess.run([python, "-c", "import sys; print('%d.%d' % sys.version_info[:2])"],
-                           capture_output=True, text=True, check=True).stdout.strip()
+    try:
+        probe = subprocess.run([python, "-c", "import sys; print('%d.%d' % sys.version_info[:2])"],
+                               capture_output=True, text=True)
+    except OSError as error:
+        raise SystemExit(f"error: --compile-with {python}: {error.strerror}") from None
+    if probe.returncode != 0:
+        reason = (probe.stderr.strip().splitlines() or [f"exit status {probe.returncode}"])[-1]
+        raise SystemExit(f"error: --compile-with {python} does not run: {reason}")
+    found = probe.stdout.strip()
     if found != version:
         raise SystemExit(f"error: --compile-with {python} is Python {found}, not {version}")
     return python

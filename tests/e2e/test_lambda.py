@@ -451,3 +451,14 @@ def test_the_zip_of_each_architecture_holds_the_function_and_stays_under_lambdas
         native = [n for n in names if n.endswith(".so") and "cpython-312" in n]
         assert native and all(machine in n for n in native), (arch, native[:3])
         assert f"{arch}.zip: " in built.stdout and "MB unzipped" in built.stdout
+
+
+@pytest.mark.parametrize("compiler", ["no-such-python3.12", "false"])
+def test_a_compiler_that_does_not_run_is_named_in_one_line(compiler: str, tmp_path: Path) -> None:
+    built = subprocess.run([sys.executable, str(REPOSITORY / "lambda" / "build.py"), "--python-version", "3.12",
+                            "--compile-with", compiler, "--out", str(tmp_path)],
+                           capture_output=True, text=True, check=False)
+    assert built.returncode == 1
+    assert built.stderr.startswith(f"error: --compile-with {compiler}") and "Traceback" not in built.stderr
+    assert len(built.stderr.strip().splitlines()) == 1
+    assert not list(tmp_path.glob("*.zip"))
