@@ -74,7 +74,7 @@ def _compiler(python: str, version: str) -> str:
     except OSError as error:
         raise SystemExit(f"error: --compile-with {python}: {error.strerror}") from None
     if probe.returncode != 0:
-        reason = (probe.stderr.strip().splitlines() or [f"exit status {probe.returncode}"])[-1]
+        reason = (probe.stderr.strip().splitlines() or [f"exit status {probe.returncode}"])[0]
         raise SystemExit(f"error: --compile-with {python} does not run: {reason}")
     found = probe.stdout.strip()
     if found != version:
