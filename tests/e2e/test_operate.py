@@ -1,7 +1,8 @@
 """Operating from GitHub (issue 27), as GitHub runs the Action (action.yml through the
 tests' runner) against the local GitHub server and the testbed: a click on a release check
 run's rollback button by a writer (rolled back, a new check run) and by a reader (refused,
-nothing changed), a click on a commit no longer deployed; a `kubectl edit` of a deployed
+nothing changed), a click on a commit no longer deployed, a reader in one of the spec's
+github.deployTeams (allowed) and one in none (refused); a `kubectl edit` of a deployed
 object, `command: drift` (issue opened, an annotation at the template line), a deploy
 removing the drift, drift again (issue closed)."""
 
@@ -39,7 +40,8 @@ stringData:
 FIRST, SECOND = "a" * 40, "b" * 40
 
 
-def write_repository(root: Path, namespace: str, message: str, canary: str) -> None:
+def write_repository(root: Path, namespace: str, message: str, canary: str,
+                     github: str = "") -> None:
     chart = root / "charts" / "web"
     (chart / "templates").mkdir(parents=True, exist_ok=True)
     (chart / "Chart.yaml").write_text("apiVersion: v2\nname: web\nversion: 1.0.0\n")
@@ -56,7 +58,7 @@ releases:
   historyMax: 5
   historyDepth: 2
   forceConflicts: true  # a deploy takes back what a kubectl edit took
-""")
+""" + github)
 
 
 @pytest.fixture
@@ -139,6 +141,38 @@ def test_rollback_button(cluster: Any, namespace: str, helm: Any, tmp_path: Path
         assert [r[0] for r in helm_history(helm, namespace)] == [1, 2, 3]
         assert github.rejections == []
         assert not any(canary in sent for sent in github.everything_sent())
+
+
+def test_a_member_of_a_deploy_team_may_click_where_repository_readers_may_not(
+        cluster: Any, namespace: str, helm: Any, tmp_path: Path, step: Any) -> None:
+    root = tmp_path / "workspace"
+    canary = f"canary-{uuid.uuid4().hex}"
+    teams = "github:\n  deployTeams: [acme/deployers, acme/sre]\n"
+    with FakeGitHub() as github:
+        github.permissions.update(teammate="read", outsider="read")
+        github.teams.update({"acme/deployers": {"someone-else"}, "acme/sre": {"teammate"}})
+        write_repository(root, namespace, "first", canary, teams)
+        assert step(github, cluster, root, "push", octokit.event_payload("push")).code == 0
+        write_repository(root, namespace, "second", canary, teams)
+        assert step(github, cluster, root, "push", octokit.event_payload("push"), sha=SECOND).code == 0
+        second = next(r for r in github.runs_named("deploy-runner web")
+                      if r.fields["head_sha"] == SECOND)
+
+        refused = step(github, cluster, root, "check_run",
+                       github.requested_action(second.id, "rollback", "outsider"), sha=SECOND)
+        assert refused.code == 1, refused.log
+        [answer] = github.runs_named("deploy-runner rollback web")
+        summary = answer.fields["output"]["summary"]
+        assert "@outsider may not deploy" in summary and "acme/deployers, acme/sre" in summary
+        assert message(cluster, namespace) == "second"
+
+        rolled = step(github, cluster, root, "check_run",
+                      github.requested_action(second.id, "rollback", "teammate"), sha=SECOND)
+        assert rolled.code == 0, rolled.log
+        assert [r[:2] for r in helm_history(helm, namespace)][-1] == (3, "deployed")
+        assert message(cluster, namespace) == "first"
+        assert len(github.calls("teams/get-membership-for-user-in-org")) >= 3
+        assert github.rejections == []
 
 
 def kubectl_edit(cluster: Any, namespace: str) -> None:
