@@ -104,6 +104,15 @@ def run(cluster, namespace, root: Path, *args: str):
         os.chdir(previous)
 
 
+def drift(cluster, namespace, root: Path, *args: str):
+    previous = os.getcwd()
+    os.chdir(root)
+    try:
+        return ours(cluster, namespace, "drift", *args)
+    finally:
+        os.chdir(previous)
+
+
 def _json(result) -> dict:
     return json.loads(result.out)  # exactly one JSON document: json.loads refuses anything else
 
@@ -189,6 +198,44 @@ def test_plan_writes_nothing_and_shows_drift_and_removals(cluster, namespace, pr
     assert "Plan: 0 to install, 2 to upgrade, 0 to uninstall, 1 unchanged." in text.out
     assert _versions(cluster, namespace) == before
     assert canary not in plan.out + plan.err + text.out + text.err
+
+
+def test_drift_reports_edits_outside_the_spec_in_text_and_json(cluster, namespace, project):
+    root, canary = project
+    assert run(cluster, namespace, root).code == 0
+    clean = drift(cluster, namespace, root, "-o", "json")
+    assert clean.code == 0, clean.err
+    assert _json(clean)["drift"] is False
+    assert [r["drift"] for r in _json(clean)["releases"]] == [[], [], []]
+
+    client = cluster.client()
+    handmade = f"handmade-{uuid.uuid4().hex}"
+    for path, body in (("configmaps/db-config", {"data": {"message": "edited by hand"}}),
+                       ("secrets/api-secret", {"stringData": {"token": handmade}})):
+        reply = client.request("PATCH", f"/api/v1/namespaces/{namespace}/{path}", body=body,
+                               query=[("fieldManager", "kubectl-edit")],
+                               content_type="application/merge-patch+json")
+        assert reply.ok, reply.message
+    (root / "values" / "api.yaml").write_text("message: api v2\n")  # changed, not deployed
+    before = _versions(cluster, namespace)
+
+    found = drift(cluster, namespace, root, "-o", "json")
+    assert found.code == 2, found.err
+    data = _json(found)
+    assert data["drift"] is True and data["exit_code"] == 2
+    kinds = {r["name"]: r["drift"] for r in data["releases"]}
+    assert kinds == {"db": ["objects"], "cache": [], "api": ["revision", "objects"]}
+    db = next(r for r in data["releases"] if r["name"] == "db")
+    assert db["details"] == [f"changed outside the spec: ConfigMap/db-config in {namespace}"]
+    text = drift(cluster, namespace, root)
+    assert text.code == 2, text.err
+    assert (f"{namespace}/db: drift\n  changed outside the spec: ConfigMap/db-config in {namespace}\n"
+            in text.out)
+    assert f"{namespace}/cache: no drift\n" in text.out
+    assert text.out.endswith("environment default: drift\n")
+    assert _versions(cluster, namespace) == before  # drift writes nothing
+    for output in (found, text):
+        assert canary not in output.out + output.err and handmade not in output.out + output.err
 
 
 def test_a_failing_release_skips_its_dependants_and_not_the_others(cluster, namespace, project):
