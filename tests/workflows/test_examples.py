@@ -2,7 +2,8 @@
 action being this repository's action.yml as the runner downloads it: against the testbed,
 the tests' GitHub server and, for EKS, moto's STS and EKS behind the testbed's token
 webhook. Each checks what a user would: the releases on the cluster (helm 4.1.4 reads
-them), the check runs, the declared outputs, a checkout left as it was."""
+them), the check runs, the declared outputs, a checkout left as it was; the nightly drift
+example opening and closing its issue; a rollback click handled by the operate example."""
 
 from __future__ import annotations
 
@@ -196,3 +197,61 @@ def test_eks_with_oidc_and_no_kubeconfig(eks: Any, namespace: str, tmp_path: Pat
         assert job.env["AWS_SESSION_TOKEN"] not in "\n".join(job.log)
     assert deployed(helm, namespace) == dict.fromkeys(RELEASES, (1, "deployed"))
     assert "deployer:GitHubActions" in eks.webhook_log()
+
+
+def test_nightly_drift_opens_then_closes_the_drift_issue(cluster: Any, namespace: str, tmp_path: Path,
+                                                         make_runner: Any) -> None:
+    repository = example_repository(tmp_path, namespace)
+    nightly = {"schedule": "17 3 * * *"}  # what GitHub sends a scheduled run
+    with FakeGitHub() as github:
+        # deployed with the default environment: production's storefront values are not
+        # what runs, which is drift for the nightly check of production
+        succeeded(run_job(make_runner(github, repository, "push", octokit.event_payload("push"),
+                                      secrets=kubeconfig(cluster)), EXAMPLES / "deploy.yml"), "deploy")
+        job = run_job(make_runner(github, repository, "schedule", nightly, secrets=kubeconfig(cluster)),
+                      EXAMPLES / "drift.yml")
+        assert job.steps["drift"].outputs["drift"] == "true", job.shown()
+        assert "the cluster drifted from the spec; see the deploy-runner/drift issue" in job.log  # its last step
+        assert conclusions(github)["deploy-runner drift (production)"] == ["failure"]
+        [issue] = github.issues_labelled("deploy-runner/drift")
+        assert issue["state"] == "open" and "storefront" in issue["body"]
+
+        inputs = {"environment": "production", "releases": ""}
+        payload = {**octokit.event_payload("workflow_dispatch"), "inputs": inputs}
+        succeeded(run_job(make_runner(github, repository, "workflow_dispatch", payload,
+                                      secrets=kubeconfig(cluster)), EXAMPLES / "dispatch.yml",
+                          inputs=inputs), "deploy")
+        again = run_job(make_runner(github, repository, "schedule", nightly, secrets=kubeconfig(cluster)),
+                        EXAMPLES / "drift.yml")
+        assert succeeded(again, "drift")["drift"] == "false"
+        assert not [line for line in again.log if "the cluster drifted" in line]
+        assert conclusions(github)["deploy-runner drift (production)"] == ["failure", "success"]
+        [issue] = github.issues_labelled("deploy-runner/drift")
+        assert issue["state"] == "closed"
+        assert github.rejections == []
+
+
+def test_a_rollback_click_runs_the_operate_example(cluster: Any, namespace: str, tmp_path: Path,
+                                                   make_runner: Any, helm: Any) -> None:
+    repository = example_repository(tmp_path, namespace)
+    values = repository / "values" / "storefront.yaml"
+    with FakeGitHub() as github:
+        github.permissions["maintainer"] = "admin"
+        for sha in ("1" * 40, "2" * 40):
+            succeeded(run_job(make_runner(github, repository, "push", octokit.event_payload("push"),
+                                          secrets=kubeconfig(cluster), sha=sha),
+                              EXAMPLES / "deploy.yml"), "deploy")
+            values.write_text(values.read_text().replace("Welcome to the shop", "Welcome back"))
+        storefront = next(r for r in github.check_runs.values()
+                          if r.fields["name"] == "deploy-runner storefront" and r.fields["head_sha"] == "2" * 40)
+        assert [a["identifier"] for a in storefront.fields["actions"]] == ["rollback"]
+        click = github.requested_action(storefront.id, "rollback", "maintainer")
+        job = run_job(make_runner(github, repository, "check_run", click, secrets=kubeconfig(cluster),
+                                  sha="2" * 40), EXAMPLES / "rollback.yml")
+        assert not job.failed, job.shown()
+        [answer] = [r for r in github.check_runs.values() if r.fields["name"] == "deploy-runner rollback storefront"]
+        assert answer.fields["conclusion"] == "success" and answer.fields["head_sha"] == "2" * 40
+        assert github.rejections == []
+    assert deployed(helm, namespace)["storefront"] == (3, "deployed")
+    config = get_object(cluster, f"/api/v1/namespaces/{namespace}/configmaps/storefront-config")
+    assert config is not None and config["data"]["GREETING"] == "Welcome to the shop"
