@@ -2,13 +2,15 @@
 tests' runner) against the local GitHub server and the testbed: a click on a release check
 run's rollback button by a writer (rolled back, a new check run) and by a reader (refused,
 nothing changed), a click on a commit no longer deployed, a reader in one of the spec's
-github.deployTeams (allowed) and one in none (refused); a `kubectl edit` of a deployed
+github.deployTeams (allowed) and one in none (refused); "Deploy again" after a deploy of
+Bitnami's nginx (a corpus chart) timed out on nodes nobody had labelled yet; a `kubectl edit` of a deployed
 object, `command: drift` (issue opened, an annotation at the template line), a deploy
 removing the drift, drift again (issue closed)."""
 
 from __future__ import annotations
 
 import json
+import shutil
 import uuid
 from pathlib import Path
 from typing import Any
@@ -17,6 +19,7 @@ import pytest
 
 from testbed import octokit
 from testbed.github import FakeGitHub
+from tests.corpus import corpus_chart
 from tests.e2e.github_action import StepResult, run_step
 from tests.e2e.release_helpers import get_object
 
@@ -172,6 +175,56 @@ def test_a_member_of_a_deploy_team_may_click_where_repository_readers_may_not(
         assert [r[:2] for r in helm_history(helm, namespace)][-1] == (3, "deployed")
         assert message(cluster, namespace) == "first"
         assert len(github.calls("teams/get-membership-for-user-in-org")) >= 3
+        assert github.rejections == []
+
+
+def test_redeploy_button_after_a_deploy_that_failed_for_a_reason_since_fixed(
+        cluster: Any, namespace: str, helm: Any, tmp_path: Path, step: Any) -> None:
+    """Bitnami's nginx (a corpus chart) asks for nodes labelled for it; none is until an
+    operator labels one: the deploy times out waiting, then "Deploy again" succeeds."""
+    root = tmp_path / "workspace"
+    shutil.copytree(corpus_chart("bitnami-nginx"), root / "charts" / "nginx")
+    label = f"deploy-runner.test/pool-{uuid.uuid4().hex[:8]}"
+    (root / "deploy-runner.yaml").write_text(f"""\
+releases:
+- name: web
+  namespace: {namespace}
+  chart: charts/nginx
+  values: [values.yaml]
+  wait: watcher
+  timeout: 15s
+""")
+    client = cluster.client()
+    with FakeGitHub() as github:
+        github.permissions["writer"] = "write"
+        (root / "values.yaml").write_text("nodeSelector: {}\n")
+        assert step(github, cluster, root, "push", octokit.event_payload("push")).code == 0
+        (root / "values.yaml").write_text(f"nodeSelector:\n  {label}: \"yes\"\n")
+        failed = step(github, cluster, root, "push", octokit.event_payload("push"), sha=SECOND)
+        assert failed.code == 1, failed.log
+        run = next(r for r in github.runs_named("deploy-runner web") if r.fields["head_sha"] == SECOND)
+        assert run.fields["conclusion"] == "failure"
+        assert [a["identifier"] for a in run.fields["actions"]] == ["rollback", "redeploy"]
+        assert [r[:2] for r in helm_history(helm, namespace)] == [(1, "deployed"), (2, "failed")]
+
+        [node, *_] = client.request("GET", "/api/v1/nodes").body["items"]
+        path = f"/api/v1/nodes/{node['metadata']['name']}"
+        reply = client.request("PATCH", path, body={"metadata": {"labels": {label: "yes"}}},
+                               content_type="application/merge-patch+json")
+        assert reply.ok, reply.message
+        try:
+            again = step(github, cluster, root, "check_run",
+                         github.requested_action(run.id, "redeploy", "writer"), sha=SECOND)
+        finally:
+            client.request("PATCH", path, body={"metadata": {"labels": {label: None}}},
+                           content_type="application/merge-patch+json")
+        assert again.code == 0, again.log
+        [answer] = github.runs_named("deploy-runner redeploy web")
+        assert answer.fields["conclusion"] == "success" and answer.fields["head_sha"] == SECOND
+        assert [r[:2] for r in helm_history(helm, namespace)][-1] == (3, "deployed")
+        deployment = get_object(cluster, f"/apis/apps/v1/namespaces/{namespace}/deployments/web-nginx")
+        assert deployment is not None
+        assert deployment["spec"]["template"]["spec"]["nodeSelector"] == {label: "yes"}
         assert github.rejections == []
 
 
