@@ -37,9 +37,7 @@ def machine_env(**extra: str) -> dict[str, str]:
 
 
 # the run step of action.yml answering `version --short` instead of running `action`
-VERSION = ('"$DEPLOY_RUNNER_PYTHON" -I -X utf8 -c "import sys; sys.path[0] = sys.argv[1]; '
-           'from runner.cli import main; sys.exit(main([\'version\', \'--short\']))" '
-           '"$GITHUB_ACTION_PATH"')
+VERSION = '"$DEPLOY_RUNNER_PYTHON" -I -X utf8 "$GITHUB_ACTION_PATH/action/run.py" version --short'
 
 
 def action_answering_version(runner_root: Path) -> Path:
