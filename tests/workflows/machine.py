@@ -4,6 +4,7 @@ action as the runner downloads it, and the machine's environment a job starts fr
 from __future__ import annotations
 
 import os
+import shlex
 import shutil
 import sys
 from pathlib import Path
@@ -36,16 +37,14 @@ def machine_env(**extra: str) -> dict[str, str]:
     return {**env, **extra}
 
 
-# the run step of action.yml answering `version --short` instead of running `action`
-VERSION = '"$DEPLOY_RUNNER_PYTHON" -I -X utf8 "$GITHUB_ACTION_PATH/action/run.py" version --short'
-
-
-def action_answering_version(runner_root: Path) -> Path:
-    """The action copied, its last step asking deploy-runner for its version: every step
-    before it as they are (for start times, and the Python it finds or installs)."""
+def action_answering(runner_root: Path, *command: str) -> Path:
+    """The action copied, its run step asking deploy-runner `command` (by default its
+    version) in place of `action`: every step before it as they are (for start times,
+    and the Python it finds or installs)."""
     action = copy_action(runner_root)
     metadata = yaml.safe_load((action / "action.yml").read_text())
     [run] = [s for s in metadata["runs"]["steps"] if s.get("id") == "run"]
-    run["run"] = VERSION
+    arguments = " ".join(shlex.quote(word) for word in command or ("version", "--short"))
+    run["run"] = f'"$DEPLOY_RUNNER_PYTHON" -I -X utf8 "$GITHUB_ACTION_PATH/action/run.py" {arguments}'
     (action / "action.yml").write_text(yaml.safe_dump(metadata, sort_keys=False))
     return action

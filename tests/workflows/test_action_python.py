@@ -13,12 +13,12 @@ from pathlib import Path
 import yaml
 
 from tests.workflows.executor import Runner, run_job
-from tests.workflows.machine import ACTION_NAME, ROOT, action_answering_version, machine_env
+from tests.workflows.machine import ACTION_NAME, ROOT, action_answering, machine_env
 from tests.workflows.stand_ins import stand_ins
 
 
 def job(tmp_path: Path, cache_store: Path, env: dict[str, str]) -> tuple[Runner, object]:
-    action = action_answering_version(tmp_path / "runner-files")
+    action = action_answering(tmp_path / "runner-files")
     workspace = tmp_path / "workspace"
     workspace.mkdir()
     workflow = tmp_path / "workflow.yml"
