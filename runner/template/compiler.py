@@ -14,7 +14,7 @@ Everything else is a call site `S[k].run(st, dot, final)`: a command (field
 chain, function or method call, variable, literal, parenthesized pipeline)
 or a run of texts, printing actions and template calls (one "emit" site).
 What a site needs (field names, argument kinds, literal values, the position
-and kind of the nodes its errors name) is data: the tree's table, marshalled,
+and kind of the nodes its errors name) is data: the tree's table (marshalled when the cache stores it),
 whose entries runtime.Sites builds into sites on their first use.
 Data costs compile() next to nothing, and sites in branches that never run
 are never built. Behaviour follows Go's text/template exec.go (see
@@ -22,8 +22,6 @@ docs/engine.md).
 """
 
 from __future__ import annotations
-
-import marshal
 
 from runner.golang.strconv import quote
 from runner.template.calls import ArgError, ideal_constant
@@ -60,11 +58,12 @@ def where(node: Node) -> tuple[int, str]:
 class Generated:
     """One tree's generated code: its functions' sources (run function first, then the
     functions it calls; each compiled on its first call, runtime.Define), its table of
-    call sites (marshalled), and its frame size."""
+    call sites (a tuple of specs, marshalled only when the cache stores it: the run that
+    generated it uses it as it is), and its frame size."""
 
     __slots__ = ("sources", "table", "nslots")
 
-    def __init__(self, sources: list[str], table: bytes, nslots: int) -> None:
+    def __init__(self, sources: list[str], table: tuple[Spec, ...], nslots: int) -> None:
         self.sources = sources
         self.table = table
         self.nslots = nslots
@@ -78,8 +77,7 @@ def generate(trees: list[Tree], tracked: bool = False) -> list[Generated]:
     for i, tree in enumerate(trees):
         define = _Define(tree, tracked, f"r{i}")
         run = define.source()
-        table = marshal.dumps(tuple(define.specs))
-        generated.append(Generated([run, *define.funcs], table, define.nslots))
+        generated.append(Generated([run, *define.funcs], tuple(define.specs), define.nslots))
     return generated
 
 

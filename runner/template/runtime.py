@@ -138,11 +138,14 @@ class Define:
 
     __slots__ = ("code", "table", "file", "run", "sites", "nslots", "empty", "has_root")
 
-    def __init__(self, code: list[CodeType | str] | bytes, table: bytes, file: FileCode, meta: tuple[Any, ...]) -> None:
+    def __init__(self, code: list[CodeType | str] | bytes, table: tuple[Any, ...] | bytes, file: FileCode,
+                 meta: tuple[Any, ...]) -> None:
         # run function first, then the functions it calls: each a source until compiled
         # (on its first call); marshalled when loaded from the cache
         self.code = code
-        self.table = table  # its call sites (compiler.py), unmarshalled when the first is used
+        # its call sites (compiler.py): as generated, or marshalled (from the cache: unmarshalled
+        # when the first is used)
+        self.table = table
         self.file = file
         self.run: Any = None
         self.sites: Sites | None = None
@@ -153,6 +156,9 @@ class Define:
 
     def marshalled(self) -> bytes:
         return self.code if isinstance(self.code, bytes) else marshal.dumps(tuple(self.code))
+
+    def marshalled_table(self) -> bytes:
+        return self.table if isinstance(self.table, bytes) else marshal.dumps(self.table)
 
     def load(self) -> Any:
         code = self.code
@@ -296,7 +302,7 @@ def pending_entries() -> list[tuple[str, tuple[Any, ...]]]:
     entries = []
     for file in files:
         key, idents, defines = file.entry  # type: ignore[misc]
-        entries.append((key, (idents, tuple((n, d.meta(), d.marshalled(), d.table) for n, d in defines))))
+        entries.append((key, (idents, tuple((n, d.meta(), d.marshalled(), d.marshalled_table()) for n, d in defines))))
     return entries
 
 
@@ -401,16 +407,16 @@ class Sites(dict):  # type: ignore[type-arg]
 
     __slots__ = ("tree", "table", "specs")
 
-    def __init__(self, tree: FileTree, table: bytes) -> None:
+    def __init__(self, tree: FileTree, table: tuple[Any, ...] | bytes) -> None:
         super().__init__()
         self.tree = tree
         self.table = table
-        self.specs: tuple[tuple[Any, ...], ...] | None = None
+        self.specs: tuple[tuple[Any, ...], ...] | None = table if isinstance(table, tuple) else None
 
     def __missing__(self, k: int) -> Any:
         specs = self.specs
         if specs is None:
-            specs = self.specs = marshal.loads(self.table)
+            specs = self.specs = marshal.loads(self.table)  # type: ignore[arg-type]  # bytes when None
         spec = specs[k]
         site = self[k] = _BUILDERS[spec[0]](self, spec)
         return site
