@@ -1,6 +1,6 @@
 """The deploy pipeline that install and upgrade (and a spec's `run`) share:
 
-    build -> ownership -> preflight -> record -> pre-hooks -> apply -> wait
+    build -> ownership -> record -> pre-hooks -> apply -> wait
           -> post-hooks -> deployed | failed
 
 install and upgrade each prepare a Plan (runner.actions.prepare: the new pending record,
@@ -8,7 +8,9 @@ the release it replaces, the apply method, what to do on failure) and hand it to
 with their DeployRequest.
 Dry runs take the same path and stop before the record is written: with
 --dry-run=client before anything talks to the cluster, with =server after the
-ownership check and the conflict preflight.
+ownership check and the conflict preflight (every server-side apply sent with
+dryRun=All). A real run sends no preflight: as in Helm, a server-side apply
+conflict is the apply's own answer (409), and the release is recorded failed.
 
 Cancellation (SIGINT, SIGTERM: a KeyboardInterrupt here, runner.deepstack passes
 it on) ends as Helm's does: `Release x has been cancelled.` told at once, the
@@ -110,7 +112,7 @@ def _objects(cluster: Cluster, request: DeployRequest, plan: Plan
     except OwnershipError as err:
         doing = "install" if plan.installing else "update"
         raise plan.error(f"unable to continue with {doing}: {err}") from err
-    if plan.server_side and not request.force_conflicts:
+    if request.dry_run and plan.server_side and not request.force_conflicts:
         preflight(cluster, target, migrating_from_csa=plan.migrating_from_csa)
     return current, target
 

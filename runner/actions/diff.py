@@ -147,7 +147,7 @@ def _records(cfg: ActionConfig, name: str) -> tuple[Release | None, Release | No
     heads = cfg.storage.heads(name)
     if not heads:
         return None, None
-    last = cfg.storage.last(name)
+    last = cfg.storage.last(name, heads)
     if heads[0].status == UNINSTALLED:
         return last, None
     try:

@@ -23,6 +23,8 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 JSON = "application/json"
+# Writes there (CRDs, APIServices) change what discovery answers.
+_API_SHAPE_GROUPS = ("/apis/apiextensions.k8s.io/", "/apis/apiregistration.k8s.io/")
 _AGGREGATED = ("application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,"
                "application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList")
 
@@ -114,6 +116,12 @@ class KubeClient:
         self._version: dict[str, Any] | None = None
         self._reach_lock = threading.Lock()
         self._preferred: dict[str, str] | None = None  # group -> its preferred version
+        # Capabilities.APIVersions from discovery, asked once per client (a spec run's
+        # releases share it); never kept once the client writes what changes the API's
+        # shape (a CRD, an APIService), as Helm's install asks again after its CRDs.
+        self._api_versions: list[str] | None = None
+        self._api_shape_written = False
+        self._discovery_lock = threading.Lock()
         # Per thread, where warnings and debug lines go while held (`held`): a list to replay.
         self._holding = threading.local()
 
@@ -154,6 +162,9 @@ class KubeClient:
         """One HTTP call; returns the status and the decoded JSON (errors included). The
         server's warnings are reported (`on_warning`) unless `warnings` is False: a request
         Helm does not make (our conflict preflight), whose warnings the real one repeats."""
+        if method != "GET" and path.startswith(_API_SHAPE_GROUPS):
+            self._api_shape_written = True
+            self._api_versions = None
         data = None if body is None else json.dumps(body).encode()
         raw = self._send(method, path, query or [], {"Accept": accept, "Content-Type": content_type}, data)
         if warnings:
@@ -291,7 +302,17 @@ class KubeClient:
 
     def api_versions(self) -> list[str]:
         """Every served group/version and group/version/Kind (Helm's Capabilities.APIVersions),
-        from aggregated discovery: two requests, which also fill the REST mapper."""
+        from aggregated discovery: two requests, which also fill the REST mapper. Asked
+        once per client, unless it wrote a CRD or an APIService (then at every call)."""
+        with self._discovery_lock:
+            if self._api_versions is None:
+                found = self._discover_all()
+                if self._api_shape_written:
+                    return found
+                self._api_versions = found
+            return list(self._api_versions)
+
+    def _discover_all(self) -> list[str]:
         found: list[str] = []
         for root in ("/api", "/apis"):
             reply = self.request("GET", root, accept=_AGGREGATED)
@@ -327,6 +348,8 @@ class KubeClient:
         with self._lock:
             if refresh or api_version not in self._groups:
                 self._groups[api_version] = self._discover(api_version)
+                if refresh or self._groups[api_version] is not None:
+                    self._api_versions = None  # found what the API versions lacked: stale
             return self._groups[api_version]
 
     def _discover(self, api_version: str) -> dict[str, RestMapping] | None:

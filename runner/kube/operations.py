@@ -347,33 +347,54 @@ def delete_all(client: KubeClient, resources: Sequence[Resource], cascade: str =
 def migrate_client_side_manager(client: KubeClient, resource: Resource) -> bool:
     """csaupgrade: fold the `helm` Update (client-side) managedFields entry into the
     `helm` Apply entry, so server-side apply owns what client-side apply set. True when
-    there was one to fold. Failures in Helm's words (upgradeClientSideFieldManager)."""
+    there was one to fold. Failures in Helm's words (upgradeClientSideFieldManager).
+    The patch holds only while the object's resourceVersion is the one read: when a
+    controller moved it meanwhile (a Job's status), the object is read and folded again."""
     where = f"{resource.namespace}/{resource.name} {resource.gvk}"
-    reply = client.request("GET", resource.path)
-    if not reply.ok:
-        raise KubeError(f"failed to get object {where}: {reply.error_text}", reply.status)
-    live = reply.body
+    failed: tuple[str, Response] | None = None  # the version tested, the refusal
+    for _ in range(_FOLD_ATTEMPTS):
+        reply = client.request("GET", resource.path)
+        if not reply.ok:
+            raise KubeError(f"failed to get object {where}: {reply.error_text}", reply.status)
+        version = str((reply.body.get("metadata") or {}).get("resourceVersion", ""))
+        if failed is not None and failed[0] == version:
+            break  # refused for another reason than a moved version
+        patch = _fold_patch(reply.body)
+        if patch is None:
+            return False
+        answer = client.request("PATCH", resource.path, body=patch, query=[
+            ("fieldManager", apply.FIELD_MANAGER), ("fieldValidation", apply.STRICT)],
+            content_type="application/json-patch+json")
+        if answer.ok:
+            return True
+        failed = (version, answer)
+        if answer.status != 422:  # a failed test op is a 422; any other refusal is final
+            break
+    assert failed is not None
+    raise KubeError(f"failed to patch object to upgrade CSA field manager {where}: {failed[1].error_text}",
+                    failed[1].status)
+
+
+_FOLD_ATTEMPTS = 3
+
+
+def _fold_patch(live: dict[str, Any]) -> list[dict[str, Any]] | None:
+    """The JSON patch folding the `helm` Update entries of `live` into its Apply entry,
+    tested against its resourceVersion; None when there is nothing to fold."""
     fields = (live.get("metadata") or {}).get("managedFields") or []
     csa = [e for e in fields if e.get("manager") == apply.FIELD_MANAGER
            and e.get("operation") == "Update" and not e.get("subresource")]
     if not csa:
-        return False
+        return None
     ssa = next((e for e in fields if e.get("manager") == apply.FIELD_MANAGER
                 and e.get("operation") == "Apply"), None)
     merged = dict(ssa or {**csa[0], "operation": "Apply"})
     for entry in csa:
         merged["fieldsV1"] = _union(merged.get("fieldsV1") or {}, entry.get("fieldsV1") or {})
     kept = [e for e in fields if e not in csa and e is not ssa]
-    patch = [{"op": "test", "path": "/metadata/resourceVersion",
-              "value": live["metadata"]["resourceVersion"]},
-             {"op": "replace", "path": "/metadata/managedFields", "value": [*kept, merged]}]
-    reply = client.request("PATCH", resource.path, body=patch, query=[
-        ("fieldManager", apply.FIELD_MANAGER), ("fieldValidation", apply.STRICT)],
-        content_type="application/json-patch+json")
-    if not reply.ok:
-        raise KubeError(f"failed to patch object to upgrade CSA field manager {where}: {reply.error_text}",
-                        reply.status)
-    return True
+    return [{"op": "test", "path": "/metadata/resourceVersion",
+             "value": live["metadata"]["resourceVersion"]},
+            {"op": "replace", "path": "/metadata/managedFields", "value": [*kept, merged]}]
 
 
 def _union(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:

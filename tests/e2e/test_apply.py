@@ -38,7 +38,7 @@ def _owned_cm(name: str, release: str, namespace: str, data: dict) -> dict:
             "data": data}
 
 
-def test_ssa_conflicts_are_all_reported_with_field_and_manager_before_anything_is_written(
+def test_ssa_conflicts_are_all_reported_with_field_and_manager_and_the_release_fails(
         cluster, namespace, tmp_path):
     templates = dict(CM_ONLY)
     templates["second.yaml"] = CM_ONLY["cm.yaml"].replace("-cm", "-two")
@@ -49,17 +49,18 @@ def test_ssa_conflicts_are_all_reported_with_field_and_manager_before_anything_i
 
     result = ours(cluster, namespace, "install", "c", str(chart))
 
-    # Helm's error for each object (its words: it writes the rest first, we write nothing),
-    # every field and its manager named.
+    # Helm's error for each object, every field and its manager named: an install adopting
+    # existing objects updates them as Helm's Update does (every object tried, ` && `).
     assert result.code != 0
     assert result.err.splitlines() == [
         f"Error: INSTALLATION FAILED: conflict occurred while applying object {namespace}/c-cm /v1, "
         'Kind=ConfigMap: Apply failed with 2 conflicts: conflicts with "kubectl":',
         "- .data.message",
-        "- .data.other",
-        f"conflict occurred while applying object {namespace}/c-two /v1, Kind=ConfigMap: "
+        f"- .data.other && conflict occurred while applying object {namespace}/c-two /v1, Kind=ConfigMap: "
         'Apply failed with 1 conflict: conflict with "argocd": .data.message']
-    assert config(cluster, namespace).storage.heads("c") == []  # no record written
+    stored = record(cluster, namespace, "c", 1)["info"]
+    assert stored["status"] == "failed" and stored["description"].startswith(
+        f'Release "c" failed: conflict occurred while applying object {namespace}/c-cm /v1')
     cm = get_object(cluster, f"/api/v1/namespaces/{namespace}/configmaps/c-cm")
     assert cm["data"] == {"message": "theirs", "other": "y"}
 

@@ -50,10 +50,11 @@ class Storage:
             return None
         return sorted(found, key=lambda release: int(release.labels["version"]), reverse=True)
 
-    def last(self, name: str) -> Release:
+    def last(self, name: str, heads: list[RecordHead] | None = None) -> Release:
         """The newest record, which must be readable: a change built on an older one would
-        collide with the unreadable one (RecordDecodeError names it and what is wrong)."""
-        heads = self.heads(name)
+        collide with the unreadable one (RecordDecodeError names it and what is wrong).
+        `heads`: the revisions as `heads(name)` just gave them (not asked again)."""
+        heads = self.heads(name) if heads is None else heads
         if not heads:
             raise ReleaseNotFoundError(name)
         return self._read(heads[0])

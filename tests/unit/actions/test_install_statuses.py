@@ -210,20 +210,36 @@ def test_an_object_of_another_owner_stops_the_install_unless_taken_over(cfg, jou
     assert fake.get("ConfigMap", "app-cm")["data"] == {"message": "hello"}
 
 
-def test_field_conflicts_stop_the_install_before_the_record_unless_forced(cfg, journal, fake, driver, chart):
+def test_a_field_conflict_fails_the_install_as_helms_does_unless_forced(cfg, journal, fake, driver, chart):
+    """No preflight: the apply's conflict is the error and the release is recorded failed,
+    as Helm's Create does."""
+    fake.put({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {
+        "name": "app-cm", "labels": {"app.kubernetes.io/managed-by": "Helm"},
+        "annotations": {"meta.helm.sh/release-name": "app", "meta.helm.sh/release-namespace": "ns"}}})
+    fake.conflict("ConfigMap/app-cm", ".data.message", "kubectl")
+
+    with pytest.raises(InstallError) as raised:
+        _install(cfg, journal, chart())
+    assert str(raised.value) == ('conflict occurred while applying object ns/app-cm /v1, Kind=ConfigMap: '
+                                 'Apply failed with 1 conflict: conflict with "kubectl": .data.message')
+    assert statuses(driver, 1) == ["pending-install", "failed"]
+    assert "data" not in fake.get("ConfigMap", "app-cm")
+
+    _install(cfg, journal, chart(), own=InstallOptions(replace=True), force_conflicts=True)
+    assert [status for _, status, _ in history(cfg.storage, "app")] == ["failed", "deployed"]
+
+
+def test_a_server_dry_run_reports_field_conflicts_and_writes_nothing(cfg, journal, fake, driver, chart):
     fake.put({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {
         "name": "app-cm", "labels": {"app.kubernetes.io/managed-by": "Helm"},
         "annotations": {"meta.helm.sh/release-name": "app", "meta.helm.sh/release-namespace": "ns"}}})
     fake.conflict("ConfigMap/app-cm", ".data.message", "kubectl")
 
     with pytest.raises(ApplyConflictError) as raised:
-        _install(cfg, journal, chart())
+        _install(cfg, journal, chart(), dry_run="server")
     assert str(raised.value) == ('conflict occurred while applying object ns/app-cm /v1, Kind=ConfigMap: '
                                  'Apply failed with 1 conflict: conflict with "kubectl": .data.message')
     assert driver.writes == []
-
-    _install(cfg, journal, chart(), force_conflicts=True)
-    assert history(cfg.storage, "app")[0][1] == "deployed"
 
 
 def test_a_server_dry_run_checks_the_cluster_and_writes_nothing(cfg, journal, fake, driver, chart):

@@ -414,7 +414,9 @@ class FakeCluster:
         if message:
             raise KubeError(message, 500)  # the server's text, as Helm shows it
         if self._conflicts.get(ref) and not force:
-            raise KubeError(f"Apply failed with {len(self._conflicts[ref])} conflict", 409)
+            causes = [FieldConflict(resource.describe(), path, manager, f'conflict with "{manager}"')
+                      for path, manager in self._conflicts[ref]]
+            raise KubeError(conflict_text(resource, conflict_message(causes)), 409, "Conflict")
         created = resource.path not in self.objects
         self.objects[resource.path] = copy.deepcopy(resource.obj)
         self._uids += 1
