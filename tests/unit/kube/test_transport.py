@@ -124,19 +124,10 @@ def test_an_unknown_host_in_go_words():
 def test_a_certificate_that_does_not_verify_is_final_and_in_go_words():
     """ssl's error carries a string `reason`: the walk through the causes must not take it
     for one (it did: `internal error: AttributeError`)."""
-    import urllib3
-
-    cause = ssl.SSLCertVerificationError(1, "certificate verify failed: Hostname mismatch")
-    cause.reason = "CERTIFICATE_VERIFY_FAILED"
-    cause.verify_code = 62
-    cause.verify_message = "Hostname mismatch, certificate is not valid for 'wrong.example'."
-    try:
-        try:
-            raise cause
-        except ssl.SSLError as err:
-            raise urllib3.exceptions.SSLError(err) from err
-    except urllib3.exceptions.SSLError as wrapped:
-        failure = wrapped
+    failure = ssl.SSLCertVerificationError(1, "certificate verify failed: Hostname mismatch")
+    failure.reason = "CERTIFICATE_VERIFY_FAILED"
+    failure.verify_code = 62
+    failure.verify_message = "Hostname mismatch, certificate is not valid for 'wrong.example'."
     assert transport._failure_kind(failure) == (True, False)  # a retry cannot mend it
     assert transport._go_reason(failure, config("https://127.0.0.1:6443")).startswith(
         "tls: failed to verify certificate: x509: ")
