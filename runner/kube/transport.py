@@ -25,6 +25,7 @@ What client-go's transport does and users rely on is done the same way here:
 from __future__ import annotations
 
 import http.client
+import io
 import ipaddress
 import math
 import os
@@ -605,8 +606,6 @@ class _TlsInTls:
             return 0
 
     def makefile(self, mode: str = "rb") -> Any:
-        import io
-
         return io.BufferedReader(_Reader(self))
 
     def settimeout(self, seconds: float | None) -> None:
@@ -622,21 +621,18 @@ class _TlsInTls:
         self._outer.close()
 
 
-class _Reader:
+class _Reader(io.RawIOBase):
     """_TlsInTls's reading side as a raw stream (what socket.makefile gives http.client)."""
 
     def __init__(self, tls: _TlsInTls) -> None:
+        super().__init__()
         self._tls = tls
-        self.closed = False
 
     def readable(self) -> bool:
         return True
 
     def readinto(self, buffer: Any) -> int:
         return self._tls.recv_into(buffer)
-
-    def close(self) -> None:
-        self.closed = True
 
 
 def _pause(seconds: float) -> None:
