@@ -356,7 +356,7 @@ class StreamedReply:
         self.status = response.status
         self.warnings: list[str] = response.msg.get_all("Warning") or []
         self._response = response
-        self._connection = connection
+        self._connection: _Connection | None = connection
         self._sock = sock
         self._pool = pool
         self._data: bytes | None = None
@@ -373,6 +373,7 @@ class StreamedReply:
                 self.close()
                 raise
             self._pool.give_back(self._connection)
+            self._connection = None  # another request's now: close() leaves it alone
         return self._data
 
     @property
@@ -394,13 +395,16 @@ class StreamedReply:
 
     def shutdown(self) -> None:
         """Wake a read blocked on the stream (from any thread)."""
-        self._sock.shutdown(socket.SHUT_RDWR)
+        if self._connection is not None:
+            self._sock.shutdown(socket.SHUT_RDWR)
 
     def close(self) -> None:
-        """Give the answer up: its connection is closed, never reused mid-stream."""
+        """Give the answer up: its connection is closed, never reused mid-stream (one whose
+        body was read whole went back to the pool, and stays there)."""
         self._response.close()
-        self._connection.close()
-        self._sock.close()
+        if self._connection is not None:
+            self._connection.close()
+            self._sock.close()
 
 
 def _with_refusal(data: bytes, refusal: str) -> bytes:
