@@ -15,10 +15,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from runner.actions.results import DEBUG, WAIT, WARNING, Evidence, HookLog, Message
 from runner.release.redact import Redactor
 
 if TYPE_CHECKING:
+    from runner.actions.results import Evidence, HookLog, Message
     from runner.kube.wait import WaitProgress
 
 DEFAULT_HOOK_LOG_LINES = 500
@@ -39,16 +39,22 @@ class Journal:
     evidence: list[Evidence] = field(default_factory=list)  # of what failed, in order
 
     def tell(self, kind: str, text: str, data: Any = None) -> None:
+        # results' records are imported with the first message: a read command tells none.
+        from runner.actions.results import Message
+
         message = Message(kind, text, data)
         self.messages.append(message)
         if self.on_message is not None:
             self.on_message(message)
 
     def warn(self, text: str) -> None:
+        from runner.actions.results import WARNING
+
         self.tell(WARNING, text)
 
     def server_warning(self, text: str) -> None:
         """A warning of the API server, told as the line client-go logs for it in Helm."""
+        from runner.actions.results import WARNING
         from runner.kube.warning_header import logged_line
 
         self.tell(WARNING, logged_line(text), text)
@@ -56,6 +62,8 @@ class Journal:
     def tell_progress(self, progress: WaitProgress) -> None:
         """A wait's progress (runner.kube.wait): told as data, with a line that sums it up.
         Only the start, the changes and the end are kept in `messages` (not every tick)."""
+        from runner.actions.results import WAIT, Message
+
         message = Message(WAIT, progress.summary(), progress)
         if progress.stage != "tick":
             self.messages.append(message)
@@ -64,6 +72,7 @@ class Journal:
 
     def debug(self, message: str, **attrs: Any) -> None:
         """A step as Helm logs it at debug level (`--debug` shows it): slog's text line."""
+        from runner.actions.results import DEBUG
         from runner.golang.slog import text_line
 
         self.tell(DEBUG, text_line("DEBUG", message, attrs))

@@ -14,7 +14,6 @@ from datetime import UTC, datetime
 from typing import Any
 
 from runner.actions.journal import Journal
-from runner.actions.results import PROGRESS
 from runner.errors import RunnerError
 from runner.kube.client import KubeClient
 from runner.kube.cluster import Cluster, KubeCluster, Lock
@@ -116,6 +115,8 @@ class ActionConfig:
         if self.cluster is None or not self.locking:
             yield None
             return
+        from runner.actions.results import PROGRESS  # writes only: a read loads no results
+
         lock = self.cluster.lock(self.namespace, name, wait_seconds,
                                  on_wait=lambda text: journal.tell(PROGRESS, text))
         try:

@@ -167,8 +167,9 @@ def _exit_now(code: int) -> None:
 
 def _known_exit_hooks() -> list[Callable[[], object]]:
     """The exit hooks that every command talking to a cluster registers, in atexit's order
-    (last registered first): weakref.finalize's (urllib3's connection pools: the finalizers
-    marked to run at exit) and logging's (urllib3 imports logging: its handlers flushed).
+    (last registered first): weakref.finalize's (the finalizers marked to run at exit, as
+    the connection pools of requests' urllib3 register them) and logging's (its handlers
+    flushed).
     atexit has no list to read; each is known by its module's own mark."""
     hooks: list[Callable[[], object]] = []
     weakref = sys.modules.get("weakref")

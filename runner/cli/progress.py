@@ -169,9 +169,9 @@ class MessagePrinter:
 
 def progress_view(out: TextIO) -> LiveProgress | LogProgress:
     """How waits are shown on `out`: a live view on a terminal, lines otherwise."""
-    import shutil
-
     if out.isatty():
+        import shutil
+
         size = shutil.get_terminal_size()
         return LiveProgress(out, min(size.lines - 2, 20), size.columns)
     return LogProgress(out)

@@ -2,7 +2,7 @@
 (apiVersion/kind -> resource, namespaced) from discovery.
 
 Everything in deploy-runner talks to the API server through `KubeClient.request`,
-which goes through runner.kube.transport (urllib3); the `kubernetes` package is
+which goes through runner.kube.transport (http.client); the `kubernetes` package is
 not used. Build a client with `KubeClient.connect(ClusterAccess(...))`.
 """
 
@@ -173,7 +173,7 @@ class KubeClient:
 
     def stream(self, path: str, query: list[tuple[str, str]], read_timeout: float, *,
                accept: str = JSON, deadline: float = math.inf) -> Any:
-        """A GET read as it comes (a watch, a followed log): the unread urllib3 response.
+        """A GET read as it comes (a watch, a followed log): the transport's StreamedReply, unread.
         Opening it (retries included) gives up at `deadline` (time.monotonic())."""
         from runner.kube.transport import ConnectionFailed
 
@@ -183,7 +183,7 @@ class KubeClient:
             response = self.transport.stream(path, query, {"Accept": accept}, read_timeout, deadline)
         except ConnectionFailed as err:
             raise KubeError(str(err)) from err
-        self._report(response.headers.getlist("Warning"))
+        self._report(response.warnings)
         return response
 
     def text(self, path: str) -> tuple[int, str]:

@@ -18,11 +18,9 @@ from __future__ import annotations
 import base64
 import json
 import os
-import subprocess
 import sys
 import threading
 import time
-from datetime import datetime
 from typing import Any
 
 from runner.errors import RunnerError
@@ -254,6 +252,8 @@ class ExecPlugin(RefreshingCredential):
         return self._run()
 
     def _run(self) -> ExecResult:
+        import subprocess  # only a cluster with an exec plugin pays for it
+
         command = str(self.spec.get("command") or "")
         interactive = self._interactive()
         env = {**os.environ, **{str(e["name"]): str(e["value"]) for e in self.spec.get("env") or []},
@@ -325,6 +325,8 @@ class ExecPlugin(RefreshingCredential):
         if bool(cert) != bool(key):
             raise CredentialError("getting credentials: exec plugin returned only certificate or key, not both")
         expiry = status.get("expirationTimestamp")
+        from datetime import datetime
+
         try:
             expires = datetime.fromisoformat(str(expiry).replace("Z", "+00:00")).timestamp() if expiry else 0.0
         except ValueError as err:

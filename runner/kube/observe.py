@@ -104,14 +104,10 @@ class LogStream:
             raise KubeError(f"log of {pod}/{container}: {status_text(status, data)}", status)
         # A migration may print nothing for minutes: from here a read waits until a line
         # comes, the container ends, or close() shuts the socket down.
-        sock = getattr(getattr(self.response, "connection", None), "sock", None)
-        if sock is not None:
-            sock.settimeout(None)
+        self.response.settimeout(None)
 
     def chunks(self) -> Iterator[str]:
         import codecs
-
-        from urllib3.exceptions import HTTPError
 
         decoder = codecs.getincrementaldecoder("utf-8")("replace")
         try:
@@ -120,7 +116,7 @@ class LogStream:
                     yield text
             if rest := decoder.decode(b"", final=True):  # a cut character at the very end
                 yield rest
-        except (HTTPError, OSError, ValueError):
+        except (OSError, ValueError):
             return  # dropped or shut down: the caller decides whether to open it again
         finally:
             self.close()
@@ -130,7 +126,6 @@ class LogStream:
         with contextlib.suppress(OSError, ValueError, RuntimeError):
             self.response.shutdown()
         self.response.close()
-        self.response.release_conn()
 
 
 def events(client: KubeClient, namespace: str, kind: str, name: str) -> list[dict[str, Any]]:

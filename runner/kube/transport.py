@@ -1,8 +1,11 @@
-"""HTTP to the API server from a resolved ConnectionConfig, over urllib3: the one
-request path of deploy-runner (importing the `kubernetes` package would cost about
-two seconds a run; it is not used at all).
+"""HTTP to the API server from a resolved ConnectionConfig, over the standard library's
+http.client: the one request path of deploy-runner (importing the `kubernetes` package
+would cost about two seconds a run, urllib3 a tenth of one; neither is used).
 
 What client-go's transport does and users rely on is done the same way here:
+- keep-alive: up to 8 idle connections are kept for the next requests (requests go out
+  from several threads at once, runner.kube.parallel); one found closed by the server
+  is dropped before it is used;
 - TLS: the cluster's CA (or the system roots), `insecure-skip-tls-verify`,
   `tls-server-name` (SNI and the name the certificate must carry), client
   certificates; keys and certificates stay in memory (see `_load_cert_chain`);
@@ -10,7 +13,8 @@ What client-go's transport does and users rely on is done the same way here:
   net/http TLSHandshakeTimeout, so a server that accepts and never answers
   fails in 10 s), 60 s for an answer;
 - proxies: the cluster's `proxy-url` (http/https CONNECT), else HTTPS_PROXY /
-  HTTP_PROXY / NO_PROXY (with CIDRs, as client-go) for non-loopback servers;
+  HTTP_PROXY / NO_PROXY (with CIDRs, as client-go) for non-loopback servers; an http
+  server's requests go to an http proxy whole (absolute URLs), as Go's do;
 - client-side throttling when asked for: a token bucket of `qps` and `burst` (client-go's);
 - retries, bounded and after the server's Retry-After, of what is safe to send again
   (runner.kube.retry says which and when);
@@ -20,23 +24,20 @@ What client-go's transport does and users rely on is done the same way here:
 
 from __future__ import annotations
 
-import contextlib
+import http.client
+import io
 import ipaddress
 import math
 import os
+import select
 import socket
 import ssl
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlencode, urlsplit
-
-import urllib3
-from urllib3.connection import HTTPConnection, HTTPSConnection
-from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
-from urllib3.exceptions import ConnectTimeoutError, NewConnectionError
 
 from runner.errors import RunnerError
 from runner.kube.credentials import CredentialError, Credentials
@@ -46,7 +47,7 @@ from runner.kube.kubeconfig import ConnectionConfig, KubeconfigError
 DIAL_TIMEOUT_SECONDS = 30.0           # client-go's net.Dialer Timeout
 TLS_HANDSHAKE_TIMEOUT_SECONDS = 10.0  # client-go's TLSHandshakeTimeout
 READ_TIMEOUT_SECONDS = 60.0
-MIN_TIMEOUT_SECONDS = 0.01  # urllib3 refuses a timeout of 0: a try at the deadline fails at once
+MIN_TIMEOUT_SECONDS = 0.01  # a socket timeout of 0 would not wait at all: a try at the deadline fails at once
 DEFAULT_QPS, DEFAULT_BURST = 5.0, 10  # client-go's when the config leaves them 0
 
 
@@ -68,14 +69,13 @@ class Reply:
     status: int
     data: bytes
     retry_after: str = ""  # the Retry-After header of a 429 or 5xx
-    stream: Any = None     # stream(): the urllib3 response, its body unread (data is empty)
+    stream: Any = None     # stream(): the StreamedReply, its body unread (data is empty)
     warnings: tuple[str, ...] = ()  # the Warning headers, as sent (runner.kube.warning_header)
 
     def discard(self) -> None:
         """Give up this answer for another attempt (a stream's connection goes back)."""
         if self.stream is not None:
             self.stream.close()
-            self.stream.release_conn()
 
 
 class Transport:
@@ -88,7 +88,7 @@ class Transport:
         self._proxy = _proxy_for(config, os.environ if environ is None else environ)
         self._limiter = _RateLimiter(config.qps, config.burst)
         self._lock = threading.Lock()
-        self._pool: Any = None
+        self._pool: _Pool | None = None
         self._pool_cert: tuple[bytes, bytes] | None = None
         self._answered = False  # the server has answered once: a refusal now is a restart
         self._sleep = _pause
@@ -103,7 +103,7 @@ class Transport:
 
     def stream(self, path: str, query: list[tuple[str, str]], headers: dict[str, str],
                read_timeout: float, deadline: float = math.inf) -> Any:
-        """A GET whose body is read as it comes (a watch): the urllib3 response, unread;
+        """A GET whose body is read as it comes (a watch): a StreamedReply, its body unread;
         the caller closes it. A read waits at most `read_timeout` seconds. Opening it is
         retried as any GET is (a watch is a read), but never past `deadline`
         (time.monotonic()): each try's connect and header waits end there, and no retry
@@ -114,8 +114,8 @@ class Transport:
 
         def attempt() -> Reply:
             left = max(deadline - time.monotonic(), MIN_TIMEOUT_SECONDS)
-            timeout = urllib3.Timeout(connect=min(DIAL_TIMEOUT_SECONDS, left), read=min(read_timeout, left))
-            return self._attempt("GET", path, query, headers, None, preload_content=False, timeout=timeout)
+            timeouts = (min(DIAL_TIMEOUT_SECONDS, left), min(read_timeout, left))
+            return self._attempt("GET", path, query, headers, None, streamed=True, timeouts=timeouts)
 
         reply = self._retried(retry.Call("GET", path, query), attempt, retry.Budget(deadline=deadline))
         return reply.stream
@@ -162,43 +162,49 @@ class Transport:
         return Reply(201 if call.method == "POST" else 200, live.data)
 
     def _attempt(self, method: str, path: str, query: list[tuple[str, str]], headers: dict[str, str],
-                 body: bytes | None, **options: Any) -> Reply:
-        """One try. With preload_content=False (a stream) the body is left unread in `stream`.
+                 body: bytes | None, *, streamed: bool = False,
+                 timeouts: tuple[float, float] = (DIAL_TIMEOUT_SECONDS, READ_TIMEOUT_SECONDS)) -> Reply:
+        """One try. A streamed answer's body is left unread in `stream`.
 
         A 401 renews a credential that can be renewed (an exec plugin's, a token source's)
         and sends the request once more with it: a token that expired or was revoked early
         costs no failure. A 401 that stays is the answer; a token source's words on it
         (whose token was refused) are added to the Status's message."""
         url = self.config.server + path + (f"?{urlencode(query)}" if query else "")
-        response = self._send(method, url, headers, body, options)
-        if response.status == 401 and self._tls and self.credentials.unauthorized():
-            _release(response)
-            response = self._send(method, url, headers, body, options)
-        retry_after = response.headers.get("Retry-After", "")
-        warnings = tuple(_utf8(value) for value in response.headers.getlist("Warning"))
-        if not options.get("preload_content", True):
-            return Reply(response.status, b"", retry_after, response, warnings)
-        data = response.data
-        if response.status == 401 and self._tls:
+        answer = self._send(method, url, headers, body, timeouts)
+        if answer.status == 401 and self._tls and self.credentials.unauthorized():
+            answer.read_whole()
+            answer = self._send(method, url, headers, body, timeouts)
+        retry_after = answer.header("Retry-After")
+        warnings = tuple(_utf8(value) for value in answer.warnings)
+        if streamed:
+            return Reply(answer.status, b"", retry_after, answer, warnings)
+        data = self._read(method, url, answer)
+        if answer.status == 401 and self._tls:
             data = _with_refusal(data, self.credentials.refusal())
-        return Reply(response.status, data, retry_after, warnings=warnings)
+        return Reply(answer.status, data, retry_after, warnings=warnings)
 
     def _send(self, method: str, url: str, headers: dict[str, str], body: bytes | None,
-              options: dict[str, Any]) -> Any:
+              timeouts: tuple[float, float]) -> StreamedReply:
         self._limiter.wait()
         try:
             pool = self._current_pool()
             # client-go reads credentials only for TLS servers (never sends them in clear).
-            sent = urllib3.HTTPHeaderDict(headers)
-            for name, value in self.credentials.headers() if self._tls else ():
-                sent.add(name, value)
-            return pool.request(method, url, body=body, headers=sent, **options)
+            sent = [*headers.items(), *(self.credentials.headers() if self._tls else ())]
+            return pool.exchange(method, url, sent, body, timeouts)
         except (CredentialError, KubeconfigError) as err:
             raise ConnectionFailed(f'{method.title()} "{url}": {err}') from err
-        except urllib3.exceptions.HTTPError as err:
+        except (OSError, http.client.HTTPException) as err:
             left, transient = _failure_kind(err)
             raise ConnectionFailed(f'{method.title()} "{url}": {_go_reason(err, self.config)}',
                                    sent=left, transient=transient) from err
+
+    def _read(self, method: str, url: str, answer: StreamedReply) -> bytes:
+        """The whole body of an answer (its connection kept for the next request)."""
+        try:
+            return answer.read_whole()
+        except (OSError, http.client.HTTPException) as err:
+            raise ConnectionFailed(f'{method.title()} "{url}": {_go_reason(err, self.config)}') from err
 
     def close(self) -> None:
         with self._lock:
@@ -208,36 +214,197 @@ class Transport:
 
     # -- connections --------------------------------------------------------------------
 
-    def _current_pool(self) -> Any:
+    def _current_pool(self) -> _Pool:
         """The connection pool, made again when an exec plugin rotates the client certificate."""
         cert = self.credentials.client_certificate() if self._tls else (b"", b"")
         with self._lock:
             if self._pool is None or cert != self._pool_cert:
                 if self._pool is not None:
                     self._pool.clear()
-                self._pool, self._pool_cert = self._new_pool(cert), cert
+                context = _ssl_context(self.config, cert) if self._tls else None
+                self._pool, self._pool_cert = _Pool(_Route(self.config, self._proxy, context)), cert
             return self._pool
 
-    def _new_pool(self, cert: tuple[bytes, bytes]) -> Any:
-        options: dict[str, Any] = {"maxsize": 8, "retries": False,
-                                   "timeout": urllib3.Timeout(connect=DIAL_TIMEOUT_SECONDS, read=READ_TIMEOUT_SECONDS)}
-        if self._tls:
-            options["ssl_context"] = _ssl_context(self.config, cert)
-            if self.config.tls_server_name:
-                options["server_hostname"] = self.config.tls_server_name
-        if self._proxy:
-            manager = urllib3.ProxyManager(self._proxy, **options)
-        else:
-            manager = urllib3.PoolManager(**options)
-        manager.pool_classes_by_scheme = {"http": _HTTPPool, "https": _HTTPSPool}
-        return manager
+
+class _Route:
+    """Where a connection is dialled and what is said on it: the server, directly or through
+    a proxy (a CONNECT tunnel for an https server; absolute URLs to an http proxy else)."""
+
+    def __init__(self, config: ConnectionConfig, proxy: str, context: ssl.SSLContext | None) -> None:
+        server = urlsplit(config.server)
+        self.host_header = server.netloc.rpartition("@")[2]
+        self.server = (server.hostname or "", server.port or (443 if context is not None else 80))
+        self.context = context
+        self.server_name = config.tls_server_name or self.server[0]
+        self.proxy: tuple[str, int] | None = None
+        self.proxy_context: ssl.SSLContext | None = None
+        if proxy:
+            parts = urlsplit(proxy)
+            self.proxy = (parts.hostname or "", parts.port or (443 if parts.scheme == "https" else 80))
+            if parts.scheme == "https":
+                self.proxy_context = ssl.create_default_context()
+
+    def target(self, url: str) -> str:
+        """The request target: the path (an absolute URL to a proxy that is not tunnelled)."""
+        if self.proxy is not None and self.context is None:
+            return url
+        parts = urlsplit(url)
+        return parts.path + (f"?{parts.query}" if parts.query else "")
+
+    def connect(self, connect_timeout: float) -> Any:
+        """A socket ready for requests to the server (TLS, through the tunnel, as needed)."""
+        sock: Any = _dial(*(self.proxy or self.server), connect_timeout, proxied=self.proxy is not None)
+        try:
+            if self.proxy is not None:
+                if self.proxy_context is not None:
+                    sock = _handshake(lambda s: self.proxy_context.wrap_socket(s, server_hostname=self.proxy[0]), sock)
+                if self.context is not None:
+                    _tunnel(sock, self.server)
+            if self.context is not None:
+                if isinstance(sock, ssl.SSLSocket):  # TLS inside the proxy's TLS
+                    sock = _handshake(lambda s: _TlsInTls(s, self.context, self.server_name), sock)
+                else:
+                    sock = _handshake(lambda s: self.context.wrap_socket(s, server_hostname=self.server_name), sock)
+        except BaseException:
+            sock.close()
+            raise
+        return sock
 
 
-def _release(response: Any) -> None:
-    """Give up an answer unread, its connection back to the pool."""
-    with contextlib.suppress(urllib3.exceptions.HTTPError):
-        response.drain_conn()
-    response.release_conn()
+class _Connection(http.client.HTTPConnection):
+    """One keep-alive connection whose socket comes from the route (http.client speaks HTTP/1.1
+    on it, whatever it is); a closed one is connected again only through the pool."""
+
+    def __init__(self, route: _Route) -> None:
+        super().__init__(*route.server)
+        self.route = route
+
+    def connect(self) -> None:
+        raise http.client.NotConnected("a connection is opened by the pool")
+
+
+class _Pool:
+    """Keep-alive connections over one route: any number in use, at most `size` kept idle."""
+
+    def __init__(self, route: _Route, size: int = 8) -> None:
+        self.route = route
+        self.size = size
+        self._idle: list[_Connection] = []
+        self._lock = threading.Lock()
+
+    def exchange(self, method: str, url: str, headers: list[tuple[str, str]], body: bytes | None,
+                 timeouts: tuple[float, float]) -> StreamedReply:
+        """Send one request and read the head of its answer; the body is the caller's to read."""
+        connection = self._take()
+        try:
+            if connection.sock is None:
+                connection.sock = self.route.connect(timeouts[0])
+            sock = connection.sock
+            sock.settimeout(timeouts[1])
+            connection.putrequest(method, self.route.target(url), skip_host=True, skip_accept_encoding=True)
+            connection.putheader("Host", self.route.host_header)
+            for name, value in headers:
+                connection.putheader(name, value)
+            if body is not None or method in ("POST", "PUT", "PATCH"):
+                connection.putheader("Content-Length", str(len(body or b"")))
+            connection.endheaders(body)
+            response = connection.getresponse()
+        except BaseException:
+            connection.close()
+            raise
+        return StreamedReply(response, connection, sock, self)
+
+    def _take(self) -> _Connection:
+        with self._lock:
+            while self._idle:
+                connection = self._idle.pop()
+                if not _dropped(connection.sock):
+                    return connection
+                connection.close()
+        return _Connection(self.route)
+
+    def give_back(self, connection: _Connection) -> None:
+        with self._lock:
+            if connection.sock is not None and len(self._idle) < self.size:
+                self._idle.append(connection)
+                return
+        connection.close()
+
+    def clear(self) -> None:
+        with self._lock:
+            idle, self._idle = self._idle, []
+        for connection in idle:
+            connection.close()
+
+
+def _dropped(sock: Any) -> bool:
+    """Whether an idle connection was closed by the server (or sent what was not asked for)."""
+    if sock is None:
+        return True
+    try:
+        return bool(select.select([sock], [], [], 0)[0])
+    except (OSError, ValueError):
+        return True
+
+
+class StreamedReply:
+    """An answer whose head is read: its status and headers; the body read whole
+    (`read_whole`) or as it comes (`stream`, a watch or a followed log)."""
+
+    def __init__(self, response: http.client.HTTPResponse, connection: _Connection, sock: Any,
+                 pool: _Pool) -> None:
+        self.status = response.status
+        self.warnings: list[str] = response.msg.get_all("Warning") or []
+        self._response = response
+        self._connection: _Connection | None = connection
+        self._sock = sock
+        self._pool = pool
+        self._data: bytes | None = None
+
+    def header(self, name: str) -> str:
+        return self._response.getheader(name) or ""
+
+    def read_whole(self) -> bytes:
+        """The rest of the body; the connection then serves the next request."""
+        if self._data is None:
+            try:
+                self._data = self._response.read()
+            except BaseException:
+                self.close()
+                raise
+            self._pool.give_back(self._connection)
+            self._connection = None  # another request's now: close() leaves it alone
+        return self._data
+
+    @property
+    def data(self) -> bytes:
+        """The body of an answer that is not streamed (a refused watch's Status)."""
+        return self.read_whole()
+
+    def stream(self, decode_content: bool = True) -> Iterator[bytes]:
+        """The body's pieces as they come; a broken one raises OSError."""
+        try:
+            while chunk := self._response.read1(65536):
+                yield chunk
+        except http.client.HTTPException as err:  # an incomplete chunk: the connection dropped
+            raise ConnectionError(str(err)) from err
+
+    def settimeout(self, seconds: float | None) -> None:
+        """How long a read of the stream waits (None: until data comes or it is shut down)."""
+        self._sock.settimeout(seconds)
+
+    def shutdown(self) -> None:
+        """Wake a read blocked on the stream (from any thread)."""
+        if self._connection is not None:
+            self._sock.shutdown(socket.SHUT_RDWR)
+
+    def close(self) -> None:
+        """Give the answer up: its connection is closed, never reused mid-stream (one whose
+        body was read whole went back to the pool, and stays there)."""
+        self._response.close()
+        if self._connection is not None:
+            self._connection.close()
+            self._sock.close()
 
 
 def _with_refusal(data: bytes, refusal: str) -> bytes:
@@ -332,27 +499,26 @@ def _write_and_close(fd: int, data: bytes) -> None:
 # -- Go's dialer and handshake timeout, with Go's words for failures -------------------------
 
 
-class _DialError(NewConnectionError):
-    def __init__(self, conn: Any, go: str) -> None:
-        super().__init__(conn, go)
+class _DialError(OSError):
+    def __init__(self, go: str) -> None:
+        super().__init__(go)
         self.go = go
 
 
-class _HandshakeTimeout(ConnectTimeoutError):
+class _HandshakeTimeout(OSError):
     go = "net/http: TLS handshake timeout"
 
 
-def _dial(conn: Any) -> socket.socket:
-    """net.Dialer: every address of the host in turn, 30 s each; the last failure in Go's words."""
-    host, port = conn._dns_host, conn.port
+def _dial(host: str, port: int, timeout: float, *, proxied: bool = False) -> socket.socket:
+    """net.Dialer: every address of the host in turn, `timeout` each; the last failure in Go's words."""
     try:
         addresses = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
     except socket.gaierror as err:
-        raise _DialError(conn, f"dial tcp: lookup {host}: no such host") from err
+        raise _DialError(f"dial tcp: lookup {host}: no such host") from err
     failure = ""
     for family, kind, proto, _, address in addresses:
         sock = socket.socket(family, kind, proto)
-        sock.settimeout(DIAL_TIMEOUT_SECONDS)
+        sock.settimeout(timeout)
         try:
             sock.connect(address)
         except TimeoutError:
@@ -363,9 +529,7 @@ def _dial(conn: Any) -> socket.socket:
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
             return sock
         sock.close()
-    if getattr(conn, "proxy", None) is not None:
-        failure = f"proxyconnect tcp: {failure}"
-    raise _DialError(conn, failure)
+    raise _DialError(f"proxyconnect tcp: {failure}" if proxied else failure)
 
 
 def _host_port(address: tuple[Any, ...]) -> str:
@@ -378,32 +542,101 @@ def _strerror(err: OSError) -> str:
     return text[:1].lower() + text[1:]  # Go's errno texts are lower case
 
 
-class _HTTPConnection(HTTPConnection):
-    def _new_conn(self) -> socket.socket:
-        sock = _dial(self)
-        sock.settimeout(self.timeout)
-        return sock
+def _handshake(wrap: Callable[[Any], Any], sock: Any) -> Any:
+    """A TLS client handshake on `sock`, given 10 s as Go's TLSHandshakeTimeout gives it."""
+    sock.settimeout(TLS_HANDSHAKE_TIMEOUT_SECONDS)
+    try:
+        return wrap(sock)
+    except TimeoutError as err:
+        raise _HandshakeTimeout(_HandshakeTimeout.go) from err
 
 
-class _HTTPSConnection(HTTPSConnection):
-    def _new_conn(self) -> socket.socket:
-        sock = _dial(self)
-        sock.settimeout(TLS_HANDSHAKE_TIMEOUT_SECONDS)  # urllib3 handshakes on this socket next
-        return sock
+def _tunnel(sock: Any, server: tuple[str, int]) -> None:
+    """HTTP CONNECT to the server through the proxy on `sock`; a refusal in Go's words (the
+    proxy's status text)."""
+    target = f"[{server[0]}]:{server[1]}" if ":" in server[0] else f"{server[0]}:{server[1]}"
+    sock.sendall(f"CONNECT {target} HTTP/1.1\r\nHost: {target}\r\n\r\n".encode("ascii"))
+    head = b""
+    while b"\r\n\r\n" not in head:  # the proxy says nothing more before the handshake
+        piece = sock.recv(1)
+        if not piece:
+            raise ConnectionError("EOF")
+        head += piece
+        if len(head) > 65536:
+            raise ConnectionError("proxy: malformed HTTP response")
+    status = head.split(b"\r\n", 1)[0].decode("latin-1").split(" ", 2)
+    if len(status) < 2 or status[1] != "200":
+        raise _DialError(status[2] if len(status) > 2 else " ".join(status))
 
-    def connect(self) -> None:
+
+class _TlsInTls:
+    """The server's TLS inside an https proxy's (the ssl module does not wrap an SSLSocket
+    again): the inner session runs over memory buffers, as much of a socket as http.client uses."""
+
+    def __init__(self, outer: ssl.SSLSocket, context: ssl.SSLContext, server_name: str) -> None:
+        self._outer = outer
+        self._incoming, self._outgoing = ssl.MemoryBIO(), ssl.MemoryBIO()
+        self._tls = context.wrap_bio(self._incoming, self._outgoing, server_hostname=server_name)
+        self._run(self._tls.do_handshake)
+
+    def _run(self, step: Callable[..., Any], *args: Any) -> Any:
+        while True:
+            try:
+                result = step(*args)
+            except ssl.SSLWantReadError:
+                self._flush()
+                data = self._outer.recv(65536)
+                if data:
+                    self._incoming.write(data)
+                else:
+                    self._incoming.write_eof()
+                continue
+            self._flush()
+            return result
+
+    def _flush(self) -> None:
+        if pending := self._outgoing.read():
+            self._outer.sendall(pending)
+
+    def sendall(self, data: bytes) -> None:
+        view = memoryview(data)
+        while view:
+            view = view[self._run(self._tls.write, view):]
+
+    def recv_into(self, buffer: Any, size: int = 0) -> int:
         try:
-            super().connect()
-        except TimeoutError as err:  # the handshake (a TCP timeout is a _DialError)
-            raise _HandshakeTimeout(self, _HandshakeTimeout.go) from err
+            return int(self._run(self._tls.read, size or len(buffer), buffer))
+        except ssl.SSLZeroReturnError:
+            return 0
+
+    def makefile(self, mode: str = "rb") -> Any:
+        return io.BufferedReader(_Reader(self))
+
+    def settimeout(self, seconds: float | None) -> None:
+        self._outer.settimeout(seconds)
+
+    def fileno(self) -> int:
+        return self._outer.fileno()
+
+    def shutdown(self, how: int) -> None:
+        self._outer.shutdown(how)
+
+    def close(self) -> None:
+        self._outer.close()
 
 
-class _HTTPPool(HTTPConnectionPool):
-    ConnectionCls = _HTTPConnection
+class _Reader(io.RawIOBase):
+    """_TlsInTls's reading side as a raw stream (what socket.makefile gives http.client)."""
 
+    def __init__(self, tls: _TlsInTls) -> None:
+        super().__init__()
+        self._tls = tls
 
-class _HTTPSPool(HTTPSConnectionPool):
-    ConnectionCls = _HTTPSConnection
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        return self._tls.recv_into(buffer)
 
 
 def _pause(seconds: float) -> None:
@@ -424,13 +657,13 @@ def _failure_kind(err: BaseException) -> tuple[bool, bool]:
             return True, False
         if isinstance(current, _DialError):
             return False, "no such host" not in current.go
-        if isinstance(current, ConnectTimeoutError):  # dialling or the TLS handshake
+        if isinstance(current, _HandshakeTimeout):
             return False, True
     return True, True
 
 
 def _causes(err: BaseException) -> list[BaseException]:
-    """The error and what caused it, outermost first (urllib3 wraps)."""
+    """The error and what caused it, outermost first."""
     seen: list[BaseException] = []
     current: BaseException | None = err
     while current is not None and all(current is not s for s in seen):
@@ -448,12 +681,12 @@ def _go_reason(err: BaseException, config: ConnectionConfig) -> str:
             return str(current.go)
         if isinstance(current, ssl.SSLCertVerificationError):
             return _x509_reason(current, config)
-        if isinstance(current, urllib3.exceptions.ReadTimeoutError):
+        if isinstance(current, TimeoutError):  # dialling and handshakes have their own
             return "net/http: timeout awaiting response headers"
+        if isinstance(current, (http.client.RemoteDisconnected, http.client.IncompleteRead)):
+            return "EOF"  # closed before (or while) answering
         if isinstance(current, ConnectionResetError):
             return "read: connection reset by peer"
-        if isinstance(current, urllib3.exceptions.ProtocolError) and "RemoteDisconnected" in repr(current):
-            return "EOF"
     return str(err)
 
 

@@ -71,17 +71,13 @@ class Stream:
                             self.response.status, str(body.get("reason", "")), body)
         # The events may be minutes apart: from here a read waits until the watch's own end
         # (a server that never ends it: the caller's deadline).
-        sock = getattr(getattr(self.response, "connection", None), "sock", None)
-        if sock is not None:
-            sock.settimeout(max(min(timeout + READ_GRACE_SECONDS, self.deadline - time.monotonic()), 0.01))
+        self.response.settimeout(max(min(timeout + READ_GRACE_SECONDS, self.deadline - time.monotonic()), 0.01))
 
     def __iter__(self) -> Iterator[tuple[str, dict[str, Any]]]:
         """(type, object) for each ADDED / MODIFIED / DELETED, until the watch ends."""
-        from urllib3.exceptions import HTTPError
-
         try:
             yield from _read_events(self.response, self.deadline)
-        except (HTTPError, OSError, ValueError):
+        except (OSError, ValueError):
             return  # dropped, timed out or shut down: the caller lists again
         finally:
             self.close()
@@ -97,7 +93,6 @@ class Stream:
         is never reused."""
         self.shut_down()
         self.response.close()
-        self.response.release_conn()
 
 
 def events(client: KubeClient, collection: str, *, resource_version: str, timeout: float,

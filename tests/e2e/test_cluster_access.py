@@ -9,6 +9,7 @@ import json
 import os
 import shutil
 import socket
+import ssl
 import subprocess
 import sys
 import threading
@@ -297,7 +298,12 @@ def test_the_documented_role_is_enough_to_install_upgrade_and_uninstall(cluster,
 
 @pytest.fixture
 def connect_proxy():
-    """A minimal HTTP CONNECT proxy on loopback; it records the targets asked for."""
+    yield from _connect_proxy()
+
+
+def _connect_proxy(tls: ssl.SSLContext | None = None):
+    """A minimal HTTP CONNECT proxy on loopback (spoken to over TLS when given a server
+    context: an https proxy); it records the targets asked for."""
     server = socket.socket()
     server.bind(("127.0.0.1", 0))
     server.listen(16)
@@ -313,6 +319,12 @@ def connect_proxy():
             sink.close()
 
     def serve(client: socket.socket) -> None:
+        if tls is not None:
+            try:
+                client = tls.wrap_socket(client, server_side=True)
+            except OSError:
+                client.close()
+                return
         request = b""
         while b"\r\n\r\n" not in request:
             request += client.recv(4096)
@@ -333,8 +345,16 @@ def connect_proxy():
             threading.Thread(target=serve, args=(client,), daemon=True).start()
 
     threading.Thread(target=accept, daemon=True).start()
-    yield f"http://127.0.0.1:{server.getsockname()[1]}", targets
+    yield f"{'https' if tls else 'http'}://127.0.0.1:{server.getsockname()[1]}", targets
     server.close()
+
+
+@pytest.fixture
+def https_connect_proxy(cluster):
+    """The CONNECT proxy behind TLS, with a certificate of the testbed's CA for 127.0.0.1."""
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(cluster.testbed.pki.kwok.cert, cluster.testbed.pki.kwok.key)
+    yield from _connect_proxy(context)
 
 
 def test_proxy_url_tunnels_to_the_api_server(cluster, tmp_path, connect_proxy):
@@ -343,6 +363,21 @@ def test_proxy_url_tunnels_to_the_api_server(cluster, tmp_path, connect_proxy):
     env = clean_env(tmp_path, KUBECONFIG=str(config))
     assert ours(["list"], env).returncode == 0
     assert targets and set(targets) == {cluster.server.removeprefix("https://")}
+
+
+def test_an_https_proxy_tunnels_tls_inside_tls_as_helms_does(cluster, tmp_path, https_connect_proxy):
+    """The proxy's certificate is checked against the system roots (SSL_CERT_FILE here, for
+    both tools); the API server's TLS runs inside the proxy's."""
+    proxy, targets = https_connect_proxy
+    config = kubeconfig_with(cluster, tmp_path / "proxied", cluster_extra=f"proxy-url: {proxy}")
+    env = clean_env(tmp_path, KUBECONFIG=str(config), SSL_CERT_FILE=str(cluster.testbed.pki.ca.cert))
+    mine, helms = ours(["list", "-A"], env), theirs(["list", "-A"], env)
+    assert (mine.returncode, mine.stdout) == (helms.returncode, helms.stdout) and mine.returncode == 0
+    assert targets and set(targets) == {cluster.server.removeprefix("https://")}
+
+    untrusted = ours(["list"], clean_env(tmp_path, KUBECONFIG=str(config)))
+    assert untrusted.returncode == 1
+    assert "certificate" in untrusted.stderr and "Traceback" not in untrusted.stderr
 
 
 def test_socks_proxies_are_refused_clearly(cluster, tmp_path):

@@ -60,15 +60,15 @@ class Storage:
         return self._read(heads[0])
 
     def last_readable(self, name: str) -> Release:
-        """Helm's Last, for reading: the newest record that can be decoded."""
-        heads = self.heads(name)
-        if not heads:
+        """Helm's Last, for reading (status, get): the newest record that can be decoded,
+        found as Helm finds it, from one query of whole records (a list, then a get of the
+        newest, would be two round trips)."""
+        found = self.whole_history(name)
+        if found is None:
             raise ReleaseNotFoundError(name)
-        for head in heads:
-            release = self._read_or_none(head)
-            if release is not None:
-                return release
-        raise NoReadableRevisionError(name)
+        if not found:
+            raise NoReadableRevisionError(name)
+        return found[0]
 
     def deployed(self, name: str) -> Release:
         """The newest readable deployed record (Helm's Deployed leaves out unreadable ones)."""

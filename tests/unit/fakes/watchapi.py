@@ -36,7 +36,7 @@ def resource(kind: str, name: str, namespace: str = "ns", **spec: Any) -> Resour
 
 
 class _Watch:
-    """One open watch: what the API sends on it, read as urllib3's response would be."""
+    """One open watch: what the API sends on it, read as the transport's StreamedReply would be."""
 
     def __init__(self, api: FakeApi, collection: str) -> None:
         self.api, self.collection = api, collection
@@ -57,10 +57,11 @@ class _Watch:
     def shutdown(self) -> None:
         self.closed.set()
 
+    def settimeout(self, seconds: float | None) -> None:
+        pass
+
     def close(self) -> None:
         self.closed.set()
-
-    def release_conn(self) -> None:
         with self.api.lock:
             if self in self.api.watches:
                 self.api.watches.remove(self)

@@ -160,10 +160,10 @@ class _WatchResponse:
                 return
             yield (json.dumps(event) + "\n").encode()
 
-    def close(self) -> None:
+    def settimeout(self, seconds: float | None) -> None:
         pass
 
-    def release_conn(self) -> None:
+    def close(self) -> None:
         pass
 
 

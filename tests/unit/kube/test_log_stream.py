@@ -1,6 +1,6 @@
 """runner.kube.observe.LogStream: a container's log followed as it is written
 (GET pods/<pod>/log?follow=true), over a fake client whose response is read as
-urllib3's would be."""
+the transport's StreamedReply would be."""
 
 from __future__ import annotations
 
@@ -35,10 +35,10 @@ class _Response:
     def shutdown(self) -> None:
         self.shut.set()
 
-    def close(self) -> None:
+    def settimeout(self, seconds: float | None) -> None:
         pass
 
-    def release_conn(self) -> None:
+    def close(self) -> None:
         self.released = True
 
 

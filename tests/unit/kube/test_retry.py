@@ -195,16 +195,13 @@ def test_which_answers_are_tried_again(status, retry_after, again):
 
 
 class Unread:
-    """A stream's urllib3 response, as far as the retries touch it."""
+    """A stream's StreamedReply, as far as the retries touch it."""
 
     def __init__(self, status: int) -> None:
         self.status = status
         self.released = False
 
     def close(self) -> None:
-        pass
-
-    def release_conn(self) -> None:
         self.released = True
 
 

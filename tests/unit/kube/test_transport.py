@@ -3,6 +3,7 @@ throttling, client keys kept in memory, failures in Go's words."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import ssl
@@ -124,19 +125,101 @@ def test_an_unknown_host_in_go_words():
 def test_a_certificate_that_does_not_verify_is_final_and_in_go_words():
     """ssl's error carries a string `reason`: the walk through the causes must not take it
     for one (it did: `internal error: AttributeError`)."""
-    import urllib3
-
-    cause = ssl.SSLCertVerificationError(1, "certificate verify failed: Hostname mismatch")
-    cause.reason = "CERTIFICATE_VERIFY_FAILED"
-    cause.verify_code = 62
-    cause.verify_message = "Hostname mismatch, certificate is not valid for 'wrong.example'."
-    try:
-        try:
-            raise cause
-        except ssl.SSLError as err:
-            raise urllib3.exceptions.SSLError(err) from err
-    except urllib3.exceptions.SSLError as wrapped:
-        failure = wrapped
+    failure = ssl.SSLCertVerificationError(1, "certificate verify failed: Hostname mismatch")
+    failure.reason = "CERTIFICATE_VERIFY_FAILED"
+    failure.verify_code = 62
+    failure.verify_message = "Hostname mismatch, certificate is not valid for 'wrong.example'."
     assert transport._failure_kind(failure) == (True, False)  # a retry cannot mend it
     assert transport._go_reason(failure, config("https://127.0.0.1:6443")).startswith(
         "tls: failed to verify certificate: x509: ")
+
+
+class _Server:
+    """A plain-HTTP server on loopback that answers every request with `{}` over keep-alive
+    connections; it counts the connections it accepted and can close the idle ones."""
+
+    def __init__(self, delay: float = 0.0) -> None:
+        import threading
+
+        self.listener = socket.socket()
+        self.listener.bind(("127.0.0.1", 0))
+        self.listener.listen(8)
+        self.url = f"http://127.0.0.1:{self.listener.getsockname()[1]}"
+        self.accepted: list[socket.socket] = []
+        self.delay = delay
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        import threading
+
+        while True:
+            try:
+                conn = self.listener.accept()[0]
+            except OSError:
+                return
+            self.accepted.append(conn)
+            threading.Thread(target=self._serve, args=(conn,), daemon=True).start()
+
+    def _serve(self, conn: socket.socket) -> None:
+        pending = b""
+        try:
+            while True:
+                while b"\r\n\r\n" not in pending:
+                    data = conn.recv(65536)
+                    if not data:
+                        return
+                    pending += data
+                pending = pending.split(b"\r\n\r\n", 1)[1]
+                time.sleep(self.delay)
+                conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}")
+        except OSError:
+            return
+
+    def close_idle(self) -> None:
+        for conn in self.accepted:
+            with contextlib.suppress(OSError):
+                conn.shutdown(socket.SHUT_RDWR)  # the FIN goes out (a close alone waits for the reader)
+            conn.close()
+
+    def stop(self) -> None:
+        self.listener.close()
+        self.close_idle()
+
+
+def test_requests_in_a_row_share_one_keep_alive_connection():
+    server = _Server()
+    try:
+        transport = Transport(config(server.url, qps=-1))
+        for _ in range(3):
+            assert transport.request("GET", "/version", [], {}, None).data == b"{}"
+        assert len(server.accepted) == 1
+    finally:
+        server.stop()
+
+
+def test_a_connection_the_server_closed_while_idle_is_not_used_again():
+    """Servers close idle connections (the API server after its idle timeout): the next
+    request goes out on a new one at once, without a failure or a retry's wait."""
+    server = _Server()
+    try:
+        transport = Transport(config(server.url, qps=-1))
+        transport._sleep = lambda seconds: pytest.fail(f"a retry waited {seconds} s")
+        assert transport.request("GET", "/version", [], {}, None).status == 200
+        server.close_idle()
+        time.sleep(0.1)  # the close reaches our end of the connection
+        assert transport.request("GET", "/version", [], {}, None).status == 200
+        assert len(server.accepted) == 2
+    finally:
+        server.stop()
+
+
+def test_an_answer_that_does_not_come_in_time_in_go_words():
+    server = _Server(delay=2.0)
+    try:
+        transport = Transport(config(server.url, qps=-1))
+        transport._sleep = lambda seconds: None
+        with pytest.raises(ConnectionFailed) as raised:
+            transport._attempt("GET", "/version", [], {}, None, timeouts=(5.0, 0.2))
+        assert str(raised.value) == f'Get "{server.url}/version": net/http: timeout awaiting response headers'
+    finally:
+        server.stop()
