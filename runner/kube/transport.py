@@ -44,6 +44,10 @@ from runner.kube.credentials import CredentialError, Credentials
 from runner.kube.kubeconfig import DEFAULT_BURST as HELM_DEFAULT_BURST
 from runner.kube.kubeconfig import ConnectionConfig, KubeconfigError
 
+# what the API server's audit log and its metrics name the client by (client-go sends
+# "<program>/<version> (<os>/<arch>) kubernetes/<commit>"; the version would cost an import)
+USER_AGENT = "deploy-runner"
+
 DIAL_TIMEOUT_SECONDS = 30.0           # client-go's net.Dialer Timeout
 TLS_HANDSHAKE_TIMEOUT_SECONDS = 10.0  # client-go's TLSHandshakeTimeout
 READ_TIMEOUT_SECONDS = 60.0
@@ -303,6 +307,7 @@ class _Pool:
             sock.settimeout(timeouts[1])
             connection.putrequest(method, self.route.target(url), skip_host=True, skip_accept_encoding=True)
             connection.putheader("Host", self.route.host_header)
+            connection.putheader("User-Agent", USER_AGENT)
             for name, value in headers:
                 connection.putheader(name, value)
             if body is not None or method in ("POST", "PUT", "PATCH"):

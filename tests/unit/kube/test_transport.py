@@ -146,6 +146,7 @@ class _Server:
         self.listener.listen(8)
         self.url = f"http://127.0.0.1:{self.listener.getsockname()[1]}"
         self.accepted: list[socket.socket] = []
+        self.heads: list[str] = []
         self.delay = delay
         threading.Thread(target=self._accept, daemon=True).start()
 
@@ -169,7 +170,8 @@ class _Server:
                     if not data:
                         return
                     pending += data
-                pending = pending.split(b"\r\n\r\n", 1)[1]
+                head, pending = pending.split(b"\r\n\r\n", 1)
+                self.heads.append(head.decode())
                 time.sleep(self.delay)
                 conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}")
         except OSError:
@@ -193,6 +195,7 @@ def test_requests_in_a_row_share_one_keep_alive_connection():
         for _ in range(3):
             assert transport.request("GET", "/version", [], {}, None).data == b"{}"
         assert len(server.accepted) == 1
+        assert len(server.heads) == 3 and all("User-Agent: deploy-runner" in head.split("\r\n") for head in server.heads)
     finally:
         server.stop()
 
