@@ -350,3 +350,18 @@ def test_a_chart_render_keeps_its_entries_in_one_pack_read_back_whole(tmp_path: 
     assert packs(cache_home) == [pack]
     assert len(stored(pack)) == 3  # the old b's entry dropped, the others kept
     assert len(before & set(stored(pack))) == 2
+
+
+def test_a_render_stores_its_own_entries_and_leaves_another_renders_pending(cache_home: Path) -> None:
+    """Renders at once in one process (a spec's releases): each pack gets the entries its
+    own set parsed, whichever render finishes first."""
+    first, second = (Template("gotpl", funcs=function_map(), missingkey="zero") for _ in range(2))
+    first.pack = template.open_pack(["a/templates/cm.yaml"])
+    second.pack = template.open_pack(["b/templates/_helpers.tpl"])
+    first.parse("a/templates/cm.yaml", MAIN)
+    second.parse("b/templates/_helpers.tpl", HELPERS)
+    template.store_pending(first.pack)
+    assert entries(cache_home) == [MAIN_KEY]
+    template.store_pending(second.pack)
+    assert len(packs(cache_home)) == 2
+    assert sorted(entries(cache_home)) == sorted([MAIN_KEY, cache.entry_key("", HELPERS, "00")])
