@@ -3,8 +3,10 @@
 The template code cache (runner.template.cache) and the chart YAML cache
 (runner.encoding.yamlcache) store here: `$XDG_CACHE_HOME/deploy-runner/<kind>/`
 (else `~/.cache/...`), one file per key, all in that directory: a cold run
-writes dozens of entries, and creating a directory per entry's shard cost
-more than the writes (ext4 indexes large directories). Entries are written
+writes several entries (the template cache one per render, holding all its
+templates: a file per template cost a create and a rename each), and
+creating a directory per entry's shard cost more than the writes (ext4
+indexes large directories). Entries are written
 to a private temporary file and renamed into place, so concurrent runs never
 read a partial entry; the directory is made when a write finds it missing.
 An unreadable or unwritable cache is ignored. Every so often a write prunes the

@@ -16,7 +16,7 @@ namespace=...)`; `render(chart, top)` renders prepared top-level values.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from runner.deepstack import run_deep
 from runner.engine_objects import (
@@ -208,12 +208,21 @@ def _has(tset: Any, name: str) -> bool:
     return tset.lookup(name) is not None
 
 
-def _store_compiled() -> None:
-    """The cache entries of the texts parsed, with the code of what ran: once a render is
-    done, failed or not."""
+def _open_pack(tset: Any, names: Iterable[str]) -> None:
+    """The cross-run cache's entries of a render of templates `names`, one file read
+    (runner.template.cache.Pack); the set records what it parses in it."""
+    from runner.template import open_pack
+
+    tset.pack = open_pack(names)
+
+
+def _store_compiled(tset: Any) -> None:
+    """The cache entries of the texts parsed, with the code of what ran, into the render's
+    pack: once a render is done, failed or not."""
     from runner.template import store_pending
 
-    store_pending()
+    if tset.pack is not None:
+        store_pending(tset.pack)
 
 
 def _execute(tset: Any, name: str, data: Any) -> str:
@@ -253,10 +262,11 @@ class Engine:
         self._funcs = self._function_map()
         tset = _new_set(self._funcs, self.strict)
         self._bind(tset)
+        _open_pack(tset, renderables)
         try:
             return self._parse_and_execute(tset, renderables)
         finally:
-            _store_compiled()
+            _store_compiled(tset)
 
     def _parse_and_execute(self, tset: Any, renderables: dict[str, _Renderable]) -> RenderResult:
         order = sort_templates(list(renderables))

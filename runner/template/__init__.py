@@ -16,7 +16,7 @@ call.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 from runner.gcpause import no_gc
 from runner.golang.gofunc import GoFunc, gomethod
@@ -29,6 +29,7 @@ from runner.template.positions import TRACKING, SourceMap, SourcePos
 from runner.template.runtime import (
     compile_result,
     define_of,
+    entry_key_of,
     execute_tree,
     execute_tree_tracked,
     from_entry,
@@ -51,6 +52,7 @@ __all__ = [
     "TemplateError",
     "Tree",
     "gomethod",
+    "open_pack",
     "parse_cached",
     "store_pending",
 ]
@@ -98,12 +100,33 @@ def _parse_persisted(name: str, text: str, break_is_func: bool, continue_is_func
     return result
 
 
-def store_pending() -> None:
+_DEFAULT_PACK_LIMIT = 1024  # entries: the default pack holds whatever any process parsed
+
+
+def open_pack(names: Iterable[str]) -> cache.Pack | None:
+    """The cross-run cache's pack for a render of templates `names` (cache.Pack: one file
+    for all its entries), read now; None when caching is off. Give it to the render's
+    Template (`pack`) and to store_pending."""
+    return cache.open_pack(names) if cache.enabled() else None
+
+
+def store_pending(pack: cache.Pack | None = None) -> None:
     """Write the cache entries of the texts parsed, or compiled further, since the last
     call: a render calls it once done, when the functions that ran are compiled (only
-    those are: the entry keeps the others' source)."""
-    for key, entry in pending_entries():
-        cache.store(key, entry)
+    those are: the entry keeps the others' source). With the render's `pack`, its own
+    entries go into it; without, every pending entry goes into the default pack."""
+    if not cache.enabled():
+        pending_entries()  # dropped
+        return
+    if pack is None:
+        pack = cache.default_pack()
+        fresh = pending_entries()
+        if len(pack.stored) < _DEFAULT_PACK_LIMIT:  # else it starts again with these
+            pack.keys.update(pack.stored.keys())
+        pack.keys.update(fresh)
+    else:
+        fresh = pending_entries(pack.keys)
+    cache.store(pack, fresh)
 
 
 def _worth_persisting(text: str) -> bool:
@@ -128,6 +151,7 @@ class Template:
         self._funcs: dict[str, GoFunc] = dict(BUILTINS)
         self._missingkey = 0
         self._merged: tuple[Any, dict[str, GoFunc]] | None = None
+        self.pack: cache.Pack | None = None  # the cross-run cache's pack of this render (open_pack)
         if funcs:
             self.add_funcs(funcs)
         self.option(f"missingkey={missingkey}")
@@ -151,6 +175,10 @@ class Template:
     def parse(self, name: str, text: str) -> Template:
         """Parse `text` as template `name`, adding it and its defines to the set."""
         result = parse_cached(name, text, self._funcs)
+        if self.pack is not None:
+            key = entry_key_of(result)
+            if key is not None:
+                self.pack.keys.add(key)
         for tree_name, tree in result.trees.items():
             old = self._trees.get(tree_name)
             if old is not None and define_of(tree).empty and define_of(old).has_root:

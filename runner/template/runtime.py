@@ -294,16 +294,29 @@ def pending_entry(key: str) -> tuple[Any, ...] | None:
     return (idents, tuple((n, d.meta(), d.code, d.table) for n, d in defines))
 
 
-def pending_entries() -> list[tuple[str, tuple[Any, ...]]]:
-    """The cache entries (key, entry) of every file parsed, or compiled further, since the
-    last call: each tree's functions, as code once they ran."""
-    files = list(_PENDING.values())
-    _PENDING.clear()
-    entries = []
+def pending_entries(keys: Iterable[str] | None = None) -> dict[str, tuple[Any, ...]]:
+    """The cache entries (by key) of every file parsed, or compiled further, since the last
+    call (of those under `keys`, when given: another render's are left for its own pack):
+    each tree's functions, as code once they ran."""
+    if keys is None:
+        files = list(_PENDING.values())
+        _PENDING.clear()
+    else:
+        files = [file for file in (_PENDING.pop(key, None) for key in keys) if file is not None]
+    entries = {}
     for file in files:
         key, idents, defines = file.entry  # type: ignore[misc]
-        entries.append((key, (idents, tuple((n, d.meta(), d.marshalled(), d.marshalled_table()) for n, d in defines))))
+        entries[key] = (idents, tuple((n, d.meta(), d.marshalled(), d.marshalled_table()) for n, d in defines))
     return entries
+
+
+def entry_key_of(result: ParseResult) -> str | None:
+    """The cross-run cache key a parse was stored or found under (None: not cached)."""
+    for tree in result.trees.values():
+        define = tree.compiled
+        entry = define.file.entry if define is not None else None
+        return entry[0] if entry is not None else None
+    return None
 
 
 def define_of(tree: Tree) -> Define:

@@ -44,10 +44,10 @@ def cache_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path
     """A private cache directory, and no parses left over in this process."""
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
     monkeypatch.delenv("DEPLOY_RUNNER_NO_CACHE", raising=False)
-    template._CACHE.clear()
+    fresh_process()
     runtime.pending_entries()  # dropped: what other tests left unwritten
     yield tmp_path / "xdg" / "deploy-runner" / "templates"
-    template._CACHE.clear()
+    fresh_process()
 
 
 def render(text: str = MAIN, name: str = "c/templates/cm.yaml") -> str:
@@ -61,25 +61,50 @@ def render(text: str = MAIN, name: str = "c/templates/cm.yaml") -> str:
         template.store_pending()
 
 
-def entries(root: Path) -> list[Path]:
+def packs(root: Path) -> list[Path]:
     return sorted(p for p in root.rglob("*") if p.is_file())
 
 
-def main_entry(root: Path) -> Path:
-    key = cache.entry_key("", MAIN, "00")
-    return root / key
+def stored(pack: Path) -> dict[str, object]:
+    """The entries of a pack file, by key: marshal after the header line naming the pack."""
+    import marshal
+
+    data = pack.read_bytes()
+    header = b"drtpk3\n" + pack.name.encode() + b"\n"
+    assert data.startswith(header)
+    entries = marshal.loads(data[len(header):])
+    assert isinstance(entries, dict)
+    return entries
+
+
+def entries(root: Path) -> list[str]:
+    """The keys of every entry stored, whichever pack holds it."""
+    return sorted(key for pack in packs(root) for key in stored(pack))
+
+
+MAIN_KEY = cache.entry_key("", MAIN, "00")
+
+
+def main_pack(root: Path) -> Path:
+    """The pack file holding MAIN's entry (renders outside a chart share one pack)."""
+    found = [pack for pack in packs(root) if MAIN_KEY in stored(pack)]
+    assert len(found) == 1
+    return found[0]
 
 
 def fresh_process() -> None:
-    """What a new run sees: an empty in-process cache, the disk cache as left."""
+    """What a new run sees: empty in-process caches, the disk cache as left."""
     template._CACHE.clear()
+    cache._LOADED.clear()
+    cache._DEFAULT.clear()
 
 
 def test_a_parse_is_stored_and_reused_with_identical_output(cache_home: Path) -> None:
     first = render()
     assert len(entries(cache_home)) == 2  # the helpers and the template
+    assert len(packs(cache_home)) == 1  # one file for both
     fresh_process()
-    assert cache.load(main_entry(cache_home).name) is not None
+    assert cache.load(MAIN_KEY) is not None
     assert render() == first
 
 
@@ -92,24 +117,27 @@ def test_output_is_identical_with_and_without_the_cache(monkeypatch: pytest.Monk
     assert len(entries(cache_home)) == 2  # nothing written while turned off
 
 
-@pytest.mark.parametrize("garbage", [b"", b"not marshal", b"drtpl2\nwrong-key\n\xe3junk"])
-def test_a_corrupt_entry_is_ignored_and_replaced(cache_home: Path, garbage: bytes) -> None:
+@pytest.mark.parametrize("garbage", [b"", b"not marshal", b"drtpk3\nwrong-key\n\xe3junk"])
+def test_a_corrupt_pack_is_ignored_and_replaced(cache_home: Path, garbage: bytes) -> None:
     expected = render()
-    path = main_entry(cache_home)
+    path = main_pack(cache_home)
     path.write_bytes(garbage)
     fresh_process()
     assert render() == expected
     assert path.read_bytes() != garbage
-    assert cache.load(path.name) is not None
+    assert MAIN_KEY in stored(path)
+    fresh_process()
+    assert cache.load(MAIN_KEY) is not None
 
 
-def test_a_truncated_entry_is_ignored(cache_home: Path) -> None:
+def test_a_truncated_pack_is_ignored(cache_home: Path) -> None:
     expected = render()
-    path = main_entry(cache_home)
+    path = main_pack(cache_home)
     path.write_bytes(path.read_bytes()[:-40])
     fresh_process()
     assert render() == expected
-    assert cache.load(path.name) is not None
+    fresh_process()
+    assert cache.load(MAIN_KEY) is not None
 
 
 @pytest.mark.parametrize("payload", [{"not": "a parse"}, ([], (("t", (True, False, 1), "code?", b""),))])
@@ -117,10 +145,11 @@ def test_an_entry_holding_something_else_is_ignored(cache_home: Path, payload: o
     import marshal
 
     expected = render()
-    path = main_entry(cache_home)
-    header = b"drtpl2\n" + path.name.encode() + b"\n"
-    path.write_bytes(header + marshal.dumps(payload))
-    assert cache.load(path.name) is None
+    path = main_pack(cache_home)
+    header = b"drtpk3\n" + path.name.encode() + b"\n"
+    path.write_bytes(header + marshal.dumps({MAIN_KEY: payload}))
+    fresh_process()
+    assert cache.load(MAIN_KEY) is None
     fresh_process()
     assert render() == expected
 
@@ -209,8 +238,8 @@ def test_parse_errors_are_not_cached(cache_home: Path) -> None:
         fresh_process()
         with pytest.raises(template.ParseError, match="missing value for if"):
             render(broken)
-    assert not main_entry(cache_home).exists()
     assert len(entries(cache_home)) == 1  # the helpers only
+    assert MAIN_KEY not in entries(cache_home)
     assert template._worth_persisting(MAIN) and template._worth_persisting(HELPERS)
 
 
@@ -289,3 +318,50 @@ def test_the_same_text_twice_in_one_render_is_parsed_once(cache_home: Path) -> N
     assert tmpl.execute("b/templates/cm.yaml", DATA) == tmpl.execute("a/templates/cm.yaml", DATA)
     template.store_pending()
     assert len(entries(cache_home)) == 2
+
+
+def test_a_chart_render_keeps_its_entries_in_one_pack_read_back_whole(tmp_path: Path,
+                                                                      cache_home: Path) -> None:
+    """A cold render writes one file for all its templates; a warm one reads it and writes
+    nothing; an edited template replaces its own entry in the pack and keeps the others."""
+    chart = tmp_path / "c"
+    (chart / "templates").mkdir(parents=True)
+    (chart / "Chart.yaml").write_text("apiVersion: v2\nname: c\nversion: 0.1.0\n")
+    (chart / "values.yaml").write_text("name: demo\n")
+    (chart / "templates" / "_helpers.tpl").write_text(HELPERS)
+    (chart / "templates" / "a.yaml").write_text(PAD + "a: {{ template \"t.name\" .Values }}\n")
+    (chart / "templates" / "b.yaml").write_text(PAD + "b: {{ .Values.name | upper }}\n")
+
+    def render_c() -> dict[str, str]:
+        fresh_process()
+        return dict(render_chart(str(chart), release_name="r", namespace="n").texts())
+
+    cold = render_c()
+    [pack] = packs(cache_home)
+    assert len(stored(pack)) == 3
+    written = pack.stat().st_mtime_ns
+    assert render_c() == cold
+    assert pack.stat().st_mtime_ns == written  # nothing new: not written again
+    before = set(stored(pack))
+    (chart / "templates" / "b.yaml").write_text(PAD + "b: {{ .Values.name | title }}\n")
+    edited = render_c()
+    assert edited["c/templates/b.yaml"].endswith("b: Demo\n")
+    assert edited["c/templates/a.yaml"] == cold["c/templates/a.yaml"]
+    assert packs(cache_home) == [pack]
+    assert len(stored(pack)) == 3  # the old b's entry dropped, the others kept
+    assert len(before & set(stored(pack))) == 2
+
+
+def test_a_render_stores_its_own_entries_and_leaves_another_renders_pending(cache_home: Path) -> None:
+    """Renders at once in one process (a spec's releases): each pack gets the entries its
+    own set parsed, whichever render finishes first."""
+    first, second = (Template("gotpl", funcs=function_map(), missingkey="zero") for _ in range(2))
+    first.pack = template.open_pack(["a/templates/cm.yaml"])
+    second.pack = template.open_pack(["b/templates/_helpers.tpl"])
+    first.parse("a/templates/cm.yaml", MAIN)
+    second.parse("b/templates/_helpers.tpl", HELPERS)
+    template.store_pending(first.pack)
+    assert entries(cache_home) == [MAIN_KEY]
+    template.store_pending(second.pack)
+    assert len(packs(cache_home)) == 2
+    assert sorted(entries(cache_home)) == sorted([MAIN_KEY, cache.entry_key("", HELPERS, "00")])
