@@ -51,19 +51,22 @@ lint: $(STAMP)
 # workers that CI can rely on (docs/testing.md says what was measured).
 PYTEST_WORKERS ?= 0
 WORKERS := -n $(PYTEST_WORKERS)
+# More pytest options for `make test` and `make e2e`, e.g. where the CPU goes (tests/cpu.py):
+# make test PYTEST_ARGS="--cpu-per-module 40 --durations=40"
+PYTEST_ARGS ?=
 
 unit: $(STAMP)
 	$(PY) -m pytest -q tests/unit
 
 e2e: $(STAMP) testbed
-	$(PY) -m pytest -q $(WORKERS) -m e2e tests/e2e
+	$(PY) -m pytest -q $(WORKERS) $(PYTEST_ARGS) -m e2e tests/e2e
 
 conformance: $(STAMP)
 	$(PY) -m tests.conformance.harness
 	$(PY) -m pytest -q tests/conformance
 
 test: $(STAMP) lint testbed
-	$(PY) -m pytest -q $(WORKERS) tests
+	$(PY) -m pytest -q $(WORKERS) $(PYTEST_ARGS) tests
 
 # The parsers of untrusted input under hypothesis, FUZZ_SECONDS a target (`make test`
 # gives each 3 s). pytest -s prints the examples run per target.
