@@ -46,10 +46,10 @@ lint: $(STAMP)
 	$(VENV)/bin/lint-imports --no-logo
 
 # The suite's parallel workers (pytest-xdist; docs/testing.md): each worker process runs its
-# own testbed and servers (e.g. `make test PYTEST_WORKERS=4`). The default, 0, runs everything
-# in the pytest process itself, one test at a time: the whole suite has not yet had a run in
-# workers that CI can rely on (docs/testing.md says what was measured).
-PYTEST_WORKERS ?= 0
+# own testbed and servers. The default, 2, is the CPUs of the 2-core machine CI runs on (the
+# suite is bound by CPU there); PYTEST_WORKERS=0 runs everything in the pytest process itself,
+# one test at a time (docs/testing.md says what was measured).
+PYTEST_WORKERS ?= 2
 WORKERS := -n $(PYTEST_WORKERS)
 # More pytest options for `make test` and `make e2e`, e.g. where the CPU goes (tests/cpu.py):
 # make test PYTEST_ARGS="--cpu-per-module 40 --durations=40"

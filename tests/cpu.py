@@ -2,9 +2,11 @@
 
 For each test module: the wall time of its tests (setup, call, teardown) and the CPU they
 used, pytest's own process plus the child processes it waited for (our CLI, helm, ...).
-The testbed's components are not children that finish within a test, so their CPU is not
-in the figures: measure them apart (docs/testing.md). Under workers, each worker prints
-nothing; the controller prints the figures the workers hand over at their end.
+A child's CPU counts when it is reaped: a testbed's components (and any long-lived child)
+count, whole, for the test during which they are reaped (after a module's own testbed stops,
+often the next process a test starts), not for the tests that used them; the session's
+testbed counts for none. Short-lived children (a CLI run, helm) count where they ran. Under
+workers, each worker prints nothing; the controller prints what the workers hand over.
 """
 
 from __future__ import annotations
