@@ -46,24 +46,27 @@ lint: $(STAMP)
 	$(VENV)/bin/lint-imports --no-logo
 
 # The suite's parallel workers (pytest-xdist; docs/testing.md): each worker process runs its
-# own testbed and servers (e.g. `make test PYTEST_WORKERS=4`). The default, 0, runs everything
-# in the pytest process itself, one test at a time: the whole suite has not yet had a run in
-# workers that CI can rely on (docs/testing.md says what was measured).
-PYTEST_WORKERS ?= 0
+# own testbed and servers. The default, 2, is the CPUs of the 2-core machine CI runs on (the
+# suite is bound by CPU there); PYTEST_WORKERS=0 runs everything in the pytest process itself,
+# one test at a time (docs/testing.md says what was measured).
+PYTEST_WORKERS ?= 2
 WORKERS := -n $(PYTEST_WORKERS)
+# More pytest options for `make test` and `make e2e`, e.g. where the CPU goes (tests/cpu.py):
+# make test PYTEST_ARGS="--cpu-per-module 40 --durations=40"
+PYTEST_ARGS ?=
 
 unit: $(STAMP)
 	$(PY) -m pytest -q tests/unit
 
 e2e: $(STAMP) testbed
-	$(PY) -m pytest -q $(WORKERS) -m e2e tests/e2e
+	$(PY) -m pytest -q $(WORKERS) $(PYTEST_ARGS) -m e2e tests/e2e
 
 conformance: $(STAMP)
 	$(PY) -m tests.conformance.harness
 	$(PY) -m pytest -q tests/conformance
 
 test: $(STAMP) lint testbed
-	$(PY) -m pytest -q $(WORKERS) tests
+	$(PY) -m pytest -q $(WORKERS) $(PYTEST_ARGS) tests
 
 # The parsers of untrusted input under hypothesis, FUZZ_SECONDS a target (`make test`
 # gives each 3 s). pytest -s prints the examples run per target.

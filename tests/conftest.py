@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+import sys
 import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -37,7 +38,13 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from tests.reliability.campaign import FIGURES, FULL
+# Under PYTHONDONTWRITEBYTECODE (CI images set it) every pytest process, each worker too,
+# would rewrite (assertions) and compile the suite's ~320 modules again at collection: ~8 s
+# of CPU a process. Their bytecode goes beside them (__pycache__, ignored by git), as
+# `make install` compiles runner/ for the CLI processes the tests start.
+sys.dont_write_bytecode = False
+
+from tests.reliability.campaign import FIGURES, FULL  # noqa: E402
 
 if TYPE_CHECKING:
     from testbed.cluster import Testbed
@@ -208,6 +215,21 @@ def action_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def cache_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """What one job saves with actions/cache, a later job of the session restores."""
     return tmp_path_factory.mktemp("cache-service")
+
+
+# -- where the CPU goes (tests/cpu.py) ----------------------------------------------------
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    from tests.cpu import add_option
+
+    add_option(parser)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    from tests.cpu import configure
+
+    configure(config)
 
 
 # -- parallel workers (pytest-xdist) -------------------------------------------------------

@@ -1,6 +1,10 @@
 """Chart conformance: `helm template` (Helm 4.1.4) and ours on the same chart and flags.
 
-Nothing expected is stored: Helm renders every chart in the run. Charts that
+Nothing expected is written down: Helm renders every chart. Its output is kept in
+the render cache under the user's cache directory (testbed.helm.helm_template_cached:
+keyed by Helm's version, the arguments, the chart's and values' bytes), so a run only
+renders what changed; a case that differs from the cached output is checked again
+against Helm run now, so a difference is always Helm's of this moment. Charts that
 SOURCES.md lists as nondeterministic are rendered twice by Helm; a line that
 differs between Helm's own two runs is volatile, and ours must only keep its
 shape there (same key, same length when Helm's lengths agree, same alphabet).
@@ -23,6 +27,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from testbed.helm import helm_template_cached
 from tests.corpus import CHARTS_DIR, VALUES_DIR, chart_names
 
 RELEASE = "rel"
@@ -68,9 +73,16 @@ def template_args(chart: str, extra: tuple[str, ...] = ()) -> list[str]:
     return args + list(extra)
 
 
-def run_helm(helm: Path, chart: str, extra: tuple[str, ...] = ()) -> Run:
-    proc = subprocess.run([str(helm), *template_args(chart, extra)], capture_output=True,
-                          text=True, check=False, timeout=300)
+def run_helm(helm: Path, chart: str, extra: tuple[str, ...] = (), *, sample: int | None = None) -> Run:
+    """`helm template` of a corpus chart: run now, or (`sample` N) Helm's N-th run of the same
+    arguments from the render cache, rendered on first use."""
+    args = template_args(chart, extra)
+    if sample is None:
+        proc = subprocess.run([str(helm), *args], capture_output=True, text=True, check=False, timeout=300)
+    else:
+        values = VALUES_DIR / f"{chart}.yaml"
+        proc = helm_template_cached(args, [CHARTS_DIR / chart, *([values] if values.exists() else [])],
+                                    sample=sample)
     return Run(proc.stdout, proc.stderr, proc.returncode)
 
 
@@ -216,10 +228,13 @@ def difference_by_shape(expected: str, actual: str, volatile: dict[int, tuple[st
 
 
 def check_chart(helm: Path, chart: str, extra: tuple[str, ...] = ()) -> Comparison:
-    runs = [run_helm(helm, chart, extra)]
-    if chart in nondeterministic_charts():
-        runs.append(run_helm(helm, chart, extra))
+    """Ours against Helm's cached runs; a difference is checked again against Helm run now."""
     ours = run_ours(chart, extra)
+    samples = 2 if chart in nondeterministic_charts() else 1
+    cached = compare(chart, [run_helm(helm, chart, extra, sample=n) for n in range(samples)], ours)
+    if cached.identical:
+        return cached
+    runs = [run_helm(helm, chart, extra) for _ in range(samples)]
     result = compare(chart, runs, ours)
     for _ in range(3 if not result.identical and len(runs) == 1 else 0):
         # Helm itself may vary here (Go map order in some messages): more runs tell.
@@ -248,7 +263,7 @@ def check_variant(helm: Path, chart: str, variant: str) -> Comparison:
     if variant == "output-dir":
         return check_output_dir(helm, chart)
     if variant == "show-only":
-        sources = _FIRST_SOURCE.findall(run_helm(helm, chart).stdout)
+        sources = _FIRST_SOURCE.findall(run_helm(helm, chart, sample=0).stdout)
         extra = ("--show-only", sources[-1]) if sources else ("--show-only", "templates/none.yaml")
         return check_chart(helm, chart, extra)
     return check_chart(helm, chart, VARIANTS[variant])

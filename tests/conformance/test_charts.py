@@ -5,7 +5,10 @@ Each chart is checked with its corpus values, then with flag variants
 toggles, --show-only, --output-dir). Entries of known_differences.txt
 (`chart` or `chart:variant`) still differ today; for them the test checks
 that they STILL differ, so a fix is noticed and the list shrinks. Helm renders
-each case in the run; nothing expected is stored.
+each case; nothing expected is written down. Its renders are kept in the render
+cache (keyed by Helm's version, the arguments and the chart's and values' bytes),
+and a case that differs from them is checked again against Helm run now
+(tests/conformance/harness.py).
 """
 
 from __future__ import annotations

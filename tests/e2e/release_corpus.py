@@ -475,13 +475,18 @@ def _short(keys: list[str]) -> str:
 
 # -- the schedule and the testbeds --------------------------------------------------------------
 
-def schedule(helm_program: Path, charts: Iterable[str]) -> Schedule:
-    """Charts whose render (CRDs included) has a kind of EXCLUSIVE_KINDS run alone."""
+def schedule(charts: Iterable[str]) -> Schedule:
+    """Charts whose render (CRDs included; helm's, from its render cache) has a kind of
+    EXCLUSIVE_KINDS run alone."""
+    from testbed.helm import helm_template_cached
+
     shared, exclusive, crds = [], [], {}
     for chart in charts:
-        done = subprocess.run([str(helm_program), "template", chart, str(corpus_chart(chart)), "-n", chart,
-                               "--include-crds", *values_args(chart)], capture_output=True, text=True,
-                              timeout=COMMAND_TIMEOUT_SECONDS, check=False)
+        values = VALUES_DIR / f"{chart}.yaml"
+        done = helm_template_cached(["template", chart, str(corpus_chart(chart)), "-n", chart, "--include-crds",
+                                     *values_args(chart)],
+                                    [corpus_chart(chart), *([values] if values.exists() else [])],
+                                    timeout=COMMAND_TIMEOUT_SECONDS)
         heads = [d for d in yaml.load_all(done.stdout, Loader=yaml.CBaseLoader) if isinstance(d, dict)]
         kinds = {d.get("kind") for d in heads}
         crds[chart] = [d["metadata"]["name"] for d in heads if d.get("kind") == "CustomResourceDefinition"]
@@ -527,7 +532,7 @@ def run_suite(charts: list[str], log: Callable[[str], None] = print) -> list[Cha
 
     helm_program = helm_binary()
     ours_program = Path(sys.executable).parent / "deploy-runner"
-    plan = schedule(helm_program, charts)
+    plan = schedule(charts)
     second = nondeterministic_charts() & set(charts)
     with tempfile.TemporaryDirectory(prefix="release-corpus-home-") as home:
         env = {**os.environ, "HELM_CONFIG_HOME": f"{home}/config", "HELM_CACHE_HOME": f"{home}/cache",

@@ -1,8 +1,10 @@
 """Function-level conformance: template snippets rendered by Helm 4.1.4 and by us.
 
 Each case is a snippet of template text (plus optional top-level defines).
-Nothing expected is written down: Helm 4.1.4 renders every case in the test
-run and its output (or its error text) is the expectation.
+Nothing expected is written down: Helm 4.1.4 renders every case and its output
+(or its error text) is the expectation. Its renders are kept in the render cache
+(testbed.helm.helm_template_cached, keyed by the scratch chart's bytes); a case
+that differs from the cached outcome is compared again with Helm run now.
 
 A case renders in one of two modes:
 - "output": the snippet sits in a define, and the template prints
@@ -26,6 +28,8 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+
+from testbed.helm import helm_template_cached
 
 CASES_DIR = Path(__file__).parent / "cases"
 CHART_NAME = "conf"
@@ -135,14 +139,13 @@ def outcome_from(case: Case, stdout: str, stderr: str, returncode: int) -> Outco
     return Outcome(output=base64.b64decode(match.group(1)).decode("utf-8", "replace"), error=None)
 
 
-def run_helm(helm: Path, chart: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [str(helm), "template", RELEASE, str(chart), "--namespace", NAMESPACE],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=120,
-    )
+def run_helm(helm: Path, chart: Path, *, cached: bool) -> subprocess.CompletedProcess[str]:
+    """`helm template` of a scratch chart: from the render cache (testbed.helm, keyed by the
+    chart's bytes) or run now."""
+    args = ["template", RELEASE, str(chart), "--namespace", NAMESPACE]
+    if cached:
+        return helm_template_cached(args, [chart], timeout=120)
+    return subprocess.run([str(helm), *args], capture_output=True, text=True, check=False, timeout=120)
 
 
 def run_ours(chart: Path) -> tuple[str, str, int]:
@@ -160,20 +163,27 @@ def run_ours(chart: Path) -> tuple[str, str, int]:
     return out.getvalue(), err.getvalue(), code
 
 
-def helm_outcomes(helm: Path, cases: list[Case], shared: dict[str, Any], workdir: Path) -> dict[str, Outcome]:
-    """Helm's outcome for every case: output cases in one batch run, the rest one by one."""
+def batched(case: Case) -> bool:
+    """Whether Helm renders the case in the batch of output cases (else alone)."""
+    return case.mode == "output" and not case.values
+
+
+def helm_outcomes(helm: Path, cases: list[Case], shared: dict[str, Any], workdir: Path, *,
+                  cached: bool = True) -> dict[str, Outcome]:
+    """Helm's outcome for every case: output cases in one batch run, the rest one by one;
+    from the render cache, or (not `cached`) Helm run now."""
     outcomes: dict[str, Outcome] = {}
-    batch = [c for c in cases if c.mode == "output" and not c.values]
+    batch = [c for c in cases if batched(c)]
     if batch:
         chart = write_chart(workdir / "helm-batch", batch, shared)
-        proc = run_helm(helm, chart)
+        proc = run_helm(helm, chart, cached=cached)
         if proc.returncode == 0:
             for case in batch:
                 outcomes[case.id] = outcome_from(case, proc.stdout, proc.stderr, 0)
     for case in cases:
         if case.id not in outcomes:
             chart = write_chart(workdir / "helm-one", [case], chart_values(case, shared))
-            proc = run_helm(helm, chart)
+            proc = run_helm(helm, chart, cached=cached)
             outcomes[case.id] = outcome_from(case, proc.stdout, proc.stderr, proc.returncode)
     return outcomes
 
