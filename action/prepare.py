@@ -1,9 +1,7 @@
 """The action's virtual environment: the dependencies of the lock (requirements/*.txt, every
 one pinned with its hash) installed into a venv kept under the runner's tool cache and
 saved with actions/cache, keyed by everything that makes it: the platform, the Python
-(version and path), the lock file's digest and the digest of this action's own sources,
-whose bytecode the venv keeps too (action/run.py puts it beside the sources of each job's
-fresh download, so no job compiles our modules again).
+(version and path) and the lock file's digest.
 
     python prepare.py          where the venv is, its cache key, and whether it is ready
     python prepare.py install  make it (when what is there is not ready)
@@ -24,11 +22,9 @@ import tempfile
 from pathlib import Path
 
 ACTION = Path(__file__).resolve().parent.parent
-PACKAGE = ACTION / "runner"
 READY = ".deploy-runner-ready"  # written last: a venv without it is half made
-BYTECODE = "deploy-runner-bytecode"  # in the venv: the package's __pycache__ directories
 # bumped when the venv's layout or making changes, so older caches are not restored
-RECIPE = "2"
+RECIPE = "1"
 
 
 def requirements() -> Path:
@@ -54,15 +50,7 @@ def key(lock: Path) -> str:
         "deploy-runner-venv", RECIPE, sys.platform, platform.machine().lower(),
         f"{sys.implementation.name}{platform.python_version()}",
         hashlib.sha256(python.encode()).hexdigest()[:8],
-        lock.stem, hashlib.sha256(lock.read_bytes()).hexdigest()[:16], sources_digest()])
-
-
-def sources_digest() -> str:
-    """Of the package's sources: a moved tag (`@v1`) gets a venv with its own bytecode."""
-    digest = hashlib.sha256()
-    for path in sorted(PACKAGE.rglob("*.py")):
-        digest.update(path.relative_to(ACTION).as_posix().encode() + b"\0" + path.read_bytes())
-    return digest.hexdigest()[:12]
+        lock.stem, hashlib.sha256(lock.read_bytes()).hexdigest()[:16]])
 
 
 def home() -> Path:
@@ -91,22 +79,7 @@ def install(venv: Path, name: str, lock: Path) -> None:
     subprocess.run([str(venv_python(venv)), "-m", "pip", "install", "--quiet", "--no-input",
                     "--disable-pip-version-check", "--require-hashes", "--no-deps",
                     "--only-binary", ":all:", "-r", str(lock)], check=True)
-    keep_bytecode(venv)
     (venv / READY).write_text(name + "\n")
-
-
-def keep_bytecode(venv: Path) -> None:
-    """The package compiled by the venv's Python, checked against its sources' hashes
-    (a fresh download has new file times, so timestamps would not do), kept in the venv."""
-    subprocess.run([str(venv_python(venv)), "-m", "compileall", "-q", "-f", "-j", "0",
-                    "--invalidation-mode", "checked-hash", str(PACKAGE)], check=True)
-    kept = venv / BYTECODE / PACKAGE.name
-    shutil.rmtree(kept, ignore_errors=True)
-    shutil.copytree(PACKAGE, kept, ignore=_all_but_bytecode)
-
-
-def _all_but_bytecode(directory: str, names: list[str]) -> list[str]:
-    return [n for n in names if not n.endswith(".pyc") and not os.path.isdir(os.path.join(directory, n))]
 
 
 def outputs(values: dict[str, str]) -> None:

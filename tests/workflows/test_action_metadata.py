@@ -37,11 +37,11 @@ def test_every_action_used_is_pinned_by_commit(path: Path) -> None:
         assert SHA.match(version), f"{path.name}: {reference} is not pinned by a commit SHA"
 
 
-def prepare(tmp_path: Path, *args: str, action: Path = ROOT, **env: str) -> dict[str, str]:
+def prepare(tmp_path: Path, *args: str, **env: str) -> dict[str, str]:
     output = tmp_path / f"output-{len(list(tmp_path.iterdir()))}"
     output.write_text("")
     base = {k: v for k, v in os.environ.items() if not k.startswith(("INPUT_", "RUNNER_"))}
-    subprocess.run([sys.executable, str(action / "action" / "prepare.py"), *args], cwd=tmp_path,
+    subprocess.run([sys.executable, str(ROOT / "action" / "prepare.py"), *args], cwd=tmp_path,
                    env={**base, "GITHUB_OUTPUT": str(output), "RUNNER_TOOL_CACHE": str(tmp_path),
                         **env}, check=True, timeout=60)
     return env_file(output.read_text())
@@ -57,18 +57,3 @@ def test_the_venv_key_and_the_extra(tmp_path: Path) -> None:
     assert prepare(tmp_path, INPUT_SPEC="deploy.yaml")["key"] == eks["key"]
     (tmp_path / "deploy-runner.yaml").write_text("releases: []\n")
     assert prepare(tmp_path)["key"] == plain["key"]
-
-
-
-def test_the_venv_key_follows_the_actions_own_sources(tmp_path: Path) -> None:
-    """The venv keeps our bytecode: an action whose sources changed (a moved @v1) gets its own."""
-    from tests.workflows.machine import copy_action
-
-    action = copy_action(tmp_path / "runner")
-    work = tmp_path / "work"
-    work.mkdir()
-    before = prepare(work, action=action)["key"]
-    assert before == prepare(work)["key"]  # the same sources: this repository's
-    package = action / "runner" / "__init__.py"
-    package.write_text(package.read_text() + "# changed\n")
-    assert prepare(work, action=action)["key"] != before

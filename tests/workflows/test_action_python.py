@@ -57,20 +57,3 @@ def test_the_runners_own_python_is_used_when_it_will_do(tmp_path: Path, cache_st
     assert f"v{declared_version()}" in done.log
     venvs = list((runner.root / "toolcache" / "deploy-runner").iterdir())
     assert len(venvs) == 1 and "-base-" in venvs[0].name  # the lock without the AWS SDK
-
-
-def test_a_later_job_runs_our_modules_from_the_cached_bytecode(tmp_path: Path, cache_store: Path) -> None:
-    """Each job downloads the action afresh (no __pycache__); the venv restored from the
-    cache brings the package's bytecode, checked against the sources' hashes."""
-    for name in ("first", "second"):
-        (tmp_path / name).mkdir()
-        runner, done = job(tmp_path / name, cache_store, machine_env())
-        assert not done.failed, done.shown()
-        assert f"v{declared_version()}" in done.log
-    package = tmp_path / "second" / "runner-files" / "_actions" / ACTION_NAME / "v1" / "runner"
-    compiled = [pyc for source in package.rglob("*.py")
-                for pyc in (source.parent / "__pycache__").glob(f"{source.stem}.*.pyc")]
-    assert len(compiled) == len(list(package.rglob("*.py")))  # every module
-    # flags word of the header: 0b11 is a pyc checked against its source's hash (PEP 552);
-    # one the interpreter wrote itself in this job would be 0 (by timestamp)
-    assert {int.from_bytes(p.read_bytes()[4:8], "little") for p in compiled} == {0b11}
