@@ -60,8 +60,14 @@ def timed(command: list[str], env: dict[str, str]) -> float:
     return elapsed
 
 
+def our_command() -> list[str]:
+    """The console script users run (its wrapper is lighter than `-m runner.cli`'s runpy)."""
+    script = Path(sys.executable).with_name("deploy-runner")
+    return [str(script)] if script.exists() else [sys.executable, "-m", "runner.cli"]
+
+
 def ours(*args: str) -> list[str]:
-    return [sys.executable, "-m", "runner.cli", *args]
+    return [*our_command(), *args]
 
 
 def helm(*args: str) -> list[str]:

@@ -40,6 +40,8 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from benchmarks.release_bench import our_command
+
 REPO = Path(__file__).resolve().parent.parent
 CHARTS_DIR = REPO.parent / "shared" / "charts"
 VALUES_DIR = CHARTS_DIR / "_values"
@@ -76,11 +78,6 @@ def template_args(chart: Path) -> list[str]:
     if values.exists():
         args += ["-f", str(values)]
     return args
-
-
-def our_command() -> list[str]:
-    script = Path(sys.executable).with_name("deploy-runner")
-    return [str(script)] if script.exists() else [sys.executable, "-m", "runner.cli"]
 
 
 def timed(command: list[str], env: dict[str, str] | None = None) -> tuple[float, float]:
