@@ -92,8 +92,10 @@ def time_helm(chart: Path, iterations: int) -> float:
 
 
 def time_our_process(chart: Path, iterations: int) -> float:
-    return time_process([sys.executable, "-m", "runner.cli", "template", "rel", str(chart),
-                         "--namespace", "ns"], iterations)
+    from benchmarks.release_bench import our_command
+
+    return time_process([*our_command(), "template", "rel", str(chart), "--namespace", "ns"],
+                        iterations)
 
 
 def main(argv: list[str]) -> int:
