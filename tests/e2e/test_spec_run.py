@@ -95,22 +95,22 @@ def project(tmp_path: Path) -> tuple[Path, str]:
     return tmp_path, canary
 
 
-def run(cluster, namespace, root: Path, *args: str):
+def in_repository(cluster, namespace, root: Path, *args: str):
+    """Our command run from the repository's root, where the spec is."""
     previous = os.getcwd()
     os.chdir(root)
     try:
-        return ours(cluster, namespace, "run", *args)
+        return ours(cluster, namespace, *args)
     finally:
         os.chdir(previous)
+
+
+def run(cluster, namespace, root: Path, *args: str):
+    return in_repository(cluster, namespace, root, "run", *args)
 
 
 def drift(cluster, namespace, root: Path, *args: str):
-    previous = os.getcwd()
-    os.chdir(root)
-    try:
-        return ours(cluster, namespace, "drift", *args)
-    finally:
-        os.chdir(previous)
+    return in_repository(cluster, namespace, root, "drift", *args)
 
 
 def _json(result) -> dict:
