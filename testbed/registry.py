@@ -62,6 +62,9 @@ def registry_binary(log: Callable[[str], None] = print) -> Path:
     return go_tool("registry", MODULE, PACKAGE, "registry", log)
 
 
+PORT_ATTEMPTS = 3
+
+
 def free_port() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
         sock.bind(("127.0.0.1", 0))
@@ -79,33 +82,49 @@ def htpasswd_line(user: str, password: str) -> str:
 def running_registry(binary: Path | None = None, users: dict[str, str] | None = None) -> Iterator[Registry]:
     """Start a registry on a free loopback port (basic auth for `users` if given); stop it on exit."""
     binary = binary or registry_binary()
-    port = free_port()
     with tempfile.TemporaryDirectory(prefix="deploy-runner-registry-") as tmp:
         auth = ""
         if users:
             htpasswd = Path(tmp) / "htpasswd"
             htpasswd.write_text("".join(htpasswd_line(u, p) for u, p in users.items()))
             auth = _AUTH.format(path=htpasswd)
-        config = Path(tmp) / "config.yml"
+        proc, port = _start(binary, Path(tmp), auth)
+        try:
+            yield Registry("127.0.0.1", port)
+        finally:
+            _stop(proc)
+
+
+def _start(binary: Path, tmp: Path, auth: str) -> tuple[subprocess.Popen[bytes], int]:
+    """The registry serving, and its port. A free port is free only when asked: another
+    process (a parallel test worker) may take it before the registry binds it, so a start
+    that finds its port taken tries another."""
+    for attempt in range(PORT_ATTEMPTS):
+        port = free_port()
+        config = tmp / "config.yml"
         config.write_text(_CONFIG.format(port=port, auth=auth))
-        log_path = Path(tmp) / "registry.log"
+        log_path = tmp / f"registry-{attempt}.log"
         with open(log_path, "wb") as log_file:
-            proc = subprocess.Popen(
-                [str(binary), "serve", str(config)],
-                stdout=log_file,
-                stderr=subprocess.STDOUT,
-                env={**os.environ, "OTEL_TRACES_EXPORTER": "none"},
-            )
-            try:
-                _wait_ready(port, proc, log_path)
-                yield Registry("127.0.0.1", port)
-            finally:
-                proc.terminate()
-                try:
-                    proc.wait(timeout=10)
-                except subprocess.TimeoutExpired:
-                    proc.kill()
-                    proc.wait(timeout=10)
+            proc = subprocess.Popen([str(binary), "serve", str(config)], stdout=log_file,
+                                    stderr=subprocess.STDOUT,
+                                    env={**os.environ, "OTEL_TRACES_EXPORTER": "none"})
+        try:
+            _wait_ready(port, proc, log_path)
+            return proc, port
+        except TestbedError:
+            _stop(proc)
+            if "address already in use" not in log_path.read_text(errors="replace"):
+                raise
+    raise TestbedError(f"registry: {PORT_ATTEMPTS} free ports were each taken before it could bind one")
+
+
+def _stop(proc: subprocess.Popen[bytes]) -> None:
+    proc.terminate()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(timeout=10)
 
 
 def _wait_ready(port: int, proc: subprocess.Popen[bytes], log_path: Path) -> None:
