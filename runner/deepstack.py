@@ -83,28 +83,37 @@ def run_deep(work: Callable[[], T]) -> T:
     done.acquire()
 
     def target(limit: int) -> None:
-        ident = _thread.get_ident()
-        _deep_threads.add(ident)
-        box["ident"] = ident
-        old = sys.getrecursionlimit()
-        sys.setrecursionlimit(limit)
         try:
-            box["result"] = work()
-        except RecursionError as err:
-            box["error"] = NestingError()
-            box["error"].__cause__ = err
-        except BaseException as err:  # re-raised on the caller's thread
-            box["error"] = err
+            _run_boxed(work, limit, box)
+        except BaseException:  # noqa: S110 - an interrupt passed on as the work ended: nothing left to stop
+            pass
         finally:
-            sys.setrecursionlimit(old)
-            _deep_threads.discard(ident)
-            done.release()
+            done.release()  # even then, or the caller would wait for ever
 
     _start(target)
     _wait(done, box)
     if "error" in box:
         raise box["error"]
     return box["result"]
+
+
+def _run_boxed(work: Callable[[], T], limit: int, box: dict[str, Any]) -> None:
+    """`work()` with `limit` frames; its result or error in `box`."""
+    ident = _thread.get_ident()
+    _deep_threads.add(ident)
+    box["ident"] = ident
+    old = sys.getrecursionlimit()
+    sys.setrecursionlimit(limit)
+    try:
+        box["result"] = work()
+    except RecursionError as err:
+        box["error"] = NestingError()
+        box["error"].__cause__ = err
+    except BaseException as err:  # re-raised on the caller's thread
+        box["error"] = err
+    finally:
+        sys.setrecursionlimit(old)
+        _deep_threads.discard(ident)
 
 
 def start_deep_thread(work: Callable[[], None]) -> int:

@@ -148,3 +148,24 @@ def test_sigterm_reaches_the_work_as_terminated_and_wakes_a_blocked_read() -> No
             print("terminated", flush=True)
     """)
     assert signalled_once_started(script, signal.SIGTERM) == (0, "cleaned up 15\nterminated\n")
+
+
+def test_an_interrupt_landing_as_the_work_ends_does_not_leave_the_caller_waiting(monkeypatch) -> None:
+    """Ctrl-C passed on to the work just as it finishes (its output all written) lands in
+    the thread's last steps: the command still returns, with the work's result."""
+    import threading
+
+    from runner import deepstack
+
+    class LateInterrupt(set):
+        def discard(self, ident: int) -> None:  # the work thread's very last steps
+            super().discard(ident)
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(deepstack, "_deep_threads", LateInterrupt())
+    answers: list[int] = []
+    caller = threading.Thread(target=lambda: answers.append(deepstack.run_deep(lambda: 5)), daemon=True)
+    caller.start()
+    caller.join(timeout=30)
+    assert not caller.is_alive(), "run_deep still waits for a work that has ended"
+    assert answers == [5]
