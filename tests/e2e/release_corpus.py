@@ -57,7 +57,7 @@ from tests.conformance.harness import (
     volatile_lines,
 )
 from tests.corpus import VALUES_DIR, chart_names, corpus_chart
-from tests.e2e.release_helpers import helm_part
+from tests.e2e.release_helpers import helm_part, without_watch_ended
 
 TIMEOUT = "2m"  # hooks are waited for (no --wait): long enough on a busy machine, not more
 WORKERS = 3  # charts at once on each testbed, outside the exclusive ones
@@ -72,8 +72,6 @@ EXCLUSIVE_KINDS = frozenset({
     "ValidatingAdmissionPolicyBinding", "IngressClass", "PriorityClass", "StorageClass",
 })
 _DEPLOYED_AT = re.compile(r"^LAST DEPLOYED: .*$", re.MULTILINE)
-# client-go's informer saying its watch ended as helm stopped waiting: timing, not behaviour
-_WATCH_ENDED = re.compile(r'^<klog> reflector\.go:\d+\] "Warning: watch ended with error".*\n?', re.MULTILINE)
 # `KIND "NAME" is invalid: [a: ..., b: ...]`: the API server lists a refusal's fields in no fixed order
 _INVALID_FIELDS = re.compile(r"(is invalid: \[)(.*)\]")
 _NEXT_FIELD = re.compile(r", (?=[\w.\[\]-]+: )")
@@ -256,7 +254,7 @@ def normalised(text: str) -> str:
     lines also carry the process id), durations."""
     text = text.replace("deploy-runner", "helm")
     text = _DEPLOYED_AT.sub("LAST DEPLOYED: <time>", text)
-    text = _WATCH_ENDED.sub("", _KLOG_HEADER.sub("<klog> ", text))
+    text = _KLOG_HEADER.sub("<klog> ", without_watch_ended(text))
     text = _INVALID_FIELDS.sub(lambda m: m.group(1) + ", ".join(sorted(_NEXT_FIELD.split(m.group(2)))) + "]",
                                _server_order(text))
     return _DURATION.sub("<duration>", text).strip()

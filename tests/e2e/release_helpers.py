@@ -4,6 +4,7 @@ cluster (the charts they write: tests.fixtures)."""
 from __future__ import annotations
 
 import io
+import re
 from contextlib import redirect_stderr, redirect_stdout
 from dataclasses import dataclass
 from typing import Any
@@ -24,6 +25,16 @@ def ours(cluster: Any, namespace: str, *args: str) -> Run:
     with redirect_stdout(out), redirect_stderr(err):
         code = main([*args, "-n", namespace, "--kubeconfig", str(cluster.kubeconfig)])
     return Run(code, out.getvalue(), err.getvalue())
+
+
+# client-go's informer saying its watch ended as helm stopped waiting: timing, not behaviour
+# (helm prints it now and then, at the end of a wait)
+_WATCH_ENDED = re.compile(r'^[IWEF]\d{4} \d\d:\d\d:\d\d\.\d{6}\s+\d+ reflector\.go:\d+\] '
+                          r'"Warning: watch ended with error".*\n?', re.MULTILINE)
+
+
+def without_watch_ended(helm_stderr: str) -> str:
+    return _WATCH_ENDED.sub("", helm_stderr)
 
 
 def helm_part(err: str) -> tuple[str, str]:

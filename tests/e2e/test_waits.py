@@ -14,7 +14,7 @@ from contextlib import redirect_stderr, redirect_stdout
 import pytest
 
 from runner.actions.evidence import HEADING
-from tests.e2e.release_helpers import GADGET_CRD, Run, helm_part, ours
+from tests.e2e.release_helpers import GADGET_CRD, Run, helm_part, ours, without_watch_ended
 from tests.fixtures import write_chart
 
 pytestmark = pytest.mark.e2e
@@ -184,5 +184,5 @@ def test_a_failing_hook_pod_fails_as_helm_says_for_the_strategy(cluster, namespa
     mine = ours(cluster, namespace, "install", "orel", str(chart), "--timeout", "60s", "--no-progress", *flags)
     assert theirs.returncode == 1 and mine.code == 1
     helm_text, evidence = helm_part(mine.err.replace("orel", "hrel"))
-    assert helm_text.replace(PREFIX, "") == theirs.stderr.replace(PREFIX, "")
+    assert helm_text.replace(PREFIX, "") == without_watch_ended(theirs.stderr).replace(PREFIX, "")
     assert evidence.startswith(f"{HEADING}\n  pod/hrel-check: Error (exit code 1)\n"), evidence
